@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// `npm start`: builds the web app when its sources are newer than the last build, then runs `aerie up`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const web = 'apps/web';
+const builtAt = existsSync(join(web, 'dist/index.html')) ? statSync(join(web, 'dist/index.html')).mtimeMs : 0;
+
+const newestIn = (dir) => {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestIn(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+};
+const sources = ['src', 'public', 'index.html', 'vite.config.ts', '../../packages/shared/src'].map((p) => join(web, p));
+const newestSource = Math.max(...sources.filter(existsSync).map((p) => (statSync(p).isDirectory() ? newestIn(p) : statSync(p).mtimeMs)));
+
+if (newestSource > builtAt) {
+  console.log('Building the web app…');
+  const build = spawnSync('npx', ['--workspace', '@aerie/web', 'vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const up = spawnSync(process.execPath, ['bin/aerie.mjs', 'up', ...process.argv.slice(2)], { stdio: 'inherit' });
+process.exit(up.status ?? 0);
