@@ -15,14 +15,21 @@ const newestIn = (dir) => {
   }
   return newest;
 };
-const sources = ['src', 'public', 'index.html', 'vite.config.ts', '../../packages/shared/src'].map((p) => join(web, p));
-const newestSource = Math.max(...sources.filter(existsSync).map((p) => (statSync(p).isDirectory() ? newestIn(p) : statSync(p).mtimeMs)));
+const sources = ['src', 'public', 'index.html', 'vite.config.ts', '../../packages/shared/src'].map((p) =>
+  join(web, p),
+);
+const newestSource = Math.max(
+  ...sources.filter(existsSync).map((p) => (statSync(p).isDirectory() ? newestIn(p) : statSync(p).mtimeMs)),
+);
 
 if (newestSource > builtAt) {
   console.log('Building the web app…');
-  const build = spawnSync('npx', ['--workspace', '@aerie/web', 'vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+  const build = spawnSync('npx', ['--workspace', '@aerie/web', 'vite', 'build', '--logLevel', 'warn'], {
+    stdio: 'inherit',
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const up = spawnSync(process.execPath, ['bin/aerie.mjs', 'up', ...process.argv.slice(2)], { stdio: 'inherit' });
-process.exit(up.status ?? 0);
+// Run in this process so Ctrl-C reaches one Node process that shuts the panel and daemon down cleanly.
+process.argv = [process.argv[0], 'aerie', 'up', ...process.argv.slice(2)];
+await import('../bin/aerie.mjs');
