@@ -1,0 +1,96 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { RootLayout } from '@/app/routes/root-layout';
+import { RouteErrorBoundary } from '@/app/routes/route-error-boundary';
+import { FullPageSpinner } from '@/components/ui/spinner';
+
+/*
+ * Each page is its own chunk, so the login page ships without the signed-in shell and vice versa. The error
+ * boundary stays in the entry: it must work when a chunk fails to download.
+ */
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    Component: RootLayout,
+    ErrorBoundary: RouteErrorBoundary,
+    HydrateFallback: FullPageSpinner,
+    children: [
+      {
+        path: 'auth',
+        lazy: async () => ({ Component: (await import('@/app/routes/auth/auth-layout')).AuthLayout }),
+        children: [
+          {
+            path: 'login',
+            lazy: async () => ({ Component: (await import('@/app/routes/auth/login')).LoginRoute }),
+          },
+          {
+            path: 'login/checkpoint',
+            lazy: async () => ({ Component: (await import('@/app/routes/auth/checkpoint')).CheckpointRoute }),
+          },
+          {
+            path: 'password',
+            lazy: async () => ({
+              Component: (await import('@/app/routes/auth/forgot-password')).ForgotPasswordRoute,
+            }),
+          },
+          {
+            path: 'password/reset/:token',
+            lazy: async () => ({
+              Component: (await import('@/app/routes/auth/reset-password')).ResetPasswordRoute,
+            }),
+          },
+          // Kept for links of older panels; it shows nothing.
+          { path: 'checkpoint', element: null },
+          {
+            path: '*',
+            lazy: async () => ({
+              Component: (await import('@/app/routes/auth/auth-not-found')).AuthNotFoundRoute,
+            }),
+          },
+        ],
+      },
+      {
+        lazy: async () => ({ Component: (await import('@/app/routes/app/app-layout')).AppLayout }),
+        children: [
+          {
+            // Errors inside a page keep the navigation bar around them.
+            ErrorBoundary: RouteErrorBoundary,
+            children: [
+              {
+                index: true,
+                lazy: async () => ({
+                  Component: (await import('@/app/routes/app/dashboard')).DashboardRoute,
+                }),
+              },
+              {
+                path: 'account',
+                lazy: async () => ({
+                  Component: (await import('@/app/routes/app/account/account-layout')).AccountLayout,
+                }),
+                children: [
+                  {
+                    index: true,
+                    lazy: async () => ({
+                      Component: (await import('@/app/routes/app/account/overview')).AccountOverviewRoute,
+                    }),
+                  },
+                  {
+                    path: 'api',
+                    lazy: async () => ({
+                      Component: (await import('@/app/routes/app/account/api')).AccountApiRoute,
+                    }),
+                  },
+                ],
+              },
+              {
+                path: '*',
+                lazy: async () => ({ Component: (await import('@/app/routes/app/not-found')).NotFoundRoute }),
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+];
+
+export const createAppRouter = () => createBrowserRouter(routes);

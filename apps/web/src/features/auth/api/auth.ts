@@ -1,0 +1,49 @@
+import {
+  authMessages,
+  type CheckpointBody,
+  type ForgotPasswordBody,
+  type ForgotPasswordResponse,
+  type LoginBody,
+  type LoginResponse,
+  type ResetPasswordBody,
+  type ResetPasswordResponse,
+} from '@aerie/shared/auth/auth.schema';
+import { apiClient } from '@/lib/api-client';
+
+export type LoginResult = LoginResponse['data'];
+
+/** Both sign-in steps answer `{data: {complete, …}}`; anything else means the panel is not the one we expect. */
+function readLoginResponse(response: unknown): LoginResult {
+  const data =
+    typeof response === 'object' && response !== null ? (response as LoginResponse).data : undefined;
+  if (typeof data !== 'object' || data === null) throw new Error(authMessages.loginNotObject);
+  return data;
+}
+
+/** POST /auth/login: signs in, or answers with a confirmation token when the account has two-factor on. */
+export async function login(body: LoginBody): Promise<LoginResult> {
+  return readLoginResponse(await apiClient.post<unknown>('/auth/login', body));
+}
+
+/** POST /auth/login/checkpoint with a code from the authenticator app or a recovery code. */
+export async function loginCheckpoint(
+  confirmationToken: string,
+  answer: { authenticationCode: string } | { recoveryToken: string },
+): Promise<LoginResult> {
+  const body: CheckpointBody =
+    'recoveryToken' in answer
+      ? { confirmation_token: confirmationToken, recovery_token: answer.recoveryToken }
+      : { confirmation_token: confirmationToken, authentication_code: answer.authenticationCode };
+  return readLoginResponse(await apiClient.post<unknown>('/auth/login/checkpoint', body));
+}
+
+/** POST /auth/password: the panel always answers with the same status text. */
+export async function requestPasswordResetEmail(body: ForgotPasswordBody): Promise<string> {
+  const response = await apiClient.post<ForgotPasswordResponse>('/auth/password', body);
+  return response.status;
+}
+
+/** POST /auth/password/reset with the token from the mailed link. */
+export async function performPasswordReset(body: ResetPasswordBody): Promise<ResetPasswordResponse> {
+  return await apiClient.post<ResetPasswordResponse>('/auth/password/reset', body);
+}

@@ -1,0 +1,80 @@
+import { type LoginFormValues, loginFormSchema } from '@aerie/shared/auth/auth.schema';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { FormProvider, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { FormField } from '@/components/ui/field';
+import { paths } from '@/config/paths';
+import { login } from '@/features/auth/api/auth';
+import { AuthFormContainer } from '@/features/auth/components/auth-form-container';
+import { AuthLink } from '@/features/auth/components/auth-link';
+import { useRecaptcha } from '@/features/auth/hooks/use-recaptcha';
+import { browser, safeLocalPath } from '@/lib/browser';
+import { flashActions } from '@/stores/flash-store';
+
+export function LoginForm() {
+  const { t } = useTranslation('auth');
+  const navigate = useNavigate();
+  const captcha = useRecaptcha();
+  const [redirecting, setRedirecting] = useState(false);
+  const form = useForm<LoginFormValues>({
+    resolver: zodResolver(loginFormSchema),
+    defaultValues: { username: '', password: '' },
+    mode: 'onTouched',
+  });
+
+  const handleSubmit = form.handleSubmit(async ({ username, password }) => {
+    const { clearFlashes, clearAndAddHttpError } = flashActions();
+    clearFlashes();
+    try {
+      const token = await captcha.execute();
+      const result = await login({ user: username, password, 'g-recaptcha-response': token });
+      if (result.complete) {
+        setRedirecting(true);
+        // A full load, so the panel renders the shell with the signed-in user.
+        browser.loadPage(safeLocalPath(result.intended));
+        return;
+      }
+      navigate(paths.auth.checkpoint, { state: { token: result.confirmation_token } });
+    } catch (error) {
+      captcha.reset();
+      clearAndAddHttpError({ error });
+    }
+  });
+
+  return (
+    <AuthFormContainer title={t('login.title')}>
+      <FormProvider {...form}>
+        <form onSubmit={handleSubmit} noValidate className="space-y-5">
+          <FormField<LoginFormValues>
+            name="username"
+            label={t('login.username')}
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+          />
+          <FormField<LoginFormValues>
+            name="password"
+            type="password"
+            label={t('login.password')}
+            autoComplete="current-password"
+          />
+          <Button
+            type="submit"
+            size="lg"
+            className="w-full"
+            isLoading={form.formState.isSubmitting || redirecting}
+          >
+            {t('login.submit')}
+          </Button>
+          <div ref={captcha.containerRef} />
+          <p className="text-center">
+            <AuthLink to={paths.auth.forgotPassword}>{t('login.forgot_password')}</AuthLink>
+          </p>
+        </form>
+      </FormProvider>
+    </AuthFormContainer>
+  );
+}

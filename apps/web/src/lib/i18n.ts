@@ -1,0 +1,61 @@
+import { limits } from '@aerie/shared/limits';
+import i18next, { type i18n } from 'i18next';
+import ChainedBackend from 'i18next-chained-backend';
+import HttpBackend from 'i18next-http-backend';
+import LocalStorageBackend from 'i18next-localstorage-backend';
+import { initReactI18next } from 'react-i18next';
+
+/** Translation namespaces: one JSON file each under public/locales/<lng>/. Loaded together at start-up. */
+export const namespaces = ['strings', 'auth', 'dashboard', 'account'] as const;
+export const defaultLanguage = 'en';
+
+export interface I18nOptions {
+  language?: string;
+  /** Where the panel serves translation files; tests point it at their own server. */
+  loadPath?: string;
+  /** Languages that have files (from the build); any other falls back to English without a request. */
+  languages?: string[];
+  /** Cached translations of another version are refetched. */
+  version?: string;
+}
+
+/**
+ * Translations come from local storage when a fresh copy is there (7 days), otherwise from the panel at
+ * /locales/{lng}/{ns}.json. The HTTP backend retries 5xx answers, gives up on 4xx, and treats bad JSON as a failure.
+ */
+export function createI18n({
+  language = defaultLanguage,
+  loadPath = '/locales/{{lng}}/{{ns}}.json',
+  languages = __AERIE_LOCALES__.languages,
+  version = __AERIE_LOCALES__.version,
+}: I18nOptions = {}): { i18n: i18n; ready: Promise<unknown> } {
+  const instance = i18next.createInstance();
+  const ready = instance
+    .use(ChainedBackend)
+    .use(initReactI18next)
+    .init({
+      lng: language,
+      fallbackLng: defaultLanguage,
+      supportedLngs: languages.length > 0 ? languages : [defaultLanguage],
+      nonExplicitSupportedLngs: true,
+      load: 'languageOnly',
+      ns: [...namespaces],
+      defaultNS: 'strings',
+      keySeparator: '.',
+      // React escapes what it renders.
+      interpolation: { escapeValue: false },
+      react: { useSuspense: true },
+      backend: {
+        backends: [LocalStorageBackend, HttpBackend],
+        backendOptions: [
+          {
+            prefix: limits.translationCachePrefix,
+            expirationTime: limits.translationCacheMs,
+            defaultVersion: version,
+          },
+          { loadPath },
+        ],
+      },
+    });
+  return { i18n: instance, ready };
+}
