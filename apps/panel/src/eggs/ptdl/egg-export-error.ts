@@ -1,0 +1,44 @@
+/** Why an egg file was refused; the panel answers 422 for `invalid_egg`, 400 for the others. */
+export type EggExportErrorCode = 'invalid_json' | 'not_an_object' | 'unsupported_version' | 'invalid_egg';
+
+export interface EggExportIssue {
+  /** Where in the file, e.g. `variables[2].env_variable`; empty for the file as a whole. */
+  path: string;
+  message: string;
+}
+
+const NOT_AN_EGG = 'This file is not a Pterodactyl egg export';
+
+/** The one error an egg import throws; `message` is meant to be shown to the administrator as is. */
+export class EggExportError extends Error {
+  override readonly name = 'EggExportError';
+
+  constructor(
+    readonly code: EggExportErrorCode,
+    message: string,
+    readonly issues: readonly EggExportIssue[] = [],
+  ) {
+    super(message);
+  }
+
+  static invalidJson(reason: string): EggExportError {
+    return new EggExportError('invalid_json', `${NOT_AN_EGG}: it is not valid JSON (${reason}).`);
+  }
+
+  static notAnObject(): EggExportError {
+    return new EggExportError('not_an_object', `${NOT_AN_EGG}: expected a JSON object.`);
+  }
+
+  static unsupportedVersion(found: unknown): EggExportError {
+    const shown = found === undefined ? 'nothing' : JSON.stringify(found);
+    return new EggExportError(
+      'unsupported_version',
+      `${NOT_AN_EGG}: meta.version must be PTDL_v1 or PTDL_v2 (found ${shown}).`,
+    );
+  }
+
+  static invalidEgg(issues: readonly EggExportIssue[]): EggExportError {
+    const list = issues.map((issue) => (issue.path ? `${issue.path} ${issue.message}` : issue.message));
+    return new EggExportError('invalid_egg', `This egg export is not valid: ${list.join('; ')}.`, issues);
+  }
+}
