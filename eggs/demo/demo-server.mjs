@@ -134,6 +134,10 @@ log(`Time zone: ${Intl.DateTimeFormat().resolvedOptions().timeZone}`);
 log(`Message of the day: ${motd}`);
 log(`Preparing a world for up to ${maxPlayers} players...`);
 
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  log(`SERVER_PORT must be a port number, not "${process.env.SERVER_PORT}".`);
+  process.exit(1);
+}
 server.on('error', (error) => {
   log(`Could not listen on ${host}:${port}: ${error.message}`);
   process.exit(1);

@@ -104,6 +104,14 @@ describe('demo server console', () => {
     expect(demo.output.lines.slice(-2)).toEqual(['Stopping server...', 'Server stopped.']);
   });
 
+  it('refuses a SERVER_PORT that is not a port number', async () => {
+    const demo = startProgram(process.execPath, [serverScript], {
+      env: { PATH: process.env.PATH ?? '', SERVER_PORT: '25565x' },
+    });
+    expect(await demo.exited()).toBe(1);
+    expect(demo.output.lines.at(-1)).toBe('SERVER_PORT must be a port number, not "25565x".');
+  });
+
   it('says so and exits 1 when its port is taken', async () => {
     const first = await startDemo();
     const second = startProgram(process.execPath, [serverScript], {
