@@ -1,0 +1,36 @@
+/**
+ * Validation messages in the wording Pterodactyl's API answers with (reference §2.2), keyed by the Laravel rule
+ * name that appears in `meta.rule`. `:attribute` is the field name with underscores shown as spaces.
+ */
+export interface RuleParams {
+  min?: number;
+  max?: number;
+  size?: number;
+}
+
+type Template = (attribute: string, params: RuleParams) => string;
+
+export const laravelMessages = {
+  required: (a) => `The ${a} field is required.`,
+  string: (a) => `The ${a} must be a string.`,
+  email: (a) => `The ${a} must be a valid email address.`,
+  min: (a, p) => `The ${a} must be at least ${p.min} characters.`,
+  max: (a, p) => `The ${a} may not be greater than ${p.max} characters.`,
+  between: (a, p) => `The ${a} must be between ${p.min} and ${p.max} characters.`,
+  size: (a, p) => `The ${a} must be ${p.size} characters.`,
+  confirmed: (a) => `The ${a} confirmation does not match.`,
+  numeric: (a) => `The ${a} must be a number.`,
+  boolean: (a) => `The ${a} field must be true or false.`,
+  in: (a) => `The selected ${a} is invalid.`,
+  alpha_num: (a) => `The ${a} may only contain letters and numbers.`,
+  alpha_dash: (a) => `The ${a} may only contain letters, numbers, and dashes.`,
+  present: (a) => `The ${a} field must be present.`,
+  regex: (a) => `The ${a} format is invalid.`,
+} satisfies Record<string, Template>;
+
+export type LaravelRule = keyof typeof laravelMessages;
+
+export const isLaravelRule = (value: string): value is LaravelRule => Object.hasOwn(laravelMessages, value);
+
+/** `allowed_ips` → `allowed ips`, as Laravel shows attribute names. */
+export const attributeName = (field: string) => field.replace(/_/g, ' ');

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import type { LaravelRule } from './laravel-messages';
+
+/**
+ * zod building blocks whose error message is the Laravel rule name that failed. `toValidationErrors` turns
+ * those names into the API's wording, so a schema states its rules once and both sides read them the same.
+ */
+const missing = (input: unknown) => input === undefined || input === null;
+
+/** Marks a check with the rule it stands for, e.g. `.min(8, rule('min'))`. */
+export const rule = (name: LaravelRule) => ({ error: name });
+
+/** `required|string` */
+export const requiredString = () =>
+  z.string({ error: (issue) => (missing(issue.input) ? 'required' : 'string') satisfies LaravelRule });
+
+/** `nullable|string` */
+export const nullableString = () => z.string({ error: 'string' satisfies LaravelRule }).nullish();
+
+/** `required|email` */
+export const requiredEmail = () =>
+  z.email({
+    error: (issue) =>
+      (issue.code === 'invalid_type' && missing(issue.input) ? 'required' : 'email') satisfies LaravelRule,
+  });
+
+/** `nullable|numeric`: numbers and numeric strings pass, as Laravel's `numeric` does; the value stays a string. */
+export const nullableNumeric = () =>
+  z.preprocess(
+    (value) => (typeof value === 'number' && Number.isFinite(value) ? String(value) : value),
+    z
+      .string({ error: 'numeric' satisfies LaravelRule })
+      .regex(/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/, rule('numeric'))
+      .nullish(),
+  );

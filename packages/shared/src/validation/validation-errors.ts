@@ -1,0 +1,50 @@
+import type { ApiErrorItem } from '../errors/error-envelope';
+import { attributeName, isLaravelRule, laravelMessages } from './laravel-messages';
+
+/** The part of a zod issue the mapper reads (structural, so it works with any zod version's issue type). */
+export interface IssueLike {
+  path: PropertyKey[];
+  message: string;
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  code?: string;
+}
+
+/**
+ * Turns zod issues into the API's 422 entries: one per failed rule, `meta.source_field` with dots for nested
+ * paths, `meta.rule` the Laravel rule name. Issues whose message is not a rule name are passed through as the
+ * detail with an empty rule (Laravel does the same for errors added after its rules ran).
+ * @param fieldOrder the body's fields in declaration order; entries are sorted by it, as Laravel lists them
+ */
+export function toValidationErrors(
+  issues: readonly IssueLike[],
+  fieldOrder: readonly string[] = [],
+): ApiErrorItem[] {
+  const rank = (issue: IssueLike) => {
+    const index = fieldOrder.indexOf(String(issue.path[0] ?? ''));
+    return index === -1 ? fieldOrder.length : index;
+  };
+  return [...issues]
+    .map((issue, position) => ({ issue, position }))
+    .sort((a, b) => rank(a.issue) - rank(b.issue) || a.position - b.position)
+    .map(({ issue }) => toItem(issue));
+}
+
+function toItem(issue: IssueLike): ApiErrorItem {
+  const field = issue.path.map(String).join('.');
+  const attribute = attributeName(field);
+  const bound = Number(issue.minimum ?? issue.maximum);
+  const detail = isLaravelRule(issue.message)
+    ? laravelMessages[issue.message](attribute, {
+        min: Number(issue.minimum),
+        max: Number(issue.maximum),
+        size: bound,
+      })
+    : issue.message;
+  return {
+    code: 'ValidationException',
+    status: '422',
+    detail,
+    meta: { source_field: field, rule: isLaravelRule(issue.message) ? issue.message : '' },
+  };
+}
