@@ -1,0 +1,29 @@
+import { loadConfig } from '../config/load-config';
+import { pendingMigrations } from '../db/migrator';
+import { prepare } from './prepare';
+import { servePanel } from './serve';
+import { onShutdown } from './shutdown';
+
+/** `aerie panel`: serve only (no migrations, no daemon), for setups that run those separately. */
+export async function panel(): Promise<void> {
+  const config = loadConfig();
+  const prepared = await prepare(config, { migrate: false });
+  const pending = await pendingMigrations(prepared.db);
+  if (pending.length > 0) {
+    await prepared.db.destroy();
+    throw new CliError(
+      `The database is not up to date (pending: ${pending.join(', ')}). Run "aerie migrate" first.`,
+    );
+  }
+  const { app, url } = await servePanel(config, prepared);
+  console.log(`Aerie panel is running at ${url} (Ctrl-C to stop)`);
+  onShutdown(async () => {
+    await app.close();
+    await prepared.db.destroy();
+  });
+}
+
+/** A refusal the CLI prints as is, without a stack trace. */
+export class CliError extends Error {
+  override name = 'CliError';
+}

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app';
+import type { Config } from '../config/load-config';
+import type { Prepared } from './prepare';
+
+/** Builds the panel and listens on HOST:PORT; returns the app and the URL it answers on. */
+export async function servePanel(
+  config: Config,
+  prepared: Prepared,
+): Promise<{ app: FastifyInstance; url: string }> {
+  const app = await buildApp({
+    config,
+    db: prepared.db,
+    appKey: prepared.appKey,
+    logger: {
+      level: config.logLevel,
+      // Readable logs for a person at a terminal, JSON lines for log collectors.
+      ...(process.stdout.isTTY
+        ? { transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } }
+        : {}),
+    },
+  });
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return { app, url: `http://${host}:${port}` };
+}

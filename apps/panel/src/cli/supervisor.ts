@@ -1,0 +1,90 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export interface SupervisorOptions {
+  /** Shown before each line of the child's output. */
+  name: string;
+  command: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  print?: (line: string) => void;
+  /** First restart delay; doubles with each crash in a row up to `maxBackoffMs`. */
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** A child that ran this long before crashing counts as healthy: the backoff starts over. */
+  stableAfterMs?: number;
+  /** How long stop() waits after SIGTERM before SIGKILL. */
+  stopTimeoutMs?: number;
+}
+
+export interface Supervised {
+  /** Number of restarts after crashes so far. */
+  readonly restarts: number;
+  readonly pid: number | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * Keeps a child process running: it is restarted with exponential backoff when it exits on its own, and
+ * stopped (SIGTERM, then SIGKILL after a grace period) by stop().
+ */
+export function supervise(options: SupervisorOptions): Supervised {
+  const print = options.print ?? console.log;
+  const initial = options.initialBackoffMs ?? 1000;
+  const max = options.maxBackoffMs ?? 30_000;
+  const stableAfter = options.stableAfterMs ?? 30_000;
+  let child: ChildProcess | undefined;
+  let stopping = false;
+  let restarts = 0;
+  let crashesInARow = 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  const pipe = (stream: NodeJS.ReadableStream | null) => {
+    if (stream) createInterface({ input: stream }).on('line', (line) => print(`[${options.name}] ${line}`));
+  };
+
+  const start = () => {
+    const startedAt = Date.now();
+    const current = spawn(options.command, options.args, {
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = current;
+    pipe(current.stdout);
+    pipe(current.stderr);
+    current.on('error', (error) => print(`[${options.name}] could not start: ${error.message}`));
+    current.on('exit', (code, signal) => {
+      if (child === current) child = undefined;
+      if (stopping) return;
+      crashesInARow = Date.now() - startedAt >= stableAfter ? 1 : crashesInARow + 1;
+      const delay = Math.min(max, initial * 2 ** (crashesInARow - 1));
+      print(`[${options.name}] exited (${signal ?? `code ${code}`}); restarting in ${delay} ms`);
+      timer = setTimeout(() => {
+        timer = undefined;
+        restarts++;
+        start();
+      }, delay);
+    });
+  };
+  start();
+
+  return {
+    get restarts() {
+      return restarts;
+    },
+    get pid() {
+      return child?.pid;
+    },
+    async stop() {
+      stopping = true;
+      if (timer) clearTimeout(timer);
+      const running = child;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      running.kill('SIGTERM');
+      const grace = setTimeout(() => running.kill('SIGKILL'), options.stopTimeoutMs ?? 5000);
+      await exited;
+      clearTimeout(grace);
+    },
+  };
+}

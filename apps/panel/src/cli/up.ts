@@ -1,0 +1,38 @@
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../config/load-config';
+import { bootstrapFirstAdmin } from '../users/bootstrap-admin';
+import { prepare } from './prepare';
+import { servePanel } from './serve';
+import { onShutdown } from './shutdown';
+import { supervise } from './supervisor';
+
+const aerieBin = fileURLToPath(new URL('../../../../bin/aerie.mjs', import.meta.url));
+
+/**
+ * `aerie up` (what `npm start` runs): migrate, create the first admin if there is none, serve the panel and
+ * keep a local daemon running as a child process. Ctrl-C stops all of it cleanly.
+ */
+export async function up(): Promise<void> {
+  const config = loadConfig();
+  const prepared = await prepare(config, { migrate: true });
+  await bootstrapFirstAdmin(prepared.db, config.admin, console.log);
+  const { app, url } = await servePanel(config, prepared);
+  const daemon = supervise({
+    name: 'daemon',
+    command: process.execPath,
+    args: [aerieBin, 'daemon'],
+    env: {
+      ...process.env,
+      DATA_DIR: config.dataDir,
+      DAEMON_PORT: String(config.daemon.port),
+      DAEMON_SFTP_PORT: String(config.daemon.sftpPort),
+    },
+  });
+  console.log(`Aerie is running at ${url} (Ctrl-C to stop)`);
+  onShutdown(async () => {
+    await app.close();
+    await daemon.stop();
+    await prepared.db.destroy();
+    console.log('Aerie stopped.');
+  });
+}

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+
+/** Strings like "true", "1", "yes" from the environment; anything else is refused rather than read as false. */
+const booleanFlag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(
+    z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], {
+      error: 'must be true or false',
+    }),
+  )
+  .transform((value) => ['true', '1', 'yes', 'on'].includes(value));
+
+const port = (fallback: number) =>
+  z
+    .string()
+    .trim()
+    .default(String(fallback))
+    .pipe(
+      z
+        .string()
+        .regex(/^\d+$/, 'must be a whole number between 0 and 65535')
+        .transform(Number)
+        .pipe(z.number().max(65535, 'must be a whole number between 0 and 65535')),
+    );
+
+const nonEmpty = z.string().trim().min(1, 'must not be empty');
+
+const databaseUrl = nonEmpty.refine(
+  (value) => /^(postgres|postgresql|mysql|mariadb):\/\/[^\s]+$/.test(value),
+  {
+    error: 'must be a postgres://… or mysql://… URL (leave it unset for SQLite in DATA_DIR)',
+  },
+);
+
+/**
+ * The panel's configuration, read from the environment (and `.env` in DATA_DIR) and checked once at boot.
+ * Keys and defaults follow the architecture document; every message names what is wrong with the value.
+ */
+export const envSchema = z
+  .object({
+    DATA_DIR: nonEmpty.default('./data'),
+    HOST: nonEmpty.default('127.0.0.1'),
+    PORT: port(8080),
+    APP_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .transform((value) => value.replace(/\/+$/, ''))
+      .optional(),
+    APP_NAME: nonEmpty.max(191, 'must be at most 191 characters').default('Aerie'),
+    APP_KEY: z
+      .string()
+      .trim()
+      .regex(/^base64:[A-Za-z0-9+/]{43}=$/, 'must be "base64:" followed by 32 random bytes in base64')
+      .optional(),
+    DATABASE_URL: databaseUrl.optional(),
+    ADMIN_EMAIL: z.email({ error: 'must be a valid email address' }).optional(),
+    ADMIN_USERNAME: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_.-]{0,190}$/i, 'must be letters, numbers, dots, dashes or underscores')
+      .optional(),
+    ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+    MAIL_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+    MAIL_FROM: nonEmpty.default('Aerie <no-reply@localhost>'),
+    RECAPTCHA_ENABLED: booleanFlag.default(false),
+    RECAPTCHA_SITE_KEY: z.string().trim().default(''),
+    RECAPTCHA_SECRET_KEY: z.string().trim().default(''),
+    RECAPTCHA_VERIFY_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .default('https://www.google.com/recaptcha/api/siteverify'),
+    API_CLIENT_RATELIMIT: z
+      .string()
+      .trim()
+      .default('720')
+      .pipe(z.string().regex(/^\d+$/, 'must be a whole number of requests per minute (0 turns it off)'))
+      .transform(Number),
+    TOTP_WINDOW: z
+      .string()
+      .trim()
+      .default('4')
+      .pipe(z.enum(['1', '2', '3', '4'], { error: 'must be 1, 2, 3 or 4 (time steps of 30 s)' }))
+      .transform(Number),
+    TRUST_PROXY: z.string().trim().default('false'),
+    DAEMON_PORT: port(8081),
+    DAEMON_SFTP_PORT: port(2022),
+    WEB_DIST: nonEmpty.optional(),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.RECAPTCHA_ENABLED && (!env.RECAPTCHA_SITE_KEY || !env.RECAPTCHA_SECRET_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RECAPTCHA_SECRET_KEY'],
+        message: 'RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY are required when RECAPTCHA_ENABLED is true',
+      });
+    }
+  });
+
+export type Env = z.output<typeof envSchema>;

@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, repoRoot } from './load-config';
+
+let dataDir: string;
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'aerie-config-'));
+});
+afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const load = (env: Record<string, string> = {}) => loadConfig({ DATA_DIR: dataDir, ...env });
+const messageOf = (env: Record<string, string>) => {
+  try {
+    load(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected the configuration to be refused');
+};
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    expect(load()).toMatchObject({
+      dataDir,
+      host: '127.0.0.1',
+      port: 8080,
+      appUrl: 'http://127.0.0.1:8080',
+      appName: 'Aerie',
+      appKey: undefined,
+      databaseUrl: undefined,
+      mail: { url: undefined, from: 'Aerie <no-reply@localhost>' },
+      recaptcha: { enabled: false, verifyUrl: 'https://www.google.com/recaptcha/api/siteverify' },
+      apiClientRateLimit: 720,
+      totpWindow: 4,
+      trustProxy: false,
+      daemon: { port: 8081, sftpPort: 2022 },
+      webDist: join(repoRoot, 'apps/web/dist'),
+    });
+  });
+
+  it.each([
+    ['abc', 'PORT: must be a whole number between 0 and 65535 (got "abc")'],
+    ['70000', 'PORT: must be a whole number between 0 and 65535 (got "70000")'],
+    ['-1', 'PORT: must be a whole number between 0 and 65535 (got "-1")'],
+  ])('names PORT and the reason for %s', (port, expected) => {
+    expect(messageOf({ PORT: port })).toBe(`Invalid configuration:\n  - ${expected}`);
+  });
+
+  it('lists every bad variable at once, without echoing secrets', () => {
+    const message = messageOf({
+      DATABASE_URL: 'oracle://db',
+      RECAPTCHA_ENABLED: 'maybe',
+      APP_KEY: 'hunter2',
+      MAIL_URL: 'http://mail',
+    });
+    expect(message).toContain('DATABASE_URL: must be a postgres://… or mysql://… URL');
+    expect(message).toContain('RECAPTCHA_ENABLED: must be true or false (got "maybe")');
+    expect(message).toContain('APP_KEY: must be "base64:" followed by 32 random bytes in base64');
+    expect(message).toContain('MAIL_URL: must be an smtp:// or smtps:// URL');
+    expect(message).not.toContain('hunter2');
+  });
+
+  it('requires the reCAPTCHA keys when reCAPTCHA is on', () => {
+    expect(messageOf({ RECAPTCHA_ENABLED: 'true' })).toContain(
+      'RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY are required when RECAPTCHA_ENABLED is true',
+    );
+  });
+
+  it('reads DATA_DIR/.env, with the real environment winning', () => {
+    writeFileSync(
+      join(dataDir, '.env'),
+      'PORT=9090\nAPP_NAME="My Panel"\n# a comment\nHOST=0.0.0.0\nMAIL_FROM=\n',
+    );
+    const config = load({ HOST: '127.0.0.2' });
+    expect(config.port).toBe(9090);
+    expect(config.appName).toBe('My Panel');
+    expect(config.host).toBe('127.0.0.2');
+    expect(config.appUrl).toBe('http://127.0.0.1:9090');
+    // An empty value counts as unset.
+    expect(config.mail.from).toBe('Aerie <no-reply@localhost>');
+  });
+
+  it('reports a bad value from .env the same way', () => {
+    writeFileSync(join(dataDir, '.env'), 'API_CLIENT_RATELIMIT=lots\n');
+    expect(messageOf({})).toContain('API_CLIENT_RATELIMIT: must be a whole number of requests per minute');
+  });
+
+  it('accepts database URLs for PostgreSQL and MySQL/MariaDB, and trims APP_URL', () => {
+    expect(load({ DATABASE_URL: 'postgres://a:b@h:5432/d' }).databaseUrl).toBe('postgres://a:b@h:5432/d');
+    expect(load({ DATABASE_URL: 'mysql://a:b@h:3306/d' }).databaseUrl).toBe('mysql://a:b@h:3306/d');
+    expect(load({ APP_URL: 'https://panel.example.com/' }).appUrl).toBe('https://panel.example.com');
+  });
+
+  it('reads TRUST_PROXY as a flag or a list of proxies', () => {
+    expect(load({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(load({ TRUST_PROXY: '10.0.0.1, 10.0.0.0/8' }).trustProxy).toEqual(['10.0.0.1', '10.0.0.0/8']);
+  });
+});

@@ -1,0 +1,109 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
+import { type Env, envSchema } from './env';
+
+export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+
+export interface Config {
+  dataDir: string;
+  host: string;
+  port: number;
+  appUrl: string;
+  appName: string;
+  /** `base64:…` from the environment; when absent the key lives in DATA_DIR (see crypto/app-key.ts). */
+  appKey: string | undefined;
+  databaseUrl: string | undefined;
+  admin: { email?: string; username?: string; password?: string };
+  mail: { url: string | undefined; from: string };
+  recaptcha: { enabled: boolean; siteKey: string; secretKey: string; verifyUrl: string };
+  /** Requests per minute per user on /api/client; 0 turns the limiter off. */
+  apiClientRateLimit: number;
+  /** Accepted TOTP drift in 30 s steps, each way. */
+  totpWindow: number;
+  /** Fastify's trustProxy: false, true, or a list of addresses/CIDRs of trusted proxies. */
+  trustProxy: boolean | string[];
+  daemon: { port: number; sftpPort: number };
+  webDist: string;
+  logLevel: Env['LOG_LEVEL'];
+}
+
+/** Thrown when the configuration is invalid; the message lists every bad variable and why. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Source = Record<string, string | undefined>;
+
+/** Reads `DATA_DIR/.env` when it exists. Values from the real environment win over the file. */
+function readDotEnv(dataDir: string): Source {
+  const file = join(dataDir, '.env');
+  if (!existsSync(file)) return {};
+  try {
+    return parseEnv(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: cannot read ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** Empty values count as unset, so `PORT=` in a .env file falls back to the default instead of failing. */
+function withoutEmpty(source: Source): Source {
+  return Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
+  );
+}
+
+function parseTrustProxy(value: string): boolean | string[] {
+  const lowered = value.toLowerCase();
+  if (['false', '0', 'no', 'off', ''].includes(lowered)) return false;
+  if (['true', '1', 'yes', 'on'].includes(lowered)) return true;
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Builds the validated configuration from `env` (process.env by default) and `DATA_DIR/.env`.
+ * @throws ConfigError naming each invalid variable, e.g. `PORT: must be a whole number between 0 and 65535 (got "abc")`.
+ */
+export function loadConfig(env: Source = process.env): Config {
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const merged = { ...withoutEmpty(readDotEnv(dataDir)), ...withoutEmpty(env), DATA_DIR: dataDir };
+  const parsed = envSchema.safeParse(merged);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? 'configuration');
+      const got = merged[key as keyof typeof merged];
+      const shown =
+        got === undefined || /KEY|PASSWORD|SECRET/.test(key) ? '' : ` (got ${JSON.stringify(got)})`;
+      return `  - ${key}: ${issue.message}${shown}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    dataDir,
+    host: e.HOST,
+    port: e.PORT,
+    appUrl: e.APP_URL ?? `http://127.0.0.1:${e.PORT}`,
+    appName: e.APP_NAME,
+    appKey: e.APP_KEY,
+    databaseUrl: e.DATABASE_URL,
+    admin: { email: e.ADMIN_EMAIL, username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD },
+    mail: { url: e.MAIL_URL, from: e.MAIL_FROM },
+    recaptcha: {
+      enabled: e.RECAPTCHA_ENABLED,
+      siteKey: e.RECAPTCHA_SITE_KEY,
+      secretKey: e.RECAPTCHA_SECRET_KEY,
+      verifyUrl: e.RECAPTCHA_VERIFY_URL,
+    },
+    apiClientRateLimit: e.API_CLIENT_RATELIMIT,
+    totpWindow: e.TOTP_WINDOW,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    daemon: { port: e.DAEMON_PORT, sftpPort: e.DAEMON_SFTP_PORT },
+    webDist: resolve(e.WEB_DIST ?? join(repoRoot, 'apps/web/dist')),
+    logLevel: e.LOG_LEVEL,
+  };
+}

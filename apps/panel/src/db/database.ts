@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { createPool } from 'mysql2';
+import pg from 'pg';
+import type { Database } from './schema';
+import { SqliteValuesPlugin } from './sqlite-values-plugin';
+
+export type Db = Kysely<Database>;
+
+export const sqliteFile = (dataDir: string) => join(dataDir, 'aerie.sqlite');
+
+/**
+ * Opens the panel database: SQLite in DATA_DIR by default, PostgreSQL or MySQL/MariaDB when DATABASE_URL says so.
+ * The same migrations and queries run on all three (see dialect.ts for the few differences).
+ */
+export function createDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Db {
+  const url = options.databaseUrl;
+  if (url && /^postgres(ql)?:/.test(url)) {
+    return new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }),
+    });
+  }
+  if (url && /^(mysql|mariadb):/.test(url)) {
+    const pool = createPool({
+      uri: url.replace(/^mariadb:/, 'mysql:'),
+      connectionLimit: 10,
+      // Dates are written and read as UTC, whatever the server's or this machine's time zone is.
+      timezone: 'Z',
+      charset: 'utf8mb4',
+    });
+    return new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+  }
+  const sqlite = new SQLite(sqliteFile(options.dataDir));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  // Wait for another process's write (aerie user:create while the panel runs) instead of failing at once.
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    plugins: [new SqliteValuesPlugin()],
+  });
+}

@@ -1,0 +1,34 @@
+import { type Migration, type MigrationResultSet, Migrator } from 'kysely';
+import type { Db } from './database';
+import * as m0001 from './migrations/0001-users-sessions-auth';
+
+/** Every migration, in order. Listed here rather than read from disk so tsx, tests and bundlers agree. */
+const migrations: Record<string, Migration> = {
+  '0001-users-sessions-auth': m0001,
+};
+
+const migratorFor = (db: Db) => new Migrator({ db, provider: { getMigrations: async () => migrations } });
+
+/**
+ * Brings the schema up to date. Safe to run concurrently: Kysely takes a lock table first.
+ * @returns the names of the migrations applied in this run
+ * @throws the migration's error (with the failing migration's name) when one fails
+ */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  return unwrap(await migratorFor(db).migrateToLatest());
+}
+
+/** Names of migrations not yet applied to this database. */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const all = await migratorFor(db).getMigrations();
+  return all.filter((m) => !m.executedAt).map((m) => m.name);
+}
+
+function unwrap({ error, results }: MigrationResultSet): string[] {
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${message}`, { cause: error });
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,69 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * Raw column values as the three drivers return them: booleans are 0/1 on SQLite and MySQL, timestamps are
+ * Date on PostgreSQL/MySQL and ISO strings on SQLite. Read them through db/dialect.ts, never directly.
+ */
+export type DbBool = boolean | number;
+export type DbDate = Date | string;
+
+type Flag = ColumnType<DbBool, boolean | undefined, boolean>;
+type CreatedAt = ColumnType<DbDate, Date, never>;
+type Timestamp = ColumnType<DbDate, Date, Date>;
+type NullableTimestamp = ColumnType<DbDate | null, Date | null | undefined, Date | null>;
+
+export interface UsersTable {
+  id: Generated<number>;
+  uuid: string;
+  external_id: string | null;
+  username: string;
+  email: string;
+  name_first: string | null;
+  name_last: string | null;
+  /** argon2id hash */
+  password: string;
+  language: Generated<string>;
+  root_admin: Flag;
+  use_totp: Flag;
+  /** TOTP seed sealed with the app key (crypto/secret-box.ts). */
+  totp_secret: string | null;
+  totp_authenticated_at: NullableTimestamp;
+  gravatar: Flag;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie value: a stolen table cannot be replayed as cookies. */
+  id: string;
+  user_id: number | null;
+  /** JSON object with the session's small state (pending 2FA checkpoint). */
+  data: string;
+  ip_address: string | null;
+  user_agent: string | null;
+  expires_at: Timestamp;
+  created_at: CreatedAt;
+}
+
+export interface RecoveryTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  /** HMAC of the token under the app key. */
+  token: string;
+  created_at: CreatedAt;
+}
+
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  email: string;
+  /** SHA-256 of the token sent by mail. */
+  token: string;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  recovery_tokens: RecoveryTokensTable;
+  password_resets: PasswordResetsTable;
+}

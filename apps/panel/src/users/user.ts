@@ -1,0 +1,45 @@
+import type { Selectable } from 'kysely';
+import { readBool, readDate, readNullableDate } from '../db/dialect';
+import type { UsersTable } from '../db/schema';
+
+/** A panel user as services see it: booleans and dates already normalised across dialects. */
+export interface User {
+  id: number;
+  uuid: string;
+  externalId: string | null;
+  username: string;
+  email: string;
+  nameFirst: string | null;
+  nameLast: string | null;
+  passwordHash: string;
+  language: string;
+  rootAdmin: boolean;
+  useTotp: boolean;
+  /** TOTP seed sealed with the app key, or null. */
+  totpSecret: string | null;
+  totpAuthenticatedAt: Date | null;
+  gravatar: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function toUser(row: Selectable<UsersTable>): User {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    externalId: row.external_id,
+    username: row.username,
+    email: row.email,
+    nameFirst: row.name_first,
+    nameLast: row.name_last,
+    passwordHash: row.password,
+    language: row.language,
+    rootAdmin: readBool(row.root_admin),
+    useTotp: readBool(row.use_totp),
+    totpSecret: row.totp_secret,
+    totpAuthenticatedAt: readNullableDate(row.totp_authenticated_at),
+    gravatar: readBool(row.gravatar),
+    createdAt: readDate(row.created_at),
+    updatedAt: readDate(row.updated_at),
+  };
+}
