@@ -1,0 +1,71 @@
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import { type AppContext, createAppContext } from './app-context';
+import { registerCsrf } from './auth/csrf';
+import type { Config } from './config/load-config';
+import type { Db } from './db/database';
+import { registerErrorHandling } from './http/error-handler';
+import { registerJsonBodyParser } from './http/json-body-parser';
+import { authRoutes } from './routes/auth';
+import { clientApiRoutes } from './routes/client';
+import { HtmlShell } from './shell/html-shell';
+import { localeRoutes } from './shell/locales';
+import { pageRoutes } from './shell/page-routes';
+import { staticFiles } from './shell/static-files';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  db: Db;
+  appKey: Buffer;
+  /** Replaces the wall clock in services (tests move time forward). */
+  clock?: () => Date;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * Builds the panel's Fastify app without listening. The caller owns the database: closing the app does not
+ * close it. Throws WebBuildMissingError when the web build is missing.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  // Fail before anything is set up when the web app is not built.
+  const shell = HtmlShell.load(config.webDist, config.appName);
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+    // Request logs of every asset and poll would drown the useful lines.
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  const ctx = createAppContext({ ...options, log: app.log });
+  app.decorate('ctx', ctx);
+  app.decorateRequest('session', null);
+  app.decorateRequest('user', null);
+  app.addHook('onClose', () => ctx.mailer.drain());
+
+  registerErrorHandling(app);
+  registerJsonBodyParser(app);
+  await app.register(cookie);
+  await registerCsrf(app);
+  app.addHook('onRequest', async (request, reply) => {
+    // Static files and translations never need the session: skip the database round trip.
+    if (/^\/(assets|locales)\//.test(request.url)) return;
+    await ctx.sessions.load(request, reply);
+  });
+
+  // One scope: the locale routes use the reply.sendFile that the static plugin adds.
+  await app.register(async (scope) => {
+    await staticFiles(scope, { webDist: config.webDist });
+    await localeRoutes(scope, { webDist: config.webDist });
+  });
+  await app.register(authRoutes, { ctx });
+  await app.register(clientApiRoutes, { ctx, prefix: '/api/client' });
+  await app.register(pageRoutes, { ctx, shell });
+  return app;
+}

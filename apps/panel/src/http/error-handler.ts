@@ -1,0 +1,50 @@
+import { errorMessages } from '@aerie/shared/errors/error-envelope';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { csrfMismatch, HttpError, notFound } from './errors';
+
+/** Exception names for statuses raised by Fastify itself (bad bodies, wrong methods…). */
+const codeForStatus: Record<number, string> = {
+  400: 'BadRequestHttpException',
+  401: 'AuthenticationException',
+  403: 'AccessDeniedHttpException',
+  404: 'NotFoundHttpException',
+  405: 'MethodNotAllowedHttpException',
+  406: 'NotAcceptableHttpException',
+  413: 'PostTooLargeException',
+  415: 'UnsupportedMediaTypeHttpException',
+  429: 'TooManyRequestsHttpException',
+};
+
+function toHttpError(error: FastifyError): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error.code === 'FST_CSRF_MISSING_SECRET' || error.code === 'FST_CSRF_INVALID_TOKEN')
+    return csrfMismatch();
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return new HttpError(status, codeForStatus[status] ?? 'HttpException', error.message);
+  }
+  return new HttpError(500, 'HttpException', errorMessages.serverError);
+}
+
+function send(reply: FastifyReply, error: HttpError) {
+  return reply
+    .status(error.statusCode)
+    .headers(error.options.headers ?? {})
+    .type('application/json; charset=utf-8')
+    .send({ errors: error.toItems() });
+}
+
+/**
+ * One place turns every failure into the reference envelope `{errors:[{code,status,detail}]}`: our HttpErrors,
+ * Fastify's own 4xx errors, CSRF refusals (419), unknown routes (404) and anything unexpected (500, logged,
+ * with a generic message so internals never leak).
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const httpError = toHttpError(error);
+    if (httpError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    return send(reply, httpError);
+  });
+
+  app.setNotFoundHandler((_request, reply) => send(reply, notFound()));
+}

@@ -1,0 +1,45 @@
+import type { SiteConfiguration } from '@aerie/shared/boot/page-globals';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app-context';
+import { csrfTokenFor } from '../auth/csrf';
+import { notFound } from '../http/errors';
+import { presentPageUser } from '../presenters/user.presenter';
+import type { HtmlShell } from './html-shell';
+
+/** Paths that never fall back to the HTML shell. */
+const NOT_PAGES = /^\/(api|assets|locales)(\/|$)/;
+
+/** Sign-in pages a signed-in user has no business on: they go to the dashboard instead. */
+const GUEST_ONLY = /^\/auth\/(login|login\/checkpoint|password|password\/reset\/[^/]+)$/;
+
+/**
+ * Every other GET is a page of the SPA: the shell with the user and site injected. Guests are sent to the
+ * login page from anywhere outside /auth; other /auth paths get the shell (the SPA shows its not-found page).
+ */
+export async function pageRoutes(
+  app: FastifyInstance,
+  { ctx, shell }: { ctx: AppContext; shell: HtmlShell },
+) {
+  const { config } = ctx;
+  const site: SiteConfiguration = {
+    name: config.appName,
+    locale: 'en',
+    recaptcha: { enabled: config.recaptcha.enabled, siteKey: config.recaptcha.siteKey },
+    analytics: null,
+  };
+
+  app.get('/*', async (request, reply) => {
+    const path = (request.url.split('?')[0] ?? '/').replace(/\/+$/, '') || '/';
+    if (NOT_PAGES.test(path)) throw notFound();
+    const user = request.user;
+    if (!user && !path.startsWith('/auth/') && path !== '/auth') return reply.redirect('/auth/login', 302);
+    if (user && GUEST_ONLY.test(path)) return reply.redirect('/', 302);
+    const html = shell.render({
+      csrfToken: csrfTokenFor(request, reply),
+      user: user ? presentPageUser(user) : null,
+      site,
+    });
+    // The page carries a CSRF token and the user: never cache it.
+    return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+  });
+}
