@@ -1,0 +1,79 @@
+import { errorMessages } from '@aerie/shared/errors/error-envelope';
+import type { SecretBox } from '../crypto/secret-box';
+import { safeEqual, sha256 } from '../crypto/tokens';
+import type { Db } from '../db/database';
+import { displayError } from '../http/errors';
+import type { User } from '../users/user';
+import { findUserById } from '../users/users.repository';
+import { accountKey, type LoginLockout } from './login-lockout';
+import { consumeRecoveryToken } from './recovery-tokens';
+import type { ActiveSession } from './session/sessions';
+import { verifyTotp } from './totp';
+
+export interface CheckpointInput {
+  confirmationToken: string;
+  authenticationCode: string | null | undefined;
+  recoveryToken: string | null | undefined;
+}
+
+/** The second step of a 2FA sign-in (POST /auth/login/checkpoint). */
+export class CheckpointService {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      lockout: LoginLockout;
+      secretBox: SecretBox;
+      appKey: Buffer;
+      totpWindow: number;
+      clock: () => Date;
+    },
+  ) {}
+
+  /**
+   * @param session the browser's session: the confirmation token is only valid in the session it was issued to
+   * @returns the user to sign in
+   * @throws HttpError 429 on lockout; 400 DisplayException when the step expired, the confirmation token does
+   *   not match, or the code / recovery token is wrong (each failure counts toward the lockout)
+   */
+  async complete(ip: string, session: ActiveSession | null, input: CheckpointInput): Promise<User> {
+    const { db, lockout, clock } = this.deps;
+    await lockout.assertNotLocked(ip);
+    const pending = session?.data.checkpoint;
+    if (!pending || pending.expiresAt <= clock().getTime())
+      throw displayError(errorMessages.checkpointExpired);
+    const account = accountKey(pending.userId, '');
+    await lockout.assertNotLocked(ip, account);
+
+    const fail = async (message: string) => {
+      await lockout.recordFailure(ip, account);
+      return displayError(message);
+    };
+    if (!safeEqual(sha256(input.confirmationToken), pending.tokenHash)) {
+      throw await fail(errorMessages.checkpointInvalidCode);
+    }
+    const user = await findUserById(db, pending.userId);
+    if (!user) throw displayError(errorMessages.checkpointExpired);
+
+    if (input.recoveryToken) {
+      if (!(await consumeRecoveryToken(db, this.deps.appKey, user.id, input.recoveryToken))) {
+        throw await fail(errorMessages.checkpointInvalidRecovery);
+      }
+    } else if (!(await this.codeIsValid(user, input.authenticationCode ?? ''))) {
+      throw await fail(errorMessages.checkpointInvalidCode);
+    }
+    await lockout.clearAccount(account);
+    return user;
+  }
+
+  private async codeIsValid(user: User, code: string): Promise<boolean> {
+    if (!user.useTotp || !user.totpSecret) return false;
+    let secret: string;
+    try {
+      secret = this.deps.secretBox.open(user.totpSecret);
+    } catch {
+      // Sealed under another app key: the code cannot be checked, which must not sign anyone in.
+      return false;
+    }
+    return verifyTotp(secret, code, this.deps.totpWindow, this.deps.clock());
+  }
+}

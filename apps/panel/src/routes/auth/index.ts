@@ -1,0 +1,98 @@
+import { errorMessages } from '@aerie/shared/errors/error-envelope';
+import {
+  checkpointBodySchema,
+  forgotPasswordBodySchema,
+  loginBodySchema,
+  resetPasswordBodySchema,
+} from '@aerie/shared/validation/auth-bodies';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { AppContext } from '../../app-context';
+import { rotateCsrf } from '../../auth/csrf';
+import { tooManyRequests, unauthenticated } from '../../http/errors';
+import { expectsJson } from '../../http/expects-json';
+import { validateBody } from '../../http/validate';
+import { presentPageUser } from '../../presenters/user.presenter';
+import type { User } from '../../users/user';
+
+const FORGOT_PASSWORD_PER_MINUTE = 2;
+
+/** Sign-in, 2FA checkpoint, forgotten password and sign-out (wire: reference §4.4, contract.md). */
+export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  const { sessions, recaptcha } = ctx;
+
+  const signIn = async (request: FastifyRequest, reply: FastifyReply, user: User) => {
+    await sessions.signIn(request, reply, user);
+    rotateCsrf(reply);
+    return { data: { complete: true, intended: '/', user: presentPageUser(user) } };
+  };
+
+  app.post('/auth/login', async (request, reply) => {
+    const body = request.body as Record<string, unknown> | undefined;
+    await recaptcha.assertHuman(body?.['g-recaptcha-response'], request.ip);
+    const input = validateBody(loginBodySchema, body);
+    const user = await ctx.login.authenticate(request.ip, input.user, input.password);
+    if (!user.useTotp) return signIn(request, reply, user);
+    const { confirmationToken, data } = ctx.login.checkpointFor(user);
+    await sessions.saveData(request, reply, data);
+    return { data: { complete: false, confirmation_token: confirmationToken } };
+  });
+
+  app.post('/auth/login/checkpoint', async (request, reply) => {
+    const input = validateBody(checkpointBodySchema, request.body);
+    const user = await ctx.checkpoint.complete(request.ip, request.session, {
+      confirmationToken: input.confirmation_token,
+      authenticationCode: input.authentication_code,
+      recoveryToken: input.recovery_token,
+    });
+    return signIn(request, reply, user);
+  });
+
+  const forgotLimiter = new RateLimiterMemory({
+    keyPrefix: 'forgot-password',
+    points: FORGOT_PASSWORD_PER_MINUTE,
+    duration: 60,
+  });
+
+  app.post('/auth/password', async (request) => {
+    try {
+      await forgotLimiter.consume(request.ip);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      throw tooManyRequests(
+        Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
+        FORGOT_PASSWORD_PER_MINUTE,
+      );
+    }
+    const body = request.body as Record<string, unknown> | undefined;
+    await recaptcha.assertHuman(body?.['g-recaptcha-response'], request.ip);
+    const input = validateBody(forgotPasswordBodySchema, body);
+    await ctx.passwordReset.requestLink(input.email);
+    return { status: errorMessages.resetLinkSent };
+  });
+
+  app.post('/auth/password/reset', async (request, reply) => {
+    const input = validateBody(resetPasswordBodySchema, request.body);
+    const user = await ctx.passwordReset.reset(input);
+    // The reset signed the user out everywhere; sign this browser in again unless 2FA must be passed first.
+    if (user.useTotp) await sessions.signOut(request, reply);
+    else await sessions.signIn(request, reply, user);
+    rotateCsrf(reply);
+    return { success: true, redirect_to: '/', send_to_login: user.useTotp };
+  });
+
+  // The navigation's plain link. A cross-site page must not be able to sign users out with an <img src>.
+  app.get('/auth/logout', async (request, reply) => {
+    if (request.headers['sec-fetch-site'] === 'cross-site') return reply.redirect('/', 302);
+    await sessions.signOut(request, reply);
+    rotateCsrf(reply);
+    return reply.redirect('/auth/login', 302);
+  });
+
+  app.post('/auth/logout', async (request, reply) => {
+    if (!request.user) throw unauthenticated();
+    await sessions.signOut(request, reply);
+    rotateCsrf(reply);
+    return expectsJson(request) ? reply.status(204).send() : reply.redirect('/', 302);
+  });
+}
