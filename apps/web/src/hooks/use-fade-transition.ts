@@ -7,22 +7,24 @@ import { useEffect, useRef, useState } from 'react';
 export function useFadeTransition(show: boolean, durationMs: number, onExited?: () => void) {
   const [mounted, setMounted] = useState(show);
   const [visible, setVisible] = useState(false);
+  const mountedRef = useRef(show);
   const exited = useRef(onExited);
   exited.current = onExited;
 
   useEffect(() => {
     if (show) {
+      mountedRef.current = true;
       setMounted(true);
       // Let the browser paint the transparent state first, so the opacity change animates.
       const frame = requestAnimationFrame(() => setVisible(true));
       return () => cancelAnimationFrame(frame);
     }
     setVisible(false);
+    if (!mountedRef.current) return;
     const timer = setTimeout(() => {
-      setMounted((wasMounted) => {
-        if (wasMounted) exited.current?.();
-        return false;
-      });
+      mountedRef.current = false;
+      setMounted(false);
+      exited.current?.();
     }, durationMs);
     return () => clearTimeout(timer);
   }, [show, durationMs]);

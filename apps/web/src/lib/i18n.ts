@@ -1,9 +1,9 @@
 import { limits } from '@aerie/shared/limits';
 import i18next, { type i18n } from 'i18next';
 import ChainedBackend from 'i18next-chained-backend';
-import HttpBackend from 'i18next-http-backend';
 import LocalStorageBackend from 'i18next-localstorage-backend';
 import { initReactI18next } from 'react-i18next';
+import { RetryingHttpBackend } from '@/lib/retrying-http-backend';
 
 /** Translation namespaces: one JSON file each under public/locales/<lng>/. Loaded together at start-up. */
 export const namespaces = ['strings', 'auth', 'dashboard', 'account'] as const;
@@ -46,7 +46,7 @@ export function createI18n({
       interpolation: { escapeValue: false },
       react: { useSuspense: true },
       backend: {
-        backends: [LocalStorageBackend, HttpBackend],
+        backends: [LocalStorageBackend, RetryingHttpBackend],
         backendOptions: [
           {
             prefix: limits.translationCachePrefix,

@@ -1,1 +1,28 @@
 import '@testing-library/jest-dom/vitest';
+import '@/lib/i18n-types';
+import { cleanup } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+import { getQueryClient } from '@/lib/query-client';
+import { useFlashStore } from '@/stores/flash-store';
+import { useProgressStore } from '@/stores/progress-store';
+import { useUserStore } from '@/stores/user-store';
+
+// jsdom does not scroll; React Router's scroll restoration calls this on every navigation.
+window.scrollTo = () => undefined;
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  localStorage.clear();
+  document.title = '';
+  document.head.querySelectorAll('script, meta[name="csrf-token"]').forEach((node) => {
+    node.remove();
+  });
+  delete window.PterodactylUser;
+  delete window.SiteConfiguration;
+  useUserStore.setState({ user: null });
+  useFlashStore.setState({ items: [] });
+  useProgressStore.setState({ continuous: false, progress: undefined, pending: 0 });
+  getQueryClient().clear();
+});

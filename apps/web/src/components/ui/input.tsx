@@ -16,9 +16,10 @@ export interface InputProps extends InputHTMLAttributes<HTMLInputElement> {
   ref?: Ref<HTMLInputElement>;
 }
 
-export function Input({ hasError, className, ...props }: InputProps) {
+export function Input({ hasError, className, type = 'text', ...props }: InputProps) {
   return (
     <input
+      type={type}
       className={clsx(
         'block h-11 w-full rounded-lg border bg-ink-900 px-3.5 text-sm text-ink-50 placeholder:text-ink-500',
         'transition-colors duration-150 focus:outline-none focus:ring-2',

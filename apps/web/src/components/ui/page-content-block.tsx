@@ -30,10 +30,10 @@ export function PageContentBlock({
       className={clsx('mx-auto w-full max-w-6xl px-4 py-6 animate-fade-in sm:px-6 lg:py-10', className)}
     >
       {!hideHeading && (
-        <header className="mb-6 flex flex-wrap items-center justify-between gap-4">
+        <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
           <h1 className="text-2xl font-semibold tracking-tight text-ink-50">{title}</h1>
           {actions}
-        </header>
+        </div>
       )}
       {showFlashKey !== undefined && <FlashMessageRender byKey={showFlashKey} className="mb-4" />}
       {children}

@@ -1,0 +1,68 @@
+import { screen, waitFor } from '@testing-library/react';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { movesProgressBar, wireApiClient } from '@/app/api-wiring';
+import { apiClient } from '@/lib/api-client';
+import { pageUser, renderApp } from '@/testing/render-app';
+import { errorEnvelope, startTestServer, type TestServer } from '@/testing/test-server';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({
+    'GET /api/client/permissions': () =>
+      errorEnvelope(
+        400,
+        'TwoFactorAuthRequiredException',
+        'Two-factor authentication is required on this account in order to access this endpoint.',
+      ),
+  });
+  apiClient.configure({ baseUrl: server.url });
+});
+afterAll(async () => {
+  apiClient.configure({ baseUrl: '' });
+  await server.close();
+});
+
+describe('two-factor enforcement', () => {
+  it('sends the user to /account with the two-factor flag when the panel demands two-factor', async () => {
+    const { router } = renderApp('/', { user: pageUser() });
+    await screen.findByRole('heading', { name: 'Dashboard' });
+    const unwire = wireApiClient(apiClient, {
+      navigate: (to, options) => router.navigate(to, options),
+      currentPath: () => router.state.location.pathname,
+    });
+
+    await apiClient.get('/api/client/permissions').catch(() => undefined);
+
+    expect(await screen.findByRole('heading', { name: 'Account Overview' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('2-Factor Required');
+    expect(router.state.location.state).toEqual({ twoFactorRedirect: true });
+    unwire();
+  });
+
+  it('does not navigate again when already on /account', async () => {
+    const { router } = renderApp('/account', { user: pageUser() });
+    await screen.findByRole('heading', { name: 'Account Overview' });
+    const before = router.state.location.key;
+    const unwire = wireApiClient(apiClient, {
+      navigate: (to, options) => router.navigate(to, options),
+      currentPath: () => router.state.location.pathname,
+    });
+    await apiClient.get('/api/client/permissions').catch(() => undefined);
+    await waitFor(() => expect(router.state.location.key).toBe(before));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    unwire();
+  });
+});
+
+describe('progress bar filter', () => {
+  it.each([
+    ['/api/client/servers/1a2b3c4d/resources', false],
+    ['/api/client/servers/1a2b3c4d/resources?x=1', false],
+    ['/_debugbar/open', false],
+    ['/api/client/servers/1a2b3c4d', true],
+    ['/api/client/resources-list', true],
+  ])('%s moves the bar: %s', (url, moves) => {
+    expect(movesProgressBar({ method: 'GET', url })).toBe(moves);
+  });
+});

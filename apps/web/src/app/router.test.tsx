@@ -1,0 +1,94 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { pageUser, renderApp } from '@/testing/render-app';
+
+describe('sign-in area routes', () => {
+  it('shows not-found for an unknown /auth path, with a button back to login', async () => {
+    const { user, router } = renderApp('/auth/nowhere');
+    expect(await screen.findByRole('heading', { name: '404' })).toBeInTheDocument();
+    expect(screen.getByText('The requested resource was not found.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Return to Login' }));
+    expect(await screen.findByRole('heading', { name: 'Login to Continue' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/auth/login');
+  });
+
+  it('keeps /auth/checkpoint as an empty page', async () => {
+    const { router, container } = renderApp('/auth/checkpoint');
+    await screen.findByRole('contentinfo');
+    expect(router.state.location.pathname).toBe('/auth/checkpoint');
+    expect(screen.queryByRole('heading')).not.toBeInTheDocument();
+    expect(container.querySelector('main')).toBeEmptyDOMElement();
+  });
+
+  it.each(['/', '/account', '/account/api', '/server/abc'])(
+    'sends a guest asking for %s to the login page',
+    async (path) => {
+      const { router } = renderApp(path);
+      expect(await screen.findByRole('heading', { name: 'Login to Continue' })).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe('/auth/login');
+    },
+  );
+});
+
+describe('signed-in shell', () => {
+  it('shows the dashboard with its title and empty text', async () => {
+    renderApp('/', { user: pageUser() });
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(screen.getByText('There are no servers associated with your account.')).toBeInTheDocument();
+    expect(document.title).toBe('Dashboard | Aerie Test');
+    expect(screen.getByRole('contentinfo')).toHaveTextContent(
+      `Aerie Test © 2015 - ${new Date().getFullYear()}`,
+    );
+  });
+
+  it('gives every user the product name, search, dashboard, account and logout links', async () => {
+    renderApp('/', { user: pageUser() });
+    const nav = await screen.findByRole('banner');
+    expect(within(nav).getByRole('link', { name: 'Aerie Test' })).toHaveAttribute('href', '/');
+    expect(within(nav).getByRole('button', { name: 'Search' })).toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/');
+    expect(within(nav).getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/account');
+    expect(within(nav).getByRole('link', { name: 'Logout' })).toHaveAttribute('href', '/auth/logout');
+    expect(within(nav).queryByRole('link', { name: 'Admin' })).not.toBeInTheDocument();
+  });
+
+  it('adds the admin link for root admins', async () => {
+    renderApp('/', { user: pageUser({ root_admin: true }) });
+    const nav = await screen.findByRole('banner');
+    expect(within(nav).getByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin');
+  });
+
+  it('shows the account overview with its sub-navigation', async () => {
+    const { user } = renderApp('/account', { user: pageUser() });
+    expect(await screen.findByRole('heading', { name: 'Account Overview' })).toBeInTheDocument();
+    const sub = screen.getByRole('navigation', { name: 'Account Overview' });
+    expect(within(sub).getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
+    await user.click(within(sub).getByRole('link', { name: 'API Credentials' }));
+    expect(await screen.findByRole('heading', { name: 'Account API' })).toBeInTheDocument();
+    expect(within(sub).getByRole('link', { name: 'API Credentials' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    expect(document.title).toBe('Account API | Aerie Test');
+  });
+
+  it('shows the 2-Factor Required banner when sent to the account page for two-factor', async () => {
+    renderApp('/account', { user: pageUser(), state: { twoFactorRedirect: true } });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      '2-Factor RequiredYour account must have two-factor authentication enabled in order to continue.',
+    );
+  });
+
+  it('has no banner on a plain visit of the account page', async () => {
+    renderApp('/account', { user: pageUser() });
+    await screen.findByRole('heading', { name: 'Account Overview' });
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('shows not-found inside the shell for an unknown page', async () => {
+    renderApp('/no/such/page', { user: pageUser() });
+    expect(await screen.findByRole('heading', { name: '404' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Go Back' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Dashboard' })).toBeInTheDocument();
+  });
+});
