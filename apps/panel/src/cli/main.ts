@@ -1,11 +1,3 @@
-import { ConfigError } from '../config/load-config';
-import { WebBuildMissingError } from '../shell/html-shell';
-import { UserInputError } from '../users/create-user';
-import { migrate } from './migrate';
-import { CliError, panel } from './panel';
-import { up } from './up';
-import { userCreate } from './user-create';
-
 const usage = `Usage: aerie <command>
 
 Commands:
@@ -15,22 +7,26 @@ Commands:
   migrate       bring the database schema up to date
   user:create   --email EMAIL --username NAME [--password PASSWORD] [--admin]
 
-Configuration comes from the environment and DATA_DIR/.env (see docs).`;
+Configuration comes from the environment and DATA_DIR/.env (PORT, HOST, DATA_DIR, DATABASE_URL, APP_URL…).`;
 
+// Each command loads only its own modules: `aerie daemon` never loads the panel, `aerie help` loads nothing.
 const commands: Record<string, (argv: string[]) => Promise<void>> = {
-  up,
-  panel,
-  migrate,
-  'user:create': userCreate,
-  daemon: async () => {
-    const { runDaemon } = await import('@aerie/daemon/main');
-    await runDaemon();
-  },
+  up: async () => (await import('./up')).up(),
+  panel: async () => (await import('./panel')).panel(),
+  migrate: async () => (await import('./migrate')).migrate(),
+  'user:create': async (argv) => (await import('./user-create')).userCreate(argv),
+  daemon: async () => (await import('@aerie/daemon/main')).runDaemon(),
   help: async () => console.log(usage),
 };
 
-/** Errors a person caused and can fix: print the message only, no stack trace. */
-const EXPECTED = [ConfigError, CliError, UserInputError, WebBuildMissingError];
+/** Errors a person caused and can fix (by class name, to avoid loading their modules): message only, no stack. */
+const EXPECTED = new Set([
+  'ConfigError',
+  'CliError',
+  'UserInputError',
+  'WebBuildMissingError',
+  'DaemonConfigError',
+]);
 
 const [name = 'help', ...argv] = process.argv.slice(2);
 const command = commands[name === '--help' || name === '-h' ? 'help' : name];
@@ -41,8 +37,9 @@ if (!command) {
 try {
   await command(argv);
 } catch (error) {
-  const expected =
-    EXPECTED.some((type) => error instanceof type) || (error as Error)?.name === 'DaemonConfigError';
-  console.error(expected ? (error as Error).message : error);
+  console.error(error instanceof Error && EXPECTED.has(error.name) ? error.message : error);
   process.exit(1);
 }
+
+// A module, so top-level await is allowed.
+export {};

@@ -1,5 +1,6 @@
 import { loadConfig } from '../config/load-config';
 import { pendingMigrations } from '../db/migrator';
+import { CliError } from './cli-error';
 import { prepare } from './prepare';
 import { servePanel } from './serve';
 import { onShutdown } from './shutdown';
@@ -21,9 +22,4 @@ export async function panel(): Promise<void> {
     await app.close();
     await prepared.db.destroy();
   });
-}
-
-/** A refusal the CLI prints as is, without a stack trace. */
-export class CliError extends Error {
-  override name = 'CliError';
 }

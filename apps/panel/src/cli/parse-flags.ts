@@ -1,4 +1,4 @@
-import { CliError } from './panel';
+import { CliError } from './cli-error';
 
 /**
  * `--name value`, `--name=value` and boolean `--flag`. Unknown flags are refused so a typo is not silently

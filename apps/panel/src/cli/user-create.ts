@@ -1,7 +1,7 @@
 import { loadConfig } from '../config/load-config';
 import { randomAlphanumeric } from '../crypto/tokens';
 import { createUser } from '../users/create-user';
-import { CliError } from './panel';
+import { CliError } from './cli-error';
 import { parseFlags } from './parse-flags';
 import { prepare } from './prepare';
 

@@ -1,0 +1,147 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../test/test-database';
+import { createWebDistFixture } from '../../test/web-dist-fixture';
+import { repoRoot } from '../config/load-config';
+import { findUserByLogin } from '../users/users.repository';
+
+const aerie = join(repoRoot, 'bin/aerie.mjs');
+let dir: string;
+let database: TestDatabase;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'aerie-cli-'));
+  mkdirSync(join(dir, 'data'));
+  database = await createTestDatabase(join(dir, 'data'));
+  env = {
+    DATA_DIR: join(dir, 'data'),
+    WEB_DIST: createWebDistFixture(dir),
+    PORT: '0',
+    DAEMON_PORT: '0',
+    LOG_LEVEL: 'warn',
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+  };
+});
+afterAll(async () => {
+  await database?.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const run = (args: string[], extra: Record<string, string> = {}) =>
+  spawnSync(process.execPath, [aerie, ...args], {
+    env: { ...process.env, ...env, ...extra },
+    encoding: 'utf8',
+  });
+
+/** Starts `aerie up`, resolving once it prints its URL. */
+function startUp(extra: Record<string, string> = {}) {
+  const child: ChildProcess = spawn(process.execPath, [aerie, 'up'], {
+    env: { ...process.env, ...env, ...extra },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const ready = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const url = /Aerie is running at (http:\/\/\S+)/.exec(output)?.[1];
+      const daemon = /Aerie daemon listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (url && daemon) resolve(url);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`aerie up exited with ${code}:\n${output}`)));
+  });
+  const stop = () =>
+    new Promise<number | null>((resolve) => {
+      child.once('exit', (code) => resolve(code));
+      child.kill('SIGINT');
+    });
+  return { ready, stop, output: () => output };
+}
+
+// Each case starts real `aerie` processes; on a loaded 2-core machine that takes seconds.
+describe('the aerie command', { timeout: 90_000 }, () => {
+  it('says which setting is wrong and exits 1, without a stack trace', () => {
+    const result = run(['migrate'], { PORT: 'eighty' });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      'Invalid configuration:\n  - PORT: must be a whole number between 0 and 65535 (got "eighty")',
+    );
+  });
+
+  it('refuses an unknown command with the usage', () => {
+    const result = run(['launch']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('Unknown command "launch"');
+    expect(result.stderr).toContain('user:create');
+  });
+
+  it('migrates, then creates users from flags and refuses duplicates', async () => {
+    const migrate = run(['migrate']);
+    expect(migrate.status, migrate.stderr).toBe(0);
+    expect(migrate.stdout).toContain('Migrated: 0001-users-sessions-auth');
+
+    const created = run([
+      'user:create',
+      '--email',
+      'kim@example.com',
+      '--username',
+      'kim',
+      '--password',
+      'kim password 1',
+      '--admin',
+    ]);
+    expect(created.status, created.stderr).toBe(0);
+    expect(created.stdout).toContain('Created root admin "kim" <kim@example.com>.');
+    const kim = await findUserByLogin(database.db, 'kim');
+    expect(kim?.rootAdmin).toBe(true);
+
+    const generated = run(['user:create', '--email=lee@example.com', '--username=lee']);
+    expect(generated.status).toBe(0);
+    expect(generated.stdout).toMatch(/Generated password \(shown only this once\): [A-Za-z0-9]{20}/);
+    expect((await findUserByLogin(database.db, 'lee'))?.rootAdmin).toBe(false);
+
+    const duplicate = run([
+      'user:create',
+      '--email',
+      'KIM@example.com',
+      '--username',
+      'other',
+      '--password',
+      'x'.repeat(8),
+    ]);
+    expect(duplicate.status).toBe(1);
+    expect(duplicate.stderr.trim()).toBe('A user with that username or email already exists.');
+
+    const missing = run(['user:create', '--username', 'nobody']);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr.trim()).toBe('Missing --email.');
+  });
+
+  it('runs `up`: serves the panel and a daemon, keeps the app key, and stops cleanly on Ctrl-C', async () => {
+    const first = startUp();
+    const url = await first.ready;
+    const page = await fetch(`${url}/auth/login`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<meta name="csrf-token"');
+    const daemonUrl = /Aerie daemon listening on (http:\/\/\S+)/.exec(first.output())?.[1];
+    const system = await fetch(`${daemonUrl}/api/system`);
+    expect(await system.json()).toMatchObject({ version: '0.1.0', os: 'linux' });
+    // Users exist from the previous test, so no first admin is created.
+    expect(first.output()).not.toContain('Created the first root admin');
+    expect(await first.stop()).toBe(0);
+    expect(first.output()).toContain('Aerie stopped.');
+    await expect(fetch(`${daemonUrl}/api/system`)).rejects.toThrow();
+
+    const key = readFileSync(join(env.DATA_DIR as string, 'app.key'), 'utf8');
+    const second = startUp();
+    await second.ready;
+    expect(second.output()).not.toContain('Generated a new app key');
+    expect(await second.stop()).toBe(0);
+    expect(readFileSync(join(env.DATA_DIR as string, 'app.key'), 'utf8')).toBe(key);
+  });
+});
