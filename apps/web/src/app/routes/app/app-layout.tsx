@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Navigate, Outlet } from 'react-router';
-import { QueryProvider } from '@/app/provider';
+import { QueryProvider } from '@/app/query-provider';
 import { Footer } from '@/components/layout/footer';
 import { NavigationBar } from '@/components/layout/navigation-bar';
 import { paths } from '@/config/paths';

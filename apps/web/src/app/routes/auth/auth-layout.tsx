@@ -7,7 +7,7 @@ export function AuthLayout() {
     <div className="relative flex min-h-screen flex-col overflow-hidden">
       <div
         aria-hidden="true"
-        className="pointer-events-none absolute inset-x-0 -top-40 mx-auto h-[28rem] max-w-3xl rounded-full bg-brand-500/15 blur-3xl"
+        className="pointer-events-none absolute inset-0 bg-[radial-gradient(60rem_32rem_at_50%_-8rem,rgb(14_165_233/0.16),transparent_70%)]"
       />
       <main className="relative flex flex-1 items-center justify-center px-4 py-10 sm:py-16">
         <Outlet />

@@ -49,7 +49,7 @@ export function ForgotPasswordForm() {
           <Button type="submit" size="lg" className="w-full" isLoading={form.formState.isSubmitting}>
             {t('forgot_password.submit')}
           </Button>
-          <div ref={captcha.containerRef} />
+          {captcha.enabled && <div ref={captcha.containerRef} />}
           <p className="text-center">
             <AuthLink to={paths.auth.login}>{t('forgot_password.return_to_login')}</AuthLink>
           </p>

@@ -69,7 +69,7 @@ export function LoginForm() {
           >
             {t('login.submit')}
           </Button>
-          <div ref={captcha.containerRef} />
+          {captcha.enabled && <div ref={captcha.containerRef} />}
           <p className="text-center">
             <AuthLink to={paths.auth.forgotPassword}>{t('login.forgot_password')}</AuthLink>
           </p>
