@@ -17,7 +17,7 @@ function Harness(props: Partial<ModalProps> & { onClosed?: () => void }) {
         props.onClosed?.();
       }}
     >
-      <p>Are you sure?</p>
+      {props.children ?? <p>Are you sure?</p>}
     </Modal>
   );
 }
@@ -98,5 +98,28 @@ describe('modal', () => {
     await user.keyboard('{Escape}');
     await user.click(screen.getByTestId('modal-backdrop'));
     await stillOpen(onClosed);
+  });
+});
+
+describe('modal focus', () => {
+  it('moves focus into the dialog and keeps Tab inside it', async () => {
+    const user = userEvent.setup();
+    renderWithI18n(
+      <>
+        <button type="button">Outside</button>
+        <Harness>
+          <input aria-label="Name" />
+        </Harness>
+      </>,
+    );
+    await waitFor(() => expect(screen.getByRole('dialog')).toHaveFocus());
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Close' })).toHaveFocus();
+    await user.tab();
+    expect(screen.getByLabelText('Name')).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Close' })).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(screen.getByLabelText('Name')).toHaveFocus();
   });
 });

@@ -1,6 +1,13 @@
 import { limits } from '@aerie/shared/limits';
 import clsx from 'clsx';
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import {
+  type KeyboardEvent as ReactKeyboardEvent,
+  type ReactNode,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 import { createPortal } from 'react-dom';
 import { CloseIcon } from '@/components/ui/icons';
 import { SpinnerOverlay } from '@/components/ui/spinner';
@@ -22,6 +29,9 @@ export interface ModalProps {
 }
 
 const widths = { sm: 'max-w-md', md: 'max-w-xl', lg: 'max-w-3xl' } as const;
+
+const focusableSelector =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export function Modal({
   visible,
@@ -59,6 +69,26 @@ export function Modal({
     return () => previous?.focus();
   }, [mounted]);
 
+  // Keep Tab and Shift+Tab inside the dialog while it is open.
+  const handleTrapFocus = (event: ReactKeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Tab' || !dialog.current) return;
+    const focusable = [...dialog.current.querySelectorAll<HTMLElement>(focusableSelector)];
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (!first || !last) {
+      event.preventDefault();
+      return;
+    }
+    const active = document.activeElement;
+    if (event.shiftKey && (active === first || active === dialog.current)) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && active === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
   if (!mounted) return null;
 
   return createPortal(
@@ -82,6 +112,7 @@ export function Modal({
         aria-modal="true"
         aria-labelledby={title ? titleId : undefined}
         tabIndex={-1}
+        onKeyDown={handleTrapFocus}
         className={clsx(
           'relative my-auto w-full rounded-xl border border-ink-700 bg-ink-850 p-6 shadow-2xl shadow-black/50 focus:outline-none',
           widths[size],

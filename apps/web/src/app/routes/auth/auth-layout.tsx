@@ -1,8 +1,16 @@
-import { Outlet } from 'react-router';
+import { useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
 import { Footer } from '@/components/layout/footer';
+import { flashActions } from '@/stores/flash-store';
 
 /** The sign-in area's frame: a centred column over a soft glow, with the copyright line at the bottom. */
 export function AuthLayout() {
+  const { pathname } = useLocation();
+  // A message belongs to the form that raised it: moving to another sign-in page starts clean.
+  useEffect(() => {
+    if (pathname) flashActions().clearFlashes();
+  }, [pathname]);
+
   return (
     <div className="relative flex min-h-screen flex-col overflow-hidden">
       <div

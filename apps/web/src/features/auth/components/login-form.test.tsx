@@ -143,3 +143,14 @@ describe('login captcha', () => {
     await waitFor(() => expect(captchaScripts().map((s) => s.src)).toEqual([recaptchaScriptUrl]));
   });
 });
+
+describe('flashes across sign-in pages', () => {
+  it('leaves a failed login message behind when moving to the reset request page', async () => {
+    server.on('POST /auth/login', () => errorEnvelope(400, 'DisplayException', errorMessages.loginFailed));
+    const { user } = await signIn('casey', 'wrong password');
+    await screen.findByRole('alert');
+    await user.click(screen.getByRole('link', { name: 'Forgot password?' }));
+    expect(await screen.findByRole('heading', { name: 'Request Password Reset' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});
