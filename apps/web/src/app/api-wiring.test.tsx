@@ -1,7 +1,9 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { movesProgressBar, wireApiClient } from '@/app/api-wiring';
-import { apiClient } from '@/lib/api-client';
+import { ProgressBar } from '@/components/ui/progress-bar';
+import { apiClient, createApiClient } from '@/lib/api-client';
+import { useProgressStore } from '@/stores/progress-store';
 import { pageUser, renderApp } from '@/testing/render-app';
 import { errorEnvelope, startTestServer, type TestServer } from '@/testing/test-server';
 
@@ -64,5 +66,30 @@ describe('progress bar filter', () => {
     ['/api/client/resources-list', true],
   ])('%s moves the bar: %s', (url, moves) => {
     expect(movesProgressBar({ method: 'GET', url })).toBe(moves);
+  });
+});
+
+describe('progress bar wired to the api client', () => {
+  it('moves for API calls but not for calls ending in /resources', async () => {
+    const server = await startTestServer({
+      'GET /api/client/servers/abc/resources': () => ({ delayMs: 50, body: {} }),
+      'GET /api/client/account': () => ({ delayMs: 50, body: {} }),
+    });
+    const client = createApiClient({ baseUrl: server.url });
+    const unwire = wireApiClient(client, { navigate: () => undefined, currentPath: () => '/' });
+    render(<ProgressBar />);
+
+    const polling = act(() => client.get('/api/client/servers/abc/resources?x=1'));
+    expect(useProgressStore.getState().continuous).toBe(false);
+    await polling;
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+
+    const account = act(() => client.get('/api/client/account'));
+    expect(useProgressStore.getState().continuous).toBe(true);
+    await account;
+    expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+
+    unwire();
+    await server.close();
   });
 });

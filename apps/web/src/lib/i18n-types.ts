@@ -1,9 +1,9 @@
-import type account from '../../public/locales/en/account.json';
-import type auth from '../../public/locales/en/auth.json';
-import type dashboard from '../../public/locales/en/dashboard.json';
-import type strings from '../../public/locales/en/strings.json';
+import type account from '@locales/en/account.json';
+import type auth from '@locales/en/auth.json';
+import type dashboard from '@locales/en/dashboard.json';
+import type strings from '@locales/en/strings.json';
 
-// English is the reference language: its files type every `t('…')` key, so a typo fails the type check.
+// Type-only imports (erased from the bundle). English is the reference language: its files type every `t('…')` key, so a typo fails the type check.
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'strings';

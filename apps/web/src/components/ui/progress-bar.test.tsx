@@ -1,10 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { wireApiClient } from '@/app/api-wiring';
 import { ProgressBar } from '@/components/ui/progress-bar';
-import { createApiClient } from '@/lib/api-client';
 import { useProgressStore } from '@/stores/progress-store';
-import { startTestServer } from '@/testing/test-server';
 
 const shown = () => Number(screen.getByRole('progressbar').getAttribute('aria-valuenow'));
 const advance = (ms: number) => act(() => vi.advanceTimersByTime(ms));
@@ -72,30 +69,5 @@ describe('top progress bar', () => {
     start();
     expect(shown()).toBeGreaterThanOrEqual(20);
     expect(shown()).toBeLessThanOrEqual(30);
-  });
-});
-
-describe('progress bar wired to the api client', () => {
-  it('moves for API calls but not for calls ending in /resources', async () => {
-    const server = await startTestServer({
-      'GET /api/client/servers/abc/resources': () => ({ delayMs: 50, body: {} }),
-      'GET /api/client/account': () => ({ delayMs: 50, body: {} }),
-    });
-    const client = createApiClient({ baseUrl: server.url });
-    const unwire = wireApiClient(client, { navigate: () => undefined, currentPath: () => '/' });
-    render(<ProgressBar />);
-
-    const polling = act(() => client.get('/api/client/servers/abc/resources?x=1'));
-    expect(useProgressStore.getState().continuous).toBe(false);
-    await polling;
-    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
-
-    const account = act(() => client.get('/api/client/account'));
-    expect(useProgressStore.getState().continuous).toBe(true);
-    await account;
-    expect(shown()).toBe(100);
-
-    unwire();
-    await server.close();
   });
 });
