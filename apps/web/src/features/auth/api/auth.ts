@@ -30,10 +30,13 @@ export async function loginCheckpoint(
   confirmationToken: string,
   answer: { authenticationCode: string } | { recoveryToken: string },
 ): Promise<LoginResult> {
-  const body: CheckpointBody =
-    'recoveryToken' in answer
-      ? { confirmation_token: confirmationToken, recovery_token: answer.recoveryToken }
-      : { confirmation_token: confirmationToken, authentication_code: answer.authenticationCode };
+  const body: CheckpointBody = { confirmation_token: confirmationToken };
+  // The recovery token is sent only when one was typed (spec §7); the panel then explains what is missing.
+  if ('recoveryToken' in answer) {
+    if (answer.recoveryToken !== '') body.recovery_token = answer.recoveryToken;
+  } else {
+    body.authentication_code = answer.authenticationCode;
+  }
   return readLoginResponse(await apiClient.post<unknown>('/auth/login/checkpoint', body));
 }
 
