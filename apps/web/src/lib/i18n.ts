@@ -30,6 +30,9 @@ export function createI18n({
   version = __AERIE_LOCALES__.version,
 }: I18nOptions = {}): { i18n: i18n; ready: Promise<unknown> } {
   const instance = i18next.createInstance();
+  instance.on('languageChanged', (lng) => {
+    if (typeof document !== 'undefined') document.documentElement.lang = lng;
+  });
   const ready = instance
     .use(ChainedBackend)
     .use(initReactI18next)

@@ -31,7 +31,8 @@ export function RouteErrorBoundary() {
       />
     );
   }
-  if (import.meta.env.DEV) console.error(error);
+  // The page shows a plain sentence; the details stay in the console for whoever investigates.
+  console.error(error);
   return (
     <div className="flex w-full justify-center px-4 py-10">
       <div className="flex max-w-xl items-start gap-3 rounded-xl border border-red-500/30 bg-ink-900 px-5 py-4">

@@ -62,7 +62,8 @@ export function useRecaptcha() {
   const pending = useRef<{ resolve: (token: string) => void; reject: (error: Error) => void } | null>(null);
 
   useEffect(() => {
-    if (!enabled) return;
+    // Render once per form: Google refuses a second widget in the same element (StrictMode runs effects twice).
+    if (!enabled || widget.current) return;
     widget.current = loadRecaptcha().then((api) => {
       if (!containerRef.current) throw new Error(errorMessages.captchaFailed);
       const settle = (token: string | null) => {
