@@ -37,7 +37,28 @@ export function createDatabase(options: { databaseUrl?: string | undefined; data
   // Wait for another process's write (aerie user:create while the panel runs) instead of failing at once.
   sqlite.pragma('busy_timeout = 5000');
   return new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new SqliteValuesPlugin()],
   });
+}
+
+/**
+ * Kysely prepares every query anew; on the hot paths (the session look-up on each request) preparing costs more
+ * than running. Statements are reused by SQL text, except one still being iterated (`busy`).
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 256) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      const cached = cache.get(sql);
+      if (cached && !cached.busy) return cached;
+      const statement = sqlite.prepare(sql);
+      if (!cached) {
+        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
