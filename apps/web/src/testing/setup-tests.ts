@@ -1,11 +1,14 @@
 import '@testing-library/jest-dom/vitest';
 import '@/lib/i18n-types';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { getQueryClient } from '@/lib/query-client';
 import { useFlashStore } from '@/stores/flash-store';
 import { useProgressStore } from '@/stores/progress-store';
 import { useUserStore } from '@/stores/user-store';
+
+// The first render of a route compiles its lazy chunk; on a busy two-core CI machine that can take seconds.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom does not scroll; React Router's scroll restoration calls this on every navigation.
 window.scrollTo = () => undefined;

@@ -28,6 +28,8 @@ export function ForgotPasswordForm() {
       const token = await captcha.execute();
       const status = await requestPasswordResetEmail({ email, 'g-recaptcha-response': token });
       form.reset();
+      // A token is good for one request; the next one needs a fresh challenge.
+      captcha.reset();
       addFlash({ type: 'success', title: t('strings:flash.success'), message: status });
     } catch (error) {
       captcha.reset();
