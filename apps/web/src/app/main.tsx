@@ -1,5 +1,4 @@
 import '@/index.css';
-import '@/lib/i18n-types';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';

@@ -1,5 +1,4 @@
 import '@testing-library/jest-dom/vitest';
-import '@/lib/i18n-types';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { getQueryClient } from '@/lib/query-client';
