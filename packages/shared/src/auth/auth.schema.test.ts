@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { authMessages, forgotPasswordFormSchema, loginFormSchema, resetPasswordFormSchema } from './auth.schema';
+import {
+  authMessages,
+  forgotPasswordFormSchema,
+  loginFormSchema,
+  resetPasswordFormSchema,
+} from './auth.schema';
 
 const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
   result.success ? [] : (result.error?.issues.map((i) => i.message) ?? []);
@@ -26,7 +31,9 @@ describe('sign-in form schemas', () => {
       messages(resetPasswordFormSchema.safeParse({ password: 'short', passwordConfirmation: 'short' })),
     ).toEqual([authMessages.newPasswordMin]);
     expect(
-      messages(resetPasswordFormSchema.safeParse({ password: 'long enough', passwordConfirmation: 'other one' })),
+      messages(
+        resetPasswordFormSchema.safeParse({ password: 'long enough', passwordConfirmation: 'other one' }),
+      ),
     ).toEqual([authMessages.confirmationMismatch]);
   });
 });

@@ -26,5 +26,6 @@ export const errorMessages = {
   resetLinkSent: 'We have e-mailed your password reset link!',
   resetTokenInvalid: 'This password reset token is invalid.',
   captchaFailed: 'Failed to validate reCAPTCHA data.',
-  twoFactorRequired: 'Two-factor authentication is required on this account in order to access this endpoint.',
+  twoFactorRequired:
+    'Two-factor authentication is required on this account in order to access this endpoint.',
 } as const;
