@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CSRF_META_NAME, type PageUser, type SiteConfiguration } from '@aerie/shared/boot/page-globals';
 
@@ -23,14 +23,41 @@ export const scriptSafeJson = (value: unknown) =>
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 
+interface ShellParts {
+  head: string;
+  rest: string;
+  mtimeMs: number;
+}
+
+/** Reads index.html, sets the product name as its title and splits it where the per-request tags go. */
+function readShell(file: string, appName: string): ShellParts {
+  const mtimeMs = statSync(file).mtimeMs;
+  const html = readFileSync(file, 'utf8');
+  const title = `<title>${escapeHtml(appName)}</title>`;
+  const titled = /<title>[\s\S]*?<\/title>/i.test(html)
+    ? html.replace(/<title>[\s\S]*?<\/title>/i, title)
+    : html.replace(/<\/head>/i, `${title}</head>`);
+  const at = titled.search(/<\/head>/i);
+  if (at === -1) throw new WebBuildMissingError(`${file} has no </head>: is it the web app's build output?`);
+  return { head: titled.slice(0, at), rest: titled.slice(at), mtimeMs };
+}
+
+/** How often at most a render looks whether the web app was rebuilt. */
+const REBUILD_CHECK_MS = 1000;
+
 /**
  * The SPA's index.html with, per request, the CSRF meta tag and the page globals injected before </head>.
- * The file is read and split once at boot; rendering is two string joins.
+ * Rendering is two string joins. A rebuild of the web app under a running panel changes the asset names in
+ * index.html, so the file is read again when its mtime changes (looked at most once a second); while a
+ * rebuild is half-written the last good copy keeps being served.
  */
 export class HtmlShell {
+  private lastCheck = Date.now();
+
   private constructor(
-    private readonly head: string,
-    private readonly rest: string,
+    private readonly file: string,
+    private readonly appName: string,
+    private parts: ShellParts,
   ) {}
 
   /** @throws WebBuildMissingError when `<webDist>/index.html` does not exist */
@@ -41,20 +68,24 @@ export class HtmlShell {
         `The web app is not built: ${file} is missing. Run "npm run build" (or "npm start", which builds it) first.`,
       );
     }
-    const html = readFileSync(file, 'utf8');
-    const title = `<title>${escapeHtml(appName)}</title>`;
-    const titled = /<title>[\s\S]*?<\/title>/i.test(html)
-      ? html.replace(/<title>[\s\S]*?<\/title>/i, title)
-      : html.replace(/<\/head>/i, `${title}</head>`);
-    const at = titled.search(/<\/head>/i);
-    if (at === -1)
-      throw new WebBuildMissingError(`${file} has no </head>: is it the web app's build output?`);
-    return new HtmlShell(titled.slice(0, at), titled.slice(at));
+    return new HtmlShell(file, appName, readShell(file, appName));
+  }
+
+  private refreshIfRebuilt(): void {
+    const now = Date.now();
+    if (now - this.lastCheck < REBUILD_CHECK_MS) return;
+    this.lastCheck = now;
+    try {
+      if (statSync(this.file).mtimeMs !== this.parts.mtimeMs) this.parts = readShell(this.file, this.appName);
+    } catch {
+      // Mid-rebuild (file gone or incomplete): keep serving the previous build.
+    }
   }
 
   render(input: { csrfToken: string; user: PageUser | null; site: SiteConfiguration }): string {
+    this.refreshIfRebuilt();
     const meta = `<meta name="${CSRF_META_NAME}" content="${escapeHtml(input.csrfToken)}">`;
     const script = `<script>window.PterodactylUser = ${scriptSafeJson(input.user)}; window.SiteConfiguration = ${scriptSafeJson(input.site)};</script>`;
-    return `${this.head}${meta}${script}${this.rest}`;
+    return `${this.parts.head}${meta}${script}${this.parts.rest}`;
   }
 }

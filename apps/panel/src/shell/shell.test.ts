@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TestBrowser } from '../../test/browser';
 import { buildTestApp, type TestApp } from '../../test/build-test-app';
 import { createTestUser } from '../../test/factories';
@@ -172,6 +172,36 @@ describe('a missing web build', () => {
       expect(() => HtmlShell.load(empty, 'Aerie')).toThrow(/index\.html is missing\. Run "npm run build"/);
     } finally {
       rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a rebuild of the web app under a running panel', () => {
+  const site = { name: 'Aerie', locale: 'en', recaptcha: { enabled: false, siteKey: '' }, analytics: null };
+  const page = (asset: string) =>
+    `<!doctype html><html><head><script type="module" src="/assets/${asset}"></script></head><body></body></html>`;
+
+  it('serves the new index.html once the file changed, and the last good one while it is missing', () => {
+    vi.useFakeTimers();
+    const dist = mkdtempSync(join(tmpdir(), 'aerie-rebuild-'));
+    try {
+      writeFileSync(join(dist, 'index.html'), page('index-old.js'));
+      const shell = HtmlShell.load(dist, 'Aerie');
+      const render = () => shell.render({ csrfToken: 't', user: null, site });
+      expect(render()).toContain('index-old.js');
+
+      rmSync(join(dist, 'index.html'));
+      vi.advanceTimersByTime(1500);
+      expect(render()).toContain('index-old.js');
+
+      writeFileSync(join(dist, 'index.html'), page('index-new.js'));
+      utimesSync(join(dist, 'index.html'), new Date(), new Date(Date.now() + 5000));
+      vi.advanceTimersByTime(1500);
+      expect(render()).toContain('index-new.js');
+      expect(render()).not.toContain('index-old.js');
+    } finally {
+      vi.useRealTimers();
+      rmSync(dist, { recursive: true, force: true });
     }
   });
 });
