@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { ServerTables } from './schema-servers';
 
 /**
  * Raw column values as the three drivers return them: booleans are 0/1 on SQLite and MySQL, timestamps are
@@ -61,7 +62,7 @@ export interface PasswordResetsTable {
   created_at: CreatedAt;
 }
 
-export interface Database {
+export interface Database extends ServerTables {
   users: UsersTable;
   sessions: SessionsTable;
   recovery_tokens: RecoveryTokensTable;
