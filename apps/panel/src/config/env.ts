@@ -80,6 +80,12 @@ export const envSchema = z
       .default('4')
       .pipe(z.enum(['1', '2', '3', '4'], { error: 'must be 1, 2, 3 or 4 (time steps of 30 s)' }))
       .transform(Number),
+    APP_2FA_REQUIRED: z
+      .string()
+      .trim()
+      .default('0')
+      .pipe(z.enum(['0', '1', '2'], { error: 'must be 0 (nobody), 1 (admins) or 2 (everyone)' }))
+      .transform((value) => Number(value) as 0 | 1 | 2),
     TRUST_PROXY: z.string().trim().default('false'),
     DAEMON_PORT: port(8081),
     DAEMON_SFTP_PORT: port(2022),

@@ -22,6 +22,8 @@ export interface Config {
   apiClientRateLimit: number;
   /** Accepted TOTP drift in 30 s steps, each way. */
   totpWindow: number;
+  /** Who must use 2FA when the `2fa_required` setting is unset: 0 nobody, 1 root admins, 2 everyone. */
+  twoFactorRequired: 0 | 1 | 2;
   /** Fastify's trustProxy: false, true, or a list of addresses/CIDRs of trusted proxies. */
   trustProxy: boolean | string[];
   daemon: { port: number; sftpPort: number };
@@ -101,6 +103,7 @@ export function loadConfig(env: Source = process.env): Config {
     },
     apiClientRateLimit: e.API_CLIENT_RATELIMIT,
     totpWindow: e.TOTP_WINDOW,
+    twoFactorRequired: e.APP_2FA_REQUIRED,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     daemon: { port: e.DAEMON_PORT, sftpPort: e.DAEMON_SFTP_PORT },
     webDist: resolve(e.WEB_DIST ?? join(repoRoot, 'apps/web/dist')),
