@@ -6,6 +6,7 @@ Commands:
   daemon        run the daemon only
   migrate       bring the database schema up to date
   user:create   --email EMAIL --username NAME [--password PASSWORD] [--admin]
+  egg:import    FILE [--nest NAME]   import or update a Pterodactyl egg (PTDL_v1/v2 JSON)
 
 Configuration comes from the environment and DATA_DIR/.env (PORT, HOST, DATA_DIR, DATABASE_URL, APP_URL…).`;
 
@@ -15,6 +16,7 @@ const commands: Record<string, (argv: string[]) => Promise<void>> = {
   panel: async () => (await import('./panel')).panel(),
   migrate: async () => (await import('./migrate')).migrate(),
   'user:create': async (argv) => (await import('./user-create')).userCreate(argv),
+  'egg:import': async (argv) => (await import('./egg-import')).eggImport(argv),
   daemon: async () => (await import('@aerie/daemon/main')).runDaemon(),
   help: async () => console.log(usage),
 };

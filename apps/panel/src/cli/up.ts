@@ -1,6 +1,10 @@
 import { fileURLToPath } from 'node:url';
+import { bootstrapServers } from '../bootstrap/bootstrap-servers';
 import { loadConfig } from '../config/load-config';
+import { SecretBox } from '../crypto/secret-box';
+import type { Db } from '../db/database';
 import { bootstrapFirstAdmin } from '../users/bootstrap-admin';
+import { findUserByLogin } from '../users/users.repository';
 import { prepare } from './prepare';
 import { servePanel } from './serve';
 import { onShutdown } from './shutdown';
@@ -15,7 +19,11 @@ const aerieBin = fileURLToPath(new URL('../../../../bin/aerie.mjs', import.meta.
 export async function up(): Promise<void> {
   const config = loadConfig();
   const prepared = await prepare(config, { migrate: true });
-  await bootstrapFirstAdmin(prepared.db, config.admin, console.log);
+  const admin = await bootstrapFirstAdmin(prepared.db, config.admin, console.log);
+  await bootstrapServers(prepared.db, new SecretBox(prepared.appKey), config, {
+    firstAdminId: admin.created ? await firstAdminId(prepared.db, admin.username) : null,
+    print: console.log,
+  });
   const { app, url } = await servePanel(config, prepared);
   const daemon = supervise({
     name: 'daemon',
@@ -35,4 +43,8 @@ export async function up(): Promise<void> {
     await prepared.db.destroy();
     console.log('Aerie stopped.');
   });
+}
+
+async function firstAdminId(db: Db, username: string | undefined): Promise<number | null> {
+  return username ? ((await findUserByLogin(db, username))?.id ?? null) : null;
 }

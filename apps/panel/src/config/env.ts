@@ -89,6 +89,15 @@ export const envSchema = z
     TRUST_PROXY: z.string().trim().default('false'),
     DAEMON_PORT: port(8081),
     DAEMON_SFTP_PORT: port(2022),
+    DEMO_PORT_RANGE: z
+      .string()
+      .trim()
+      .default('25565-25575')
+      .pipe(z.string().regex(/^\d{1,5}-\d{1,5}$/, 'must be two ports joined by a dash, e.g. 25565-25575'))
+      .transform((value) => value.split('-').map(Number) as [number, number])
+      .refine(([from, to]) => from >= 1 && from <= to && to <= 65535, {
+        error: 'must run from a lower to a higher port, within 1-65535',
+      }),
     WEB_DIST: nonEmpty.optional(),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {

@@ -1,0 +1,65 @@
+import type { Config } from '../config/load-config';
+import type { SecretBox } from '../crypto/secret-box';
+import type { Db } from '../db/database';
+import { demoEggPath, loadBundledEggs } from '../eggs/bundled-eggs';
+import { importEgg } from '../eggs/import-egg';
+import { createServer } from '../servers/create-server';
+import { ensureLocalNode, LOCAL_NODE_IP } from './local-node';
+
+export const BUNDLED_NEST = 'Aerie';
+export const DEMO_SERVER_NAME = 'Demo Server';
+
+export interface ServersBootstrapResult {
+  nodeId: number;
+  eggs: string[];
+  demoServer: { id: number; uuid: string } | null;
+}
+
+/**
+ * What `aerie up` runs on every boot, after the first admin: the local node and its ports, the bundled eggs
+ * (imported or updated into the "Aerie" nest), and, only on the boot that created the first admin, one demo
+ * server of the demo egg owned by that admin on the lowest free port. Safe to run again and again.
+ */
+export async function bootstrapServers(
+  db: Db,
+  secretBox: SecretBox,
+  config: Config,
+  options: { firstAdminId: number | null; print?: (line: string) => void; eggsDir?: string },
+): Promise<ServersBootstrapResult> {
+  const node = await ensureLocalNode(db, secretBox, config);
+  const imported = [];
+  for (const { file, egg } of loadBundledEggs(options.eggsDir)) {
+    imported.push({ file, ...(await importEgg(db, egg, { nestName: BUNDLED_NEST })) });
+  }
+  if (options.firstAdminId === null) {
+    return { nodeId: node.id, eggs: imported.map((e) => e.name), demoServer: null };
+  }
+  const demoEgg = imported.find((egg) => egg.file === demoEggPath) ?? imported[0];
+  const allocation = await db
+    .selectFrom('allocations')
+    .select('id')
+    .where('node_id', '=', node.id)
+    .where('ip', '=', LOCAL_NODE_IP)
+    .where('server_id', 'is', null)
+    .orderBy('port')
+    .executeTakeFirst();
+  if (!demoEgg || !allocation) {
+    options.print?.('No demo server was created: the demo egg or a free port on the local node is missing.');
+    return { nodeId: node.id, eggs: imported.map((e) => e.name), demoServer: null };
+  }
+  const demoServer = await createServer(db, {
+    name: DEMO_SERVER_NAME,
+    description: 'A tiny chat game to try the panel with.',
+    ownerId: options.firstAdminId,
+    nodeId: node.id,
+    allocationId: allocation.id,
+    eggId: demoEgg.id,
+    memory: 512,
+    disk: 1024,
+    cpu: 100,
+    // Installation arrives with the daemon; until then the demo server counts as installed.
+    status: null,
+  });
+  options.print?.(`Created the demo server "${DEMO_SERVER_NAME}" on the local node.`);
+  return { nodeId: node.id, eggs: imported.map((e) => e.name), demoServer };
+}

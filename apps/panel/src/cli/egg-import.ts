@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { BUNDLED_NEST } from '../bootstrap/bootstrap-servers';
+import { loadConfig } from '../config/load-config';
+import { importEgg } from '../eggs/import-egg';
+import { EggExportError } from '../eggs/ptdl/egg-export-error';
+import { parseEggExportText } from '../eggs/ptdl/parse-egg-export';
+import { CliError } from './cli-error';
+import { parseFlags } from './parse-flags';
+import { prepare } from './prepare';
+
+/** `aerie egg:import FILE [--nest NAME]`: imports an egg export, or updates the egg it already has. */
+export async function eggImport(argv: string[]): Promise<void> {
+  const file = argv[0] && !argv[0].startsWith('--') ? argv[0] : undefined;
+  if (!file) throw new CliError('Missing the egg file: aerie egg:import FILE [--nest NAME].');
+  const { values } = parseFlags(argv.slice(1), { values: ['nest'], booleans: [] });
+  const nestName = values.nest?.trim() || BUNDLED_NEST;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliError(
+      `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
+    );
+  }
+  let egg: ReturnType<typeof parseEggExportText>;
+  try {
+    egg = parseEggExportText(text);
+  } catch (error) {
+    if (error instanceof EggExportError) throw new CliError(`${file}: ${error.message}`);
+    throw error;
+  }
+  const config = loadConfig();
+  const { db } = await prepare(config, { migrate: true });
+  try {
+    const imported = await importEgg(db, egg, { nestName });
+    const count = `${imported.variables} variable${imported.variables === 1 ? '' : 's'}`;
+    console.log(
+      `${imported.created ? 'Imported' : 'Updated'} egg "${imported.name}" (${imported.uuid}) in nest "${imported.nestName}" with ${count}.`,
+    );
+  } finally {
+    await db.destroy();
+  }
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { SecretBox } from '../crypto/secret-box';
+import { randomAlphanumeric } from '../crypto/tokens';
+import type { Db } from '../db/database';
+import type { NodesTable } from '../db/schema-servers';
+
+export type NodeRow = Selectable<NodesTable>;
+
+export interface NewNode {
+  name: string;
+  fqdn: string;
+  scheme: 'http' | 'https';
+  daemonListen: number;
+  daemonSftp: number;
+  memory?: number;
+  disk?: number;
+  daemonBase?: string;
+  description?: string | null;
+}
+
+/** Token id (16 characters, stored in clear) and token (64 characters, sealed) the daemon authenticates with. */
+export const newDaemonToken = () => ({ id: randomAlphanumeric(16), token: randomAlphanumeric(64) });
+
+/** Registers a node with a fresh daemon token. */
+export async function createNode(db: Db, secretBox: SecretBox, input: NewNode, now = new Date()) {
+  const uuid = randomUUID();
+  const token = newDaemonToken();
+  await db
+    .insertInto('nodes')
+    .values({
+      uuid,
+      name: input.name,
+      description: input.description ?? null,
+      fqdn: input.fqdn,
+      scheme: input.scheme,
+      behind_proxy: false,
+      maintenance_mode: false,
+      memory: input.memory ?? 8192,
+      disk: input.disk ?? 102_400,
+      daemon_listen: input.daemonListen,
+      daemon_sftp: input.daemonSftp,
+      daemon_base: input.daemonBase ?? 'volumes',
+      daemon_token_id: token.id,
+      daemon_token: secretBox.seal(token.token),
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return db.selectFrom('nodes').selectAll().where('uuid', '=', uuid).executeTakeFirstOrThrow();
+}
+
+/** The node's plain daemon token: the secret of the bearer token and the HS256 key of its JWTs. */
+export const openDaemonToken = (secretBox: SecretBox, node: Pick<NodeRow, 'daemon_token'>) =>
+  secretBox.open(node.daemon_token);
+
+/** `<scheme>://<fqdn>:<daemon_listen>`: where the panel reaches the daemon, and the `aud` of its JWTs. */
+export const daemonAddress = (node: Pick<NodeRow, 'scheme' | 'fqdn' | 'daemon_listen'>) =>
+  `${node.scheme}://${node.fqdn}:${node.daemon_listen}`;
+
+/** Adds the ports of `ip` that the node does not have yet; returns how many were added. */
+export async function addAllocations(
+  db: Db,
+  nodeId: number,
+  ip: string,
+  ports: number[],
+  now = new Date(),
+): Promise<number> {
+  const existing = await db
+    .selectFrom('allocations')
+    .select('port')
+    .where('node_id', '=', nodeId)
+    .where('ip', '=', ip)
+    .execute();
+  const taken = new Set(existing.map((row) => row.port));
+  const fresh = [...new Set(ports)].filter((port) => !taken.has(port));
+  if (fresh.length === 0) return 0;
+  await db
+    .insertInto('allocations')
+    .values(
+      fresh.map((port) => ({
+        node_id: nodeId,
+        ip,
+        ip_alias: null,
+        port,
+        server_id: null,
+        notes: null,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .execute();
+  return fresh.length;
+}
