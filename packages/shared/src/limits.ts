@@ -15,6 +15,8 @@ export const limits = {
   requestTimeoutMs: 20_000,
   /** Modal and page fade. */
   fadeMs: 150,
+  /** How long the 'Copied … to clipboard.' toast stays. */
+  copyToastMs: 2500,
   /** Translation cache in local storage: 7 days. */
   translationCacheMs: 604_800_000,
   translationCachePrefix: 'pterodactyl_lng__',

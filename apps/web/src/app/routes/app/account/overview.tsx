@@ -1,7 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import { ContentBox } from '@/components/ui/content-box';
 import { MessageBox } from '@/components/ui/message-box';
 import { PageContentBlock } from '@/components/ui/page-content-block';
+import { ConfigureTwoFactor } from '@/features/account/components/configure-two-factor';
+import { UpdateEmailForm } from '@/features/account/components/update-email-form';
+import { UpdatePasswordForm } from '@/features/account/components/update-password-form';
 
 export function AccountOverviewRoute() {
   const { t } = useTranslation('account');
@@ -17,6 +21,17 @@ export function AccountOverviewRoute() {
           {t('two_factor_required.message')}
         </MessageBox>
       )}
+      <div className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+        <ContentBox title={t('password.title')}>
+          <UpdatePasswordForm />
+        </ContentBox>
+        <ContentBox title={t('email.title')}>
+          <UpdateEmailForm />
+        </ContentBox>
+        <ContentBox title={t('two_factor.title')} className="md:col-span-2 lg:col-span-1">
+          <ConfigureTwoFactor />
+        </ContentBox>
+      </div>
     </PageContentBlock>
   );
 }

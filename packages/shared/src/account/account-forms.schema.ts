@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { limits } from '../limits';
+
+/**
+ * Form validation messages of the account pages. Those the spec words (section 5) are word for word; the
+ * others (new password, email, API key description) are ours, since the spec only names the rule.
+ */
+export const accountMessages = {
+  currentPasswordRequired: 'You must provide your current password.',
+  newPasswordRequired: 'You must provide a new password.',
+  newPasswordMin: 'Your new password should be at least 8 characters in length.',
+  passwordConfirmationMismatch: 'Password confirmation does not match the password you entered.',
+  emailInvalid: 'You must provide a valid email address.',
+  emailPasswordRequired: 'You must provide your current account password.',
+  twoFactorCodeRequired: 'You must provide an authentication code to continue.',
+  twoFactorCodeDigits: 'Authenticator code must be 6 digits.',
+  twoFactorPasswordRequired: 'You must provide your current password in order to continue.',
+  apiKeyDescriptionRequired: 'A description of the key is required.',
+  apiKeyDescriptionMin: 'The description must be at least 4 characters.',
+  apiKeyDescriptionMax: 'The description may not be greater than 500 characters.',
+  /** Success flash of the email form (spec section 8). */
+  emailUpdated: 'Your primary email has been updated.',
+} as const;
+
+/** Length rules of the account forms (spec section 9; the description maximum is the API's). */
+export const accountLimits = {
+  twoFactorCodeLength: 6,
+  apiKeyDescriptionMin: 4,
+  apiKeyDescriptionMax: 500,
+} as const;
+
+export const updatePasswordFormSchema = z
+  .object({
+    currentPassword: z.string().min(1, accountMessages.currentPasswordRequired),
+    password: z
+      .string()
+      // Stop at the first failure so an empty field shows one message.
+      .min(1, { error: accountMessages.newPasswordRequired, abort: true })
+      .min(limits.passwordMinLength, accountMessages.newPasswordMin),
+    passwordConfirmation: z.string(),
+  })
+  .superRefine(
+    (values, ctx) => {
+      if (values.password !== values.passwordConfirmation) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['passwordConfirmation'],
+          message: accountMessages.passwordConfirmationMismatch,
+        });
+      }
+    },
+    // Compare even while another field is invalid, so the mismatch shows as soon as it exists.
+    { when: () => true },
+  );
+export type UpdatePasswordFormValues = z.infer<typeof updatePasswordFormSchema>;
+
+export const updateEmailFormSchema = z.object({
+  email: z.string().trim().pipe(z.email(accountMessages.emailInvalid)),
+  password: z.string().min(1, accountMessages.emailPasswordRequired),
+});
+export type UpdateEmailFormValues = z.infer<typeof updateEmailFormSchema>;
+
+export const enableTwoFactorFormSchema = z.object({
+  code: z
+    .string()
+    .min(1, { error: accountMessages.twoFactorCodeRequired, abort: true })
+    .regex(/^\d{6}$/, accountMessages.twoFactorCodeDigits),
+  password: z.string().min(1, accountMessages.twoFactorPasswordRequired),
+});
+export type EnableTwoFactorFormValues = z.infer<typeof enableTwoFactorFormSchema>;
+
+export const disableTwoFactorFormSchema = z.object({
+  password: z.string().min(1, accountMessages.twoFactorPasswordRequired),
+});
+export type DisableTwoFactorFormValues = z.infer<typeof disableTwoFactorFormSchema>;
+
+export const createApiKeyFormSchema = z.object({
+  description: z
+    .string()
+    .trim()
+    .min(1, { error: accountMessages.apiKeyDescriptionRequired, abort: true })
+    .min(accountLimits.apiKeyDescriptionMin, accountMessages.apiKeyDescriptionMin)
+    .max(accountLimits.apiKeyDescriptionMax, accountMessages.apiKeyDescriptionMax),
+  /** One address or CIDR range per line; blank lets any address use the key. */
+  allowedIps: z.string(),
+});
+export type CreateApiKeyFormValues = z.infer<typeof createApiKeyFormSchema>;
+
+/** The textarea's lines as the API's `allowed_ips` array: trimmed, blank lines dropped, [] when empty. */
+export const splitAllowedIps = (text: string): string[] =>
+  text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+
+/** PUT /api/client/account/password body. */
+export interface UpdatePasswordBody {
+  current_password: string;
+  password: string;
+  password_confirmation: string;
+}
+
+/** PUT /api/client/account/email body. */
+export interface UpdateEmailBody {
+  email: string;
+  password: string;
+}
+
+/** GET /api/client/account/two-factor answer: an otpauth:// URI for the QR code and the secret it carries. */
+export interface TwoFactorSetupResponse {
+  data: { image_url_data: string; secret: string };
+}
+
+/** POST /api/client/account/two-factor body. */
+export interface EnableTwoFactorBody {
+  code: string;
+  password: string;
+}
+
+/** POST /api/client/account/two-factor answer: the recovery codes, shown once. */
+export interface RecoveryTokensResponse {
+  object: 'recovery_tokens';
+  attributes: { tokens: string[] };
+}
+
+/** An `api_key` object as the API lists it (the secret is never part of it). */
+export interface ApiKeyWire {
+  object: 'api_key';
+  attributes: {
+    identifier: string;
+    description: string;
+    allowed_ips: string[];
+    last_used_at: string | null;
+    created_at: string | null;
+  };
+}
+
+/** GET /api/client/account/api-keys answer. */
+export interface ApiKeyListResponse {
+  object: 'list';
+  data: ApiKeyWire[];
+}
+
+/** POST /api/client/account/api-keys body. */
+export interface CreateApiKeyBody {
+  description: string;
+  allowed_ips: string[];
+}
+
+/** POST /api/client/account/api-keys answer: the key plus its secret, returned this once. */
+export interface CreateApiKeyResponse extends ApiKeyWire {
+  meta: { secret_token: string };
+}
