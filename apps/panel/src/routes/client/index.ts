@@ -3,6 +3,8 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppContext } from '../../app-context';
 import { tooManyRequests, unauthenticated } from '../../http/errors';
 import { accountRoutes } from './account';
+import { serverListRoutes } from './server-list';
+import { serverRoutes } from './servers';
 
 /**
  * /api/client/*: signed-in users only (401 first), then the per-user rate limit (429), then the route —
@@ -27,4 +29,6 @@ export async function clientApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   });
 
   await app.register(accountRoutes, { prefix: '/account' });
+  await app.register(serverListRoutes);
+  await app.register(serverRoutes, { prefix: '/servers' });
 }

@@ -1,0 +1,120 @@
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import type { Db } from '../db/database';
+import { readCount } from '../db/dialect';
+import type { Database } from '../db/schema';
+import type { User } from '../users/user';
+import type { ServerListQuery } from './server-list.query';
+import { type ServerRecord, toServerRecord } from './server-record';
+
+type ServersEb = ExpressionBuilder<Database, 'servers'>;
+
+/** An IPv4 address with an optional `:port` part, as the reference's search recognises it. */
+const IPV4_WITH_PORT =
+  /^(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)(?::\d{1,5})?$/;
+const PORT_ONLY = /^:\d{1,5}$/;
+
+/** `!` escapes LIKE wildcards the same way on SQLite, PostgreSQL and MySQL. */
+const likeEscaped = (value: string) => value.toLowerCase().replace(/[!%_]/g, '!$&');
+
+function lowerLike(
+  column: 'servers.name' | 'servers.uuid' | 'servers.description' | 'servers.external_id',
+  pattern: string,
+) {
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '!'`;
+}
+
+/**
+ * Ports whose decimal form starts with `digits`, as ranges of whole numbers: "255" → 255, 2550-2559,
+ * 25500-25599. Unlike a LIKE on a cast, this reads the same on every dialect and can use the port index.
+ */
+export function portPrefixRanges(digits: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  const base = Number(digits);
+  for (let width = digits.length, scale = 1; width <= 5; width++, scale *= 10) {
+    const from = base * scale;
+    if (from > 65535) break;
+    ranges.push([from, Math.min(65535, (base + 1) * scale - 1)]);
+  }
+  return ranges;
+}
+
+function searchCondition(eb: ServersEb, value: string): Expression<SqlBool> {
+  if (IPV4_WITH_PORT.test(value) || PORT_ONLY.test(value)) {
+    const [ip = '', port = ''] = value.split(':');
+    return eb.exists(
+      eb
+        .selectFrom('allocations')
+        .select('allocations.id')
+        .whereRef('allocations.server_id', '=', 'servers.id')
+        .$if(ip !== '', (q) => q.where('allocations.ip', '=', ip))
+        .$if(port !== '', (q) =>
+          q.where((a) =>
+            a.or(portPrefixRanges(port).map(([from, to]) => a.between('allocations.port', from, to))),
+          ),
+        ),
+    );
+  }
+  return eb.or([
+    eb('servers.uuid', '=', value),
+    lowerLike('servers.uuid', `${likeEscaped(value)}%`),
+    eb('servers.uuid_short', '=', value),
+    eb('servers.external_id', '=', value),
+    lowerLike('servers.name', `%${likeEscaped(value)}%`),
+  ]);
+}
+
+/** Which servers a list type shows to `user` (§8): non-admins asking for admin lists get none. */
+function typeCondition(eb: ServersEb, user: User, type: ServerListQuery['type']): Expression<SqlBool> {
+  const accessible = eb.or([
+    eb('servers.owner_id', '=', user.id),
+    eb(
+      'servers.id',
+      'in',
+      eb.selectFrom('subusers').select('subusers.server_id').where('subusers.user_id', '=', user.id),
+    ),
+  ]);
+  if (type === 'owner') return eb('servers.owner_id', '=', user.id);
+  if (type === 'admin' || type === 'admin-all') {
+    if (!user.rootAdmin) return sql<SqlBool>`1 = 0`;
+    return type === 'admin-all' ? sql<SqlBool>`1 = 1` : eb.not(accessible);
+  }
+  return accessible;
+}
+
+function whereList(eb: ServersEb, user: User, query: ServerListQuery): Expression<SqlBool> {
+  const conditions = [typeCondition(eb, user, query.type)];
+  for (const [filter, parts] of Object.entries(query.partial)) {
+    const column = `servers.${filter}` as
+      | 'servers.name'
+      | 'servers.uuid'
+      | 'servers.description'
+      | 'servers.external_id';
+    conditions.push(eb.or(parts.map((part) => lowerLike(column, `%${likeEscaped(part)}%`))));
+  }
+  if (query.search !== null) conditions.push(searchCondition(eb, query.search));
+  return eb.and(conditions);
+}
+
+/** One page of the servers `user` asked for, ordered by id, and how many match in all (two queries). */
+export async function listServers(
+  db: Db,
+  user: User,
+  query: ServerListQuery,
+): Promise<{ servers: ServerRecord[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('servers')
+      .selectAll()
+      .where((eb) => whereList(eb, user, query))
+      .orderBy('servers.id')
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage)
+      .execute(),
+    db
+      .selectFrom('servers')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .where((eb) => whereList(eb, user, query))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { servers: rows.map(toServerRecord), total: readCount(count.count as number | string) };
+}

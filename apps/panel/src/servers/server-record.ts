@@ -1,0 +1,88 @@
+import type { Selectable } from 'kysely';
+import { readBool } from '../db/dialect';
+import type { NodesTable, ServersTable } from '../db/schema-servers';
+
+/** A server as the routes see it: booleans normalised across dialects. */
+export interface ServerRecord {
+  id: number;
+  uuid: string;
+  uuidShort: string;
+  externalId: string | null;
+  nodeId: number;
+  name: string;
+  description: string;
+  status: string | null;
+  ownerId: number;
+  memory: number;
+  swap: number;
+  disk: number;
+  io: number;
+  cpu: number;
+  threads: string | null;
+  oomDisabled: boolean;
+  allocationId: number;
+  eggId: number;
+  startup: string;
+  image: string;
+  allocationLimit: number | null;
+  databaseLimit: number | null;
+  backupLimit: number | null;
+}
+
+export function toServerRecord(row: Selectable<ServersTable>): ServerRecord {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    uuidShort: row.uuid_short,
+    externalId: row.external_id,
+    nodeId: row.node_id,
+    name: row.name,
+    description: row.description,
+    status: row.status,
+    ownerId: row.owner_id,
+    memory: row.memory,
+    swap: row.swap,
+    disk: row.disk,
+    io: row.io,
+    cpu: row.cpu,
+    threads: row.threads,
+    oomDisabled: readBool(row.oom_disabled),
+    allocationId: row.allocation_id,
+    eggId: row.egg_id,
+    startup: row.startup,
+    image: row.image,
+    allocationLimit: row.allocation_limit,
+    databaseLimit: row.database_limit,
+    backupLimit: row.backup_limit,
+  };
+}
+
+/** What the server routes need of a node, including the sealed token for daemon calls. */
+export interface NodeRecord {
+  id: number;
+  uuid: string;
+  name: string;
+  fqdn: string;
+  scheme: string;
+  maintenanceMode: boolean;
+  daemonListen: number;
+  daemonSftp: number;
+  daemonTokenId: string;
+  /** Sealed; open with the app's SecretBox. */
+  daemonToken: string;
+}
+
+export function toNodeRecord(row: Selectable<NodesTable>): NodeRecord {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    name: row.name,
+    fqdn: row.fqdn,
+    scheme: row.scheme,
+    maintenanceMode: readBool(row.maintenance_mode),
+    daemonListen: row.daemon_listen,
+    daemonSftp: row.daemon_sftp,
+    daemonTokenId: row.daemon_token_id,
+    daemonToken: row.daemon_token,
+  };
+}

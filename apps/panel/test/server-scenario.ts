@@ -1,0 +1,76 @@
+import type { LightMyRequestResponse } from 'fastify';
+import type { NodeRow } from '../src/nodes/nodes.service';
+import type { User } from '../src/users/user';
+import { TestBrowser } from './browser';
+import type { TestApp } from './build-test-app';
+import { createTestUser } from './factories';
+import {
+  addSubuser,
+  createTestNode,
+  createTestServer,
+  importDemoEgg,
+  type ServerRow,
+} from './server-factories';
+
+/** A signed-in person in a server test. */
+export interface Actor {
+  user: User;
+  browser: TestBrowser;
+  get(url: string): Promise<LightMyRequestResponse>;
+}
+
+export async function signedIn(t: TestApp, options: { rootAdmin?: boolean } = {}): Promise<Actor> {
+  const { user, password } = await createTestUser(t.ctx, options);
+  const browser = new TestBrowser(t.app);
+  await browser.signIn(user.username, password);
+  return { user, browser, get: (url) => browser.get(url) };
+}
+
+/**
+ * The authorization matrix cast around one server: its owner, a subuser holding `permissions`, a subuser holding
+ * only websocket.connect, a stranger and a root admin (who neither owns nor is a subuser of it).
+ */
+export async function serverScenario(t: TestApp, permissions: string[]) {
+  const node = await createTestNode(t.ctx);
+  const egg = await importDemoEgg(t.ctx);
+  const [owner, subuser, limited, stranger, admin] = await Promise.all([
+    signedIn(t),
+    signedIn(t),
+    signedIn(t),
+    signedIn(t),
+    signedIn(t, { rootAdmin: true }),
+  ]);
+  const server = await createTestServer(t.ctx, { owner: owner.user, node, eggId: egg.id });
+  await addSubuser(t.ctx, server, subuser.user, permissions);
+  await addSubuser(t.ctx, server, limited.user, ['websocket.connect']);
+  return { node, egg, server, owner, subuser, limited, stranger, admin };
+}
+
+export type Scenario = Awaited<ReturnType<typeof serverScenario>>;
+
+/** Puts a server in a state: a status, a node in maintenance, or a running transfer. */
+export async function setServerState(
+  t: TestApp,
+  server: ServerRow,
+  node: NodeRow,
+  state: { status?: string | null; maintenance?: boolean; transferring?: boolean },
+) {
+  await t.db
+    .updateTable('servers')
+    .set({ status: state.status ?? null })
+    .where('id', '=', server.id)
+    .execute();
+  await t.db
+    .updateTable('nodes')
+    .set({ maintenance_mode: state.maintenance ?? false })
+    .where('id', '=', node.id)
+    .execute();
+  await t.db.deleteFrom('server_transfers').where('server_id', '=', server.id).execute();
+  if (state.transferring) {
+    const now = new Date();
+    await t.db
+      .insertInto('server_transfers')
+      .values({ server_id: server.id, successful: null, archived: false, created_at: now, updated_at: now })
+      .execute();
+  }
+}
