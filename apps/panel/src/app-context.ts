@@ -1,5 +1,8 @@
 import { limits } from '@aerie/shared/limits';
 import type { FastifyBaseLogger } from 'fastify';
+import { AccountService } from './account/account.service';
+import { TwoFactorService } from './account/two-factor.service';
+import { ApiKeyService } from './api-keys/api-keys.service';
 import { CheckpointService } from './auth/checkpoint.service';
 import { LoginService } from './auth/login.service';
 import { LoginLockout } from './auth/login-lockout';
@@ -7,10 +10,12 @@ import { PasswordResetService } from './auth/password-reset.service';
 import { RecaptchaVerifier } from './auth/recaptcha';
 import { SessionStore } from './auth/session/session-store';
 import { Sessions } from './auth/session/sessions';
+import { TotpVerifier } from './auth/totp-verifier';
 import type { Config } from './config/load-config';
 import { SecretBox } from './crypto/secret-box';
 import type { Db } from './db/database';
 import { Mailer } from './mail/mailer';
+import { PanelSettings } from './settings/panel-settings';
 
 /** What the panel's routes share: configuration, the database and the services built on them. */
 export interface AppContext {
@@ -25,6 +30,10 @@ export interface AppContext {
   login: LoginService;
   checkpoint: CheckpointService;
   passwordReset: PasswordResetService;
+  settings: PanelSettings;
+  apiKeys: ApiKeyService;
+  account: AccountService;
+  twoFactor: TwoFactorService;
 }
 
 export function createAppContext(input: {
@@ -40,6 +49,7 @@ export function createAppContext(input: {
   const sessions = new Sessions(new SessionStore(db), { ttlMs: limits.sessionTtlMs, clock });
   const mailer = new Mailer(config, log);
   const lockout = new LoginLockout();
+  const totp = new TotpVerifier({ db, secretBox, windowSteps: config.totpWindow, clock });
   return {
     config,
     db,
@@ -50,14 +60,7 @@ export function createAppContext(input: {
     mailer,
     recaptcha: new RecaptchaVerifier(config.recaptcha, log),
     login: new LoginService({ db, lockout, clock }),
-    checkpoint: new CheckpointService({
-      db,
-      lockout,
-      secretBox,
-      appKey,
-      totpWindow: config.totpWindow,
-      clock,
-    }),
+    checkpoint: new CheckpointService({ db, lockout, totp, appKey, clock }),
     passwordReset: new PasswordResetService({
       db,
       mailer,
@@ -67,5 +70,9 @@ export function createAppContext(input: {
       clock,
       log,
     }),
+    settings: new PanelSettings({ db, clock, defaults: { twoFactorRequired: config.twoFactorRequired } }),
+    apiKeys: new ApiKeyService({ db, clock }),
+    account: new AccountService({ db, sessions, clock }),
+    twoFactor: new TwoFactorService({ db, secretBox, totp, appKey, appName: config.appName, clock }),
   };
 }

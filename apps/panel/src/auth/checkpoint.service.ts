@@ -1,5 +1,4 @@
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
-import type { SecretBox } from '../crypto/secret-box';
 import { safeEqual, sha256 } from '../crypto/tokens';
 import type { Db } from '../db/database';
 import { displayError } from '../http/errors';
@@ -8,7 +7,7 @@ import { findUserById } from '../users/users.repository';
 import { accountKey, type LoginLockout } from './login-lockout';
 import { consumeRecoveryToken } from './recovery-tokens';
 import type { ActiveSession } from './session/sessions';
-import { verifyTotp } from './totp';
+import type { TotpVerifier } from './totp-verifier';
 
 export interface CheckpointInput {
   confirmationToken: string;
@@ -22,9 +21,8 @@ export class CheckpointService {
     private readonly deps: {
       db: Db;
       lockout: LoginLockout;
-      secretBox: SecretBox;
+      totp: TotpVerifier;
       appKey: Buffer;
-      totpWindow: number;
       clock: () => Date;
     },
   ) {}
@@ -65,15 +63,9 @@ export class CheckpointService {
     return user;
   }
 
+  /** A code is good once: a replay inside its drift window is refused (TotpVerifier). */
   private async codeIsValid(user: User, code: string): Promise<boolean> {
-    if (!user.useTotp || !user.totpSecret) return false;
-    let secret: string;
-    try {
-      secret = this.deps.secretBox.open(user.totpSecret);
-    } catch {
-      // Sealed under another app key: the code cannot be checked, which must not sign anyone in.
-      return false;
-    }
-    return verifyTotp(secret, code, this.deps.totpWindow, this.deps.clock());
+    if (!user.useTotp) return false;
+    return this.deps.totp.accept(user, code);
   }
 }

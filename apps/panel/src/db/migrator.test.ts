@@ -31,6 +31,7 @@ describe('migrations', () => {
     // Every migration, in name order (other areas add theirs in between).
     const pending = await pendingMigrations(database.db);
     expect(pending[0]).toBe('0001-users-sessions-auth');
+    expect(pending).toContain('0002-account-api-keys-settings');
     expect(pending).toContain('0003-servers');
     expect(pending).toEqual([...pending].sort());
     expect(await migrateToLatest(database.db)).toEqual(pending);
@@ -38,7 +39,14 @@ describe('migrations', () => {
     expect(await migrateToLatest(database.db)).toEqual([]);
     const tables = (await database.db.introspection.getTables()).map((table) => table.name);
     expect(tables).toEqual(
-      expect.arrayContaining(['users', 'sessions', 'recovery_tokens', 'password_resets']),
+      expect.arrayContaining([
+        'users',
+        'sessions',
+        'recovery_tokens',
+        'password_resets',
+        'api_keys',
+        'settings',
+      ]),
     );
     const users = (await database.db.introspection.getTables()).find((table) => table.name === 'users');
     expect(users?.columns.map((column) => column.name)).toEqual([
@@ -58,6 +66,7 @@ describe('migrations', () => {
       'gravatar',
       'created_at',
       'updated_at',
+      'totp_last_step',
     ]);
   });
 });

@@ -1,11 +1,13 @@
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import type { Db } from './database';
 import * as m0001 from './migrations/0001-users-sessions-auth';
+import * as m0002 from './migrations/0002-account-api-keys-settings';
 import * as m0003 from './migrations/0003-servers';
 
 /** Every migration, in order. Listed here rather than read from disk so tsx, tests and bundlers agree. */
 const migrations: Record<string, Migration> = {
   '0001-users-sessions-auth': m0001,
+  '0002-account-api-keys-settings': m0002,
   '0003-servers': m0003,
 };
 

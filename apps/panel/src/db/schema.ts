@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { AccountTables } from './schema-account';
 import type { ServerTables } from './schema-servers';
 
 /**
@@ -29,6 +30,8 @@ export interface UsersTable {
   /** TOTP seed sealed with the app key (crypto/secret-box.ts). */
   totp_secret: string | null;
   totp_authenticated_at: NullableTimestamp;
+  /** Last accepted TOTP time step (unix time / 30): a code of that step or older is refused (no replay). */
+  totp_last_step: ColumnType<number | null, number | null | undefined, number | null>;
   gravatar: Flag;
   created_at: CreatedAt;
   updated_at: Timestamp;
@@ -62,7 +65,7 @@ export interface PasswordResetsTable {
   created_at: CreatedAt;
 }
 
-export interface Database extends ServerTables {
+export interface Database extends ServerTables, AccountTables {
   users: UsersTable;
   sessions: SessionsTable;
   recovery_tokens: RecoveryTokensTable;

@@ -18,6 +18,8 @@ export interface User {
   /** TOTP seed sealed with the app key, or null. */
   totpSecret: string | null;
   totpAuthenticatedAt: Date | null;
+  /** Last accepted TOTP time step; codes of that step or older are refused. */
+  totpLastStep: number | null;
   gravatar: boolean;
   createdAt: Date;
   updatedAt: Date;
@@ -38,6 +40,7 @@ export function toUser(row: Selectable<UsersTable>): User {
     useTotp: readBool(row.use_totp),
     totpSecret: row.totp_secret,
     totpAuthenticatedAt: readNullableDate(row.totp_authenticated_at),
+    totpLastStep: row.totp_last_step === null ? null : Number(row.totp_last_step),
     gravatar: readBool(row.gravatar),
     createdAt: readDate(row.created_at),
     updatedAt: readDate(row.updated_at),

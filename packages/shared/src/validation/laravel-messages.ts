@@ -26,7 +26,15 @@ export const laravelMessages = {
   alpha_dash: (a) => `The ${a} may only contain letters, numbers, and dashes.`,
   present: (a) => `The ${a} field must be present.`,
   regex: (a) => `The ${a} format is invalid.`,
+  array: (a) => `The ${a} must be an array.`,
+  unique: (a) => `The ${a} has already been taken.`,
 } satisfies Record<string, Template>;
+
+/** Size rules worded for arrays (Laravel's `max.array`, `min.array`); `meta.rule` stays `max` / `min`. */
+export const laravelArrayMessages: Partial<Record<LaravelRule, Template>> = {
+  min: (a, p) => `The ${a} must have at least ${p.min} items.`,
+  max: (a, p) => `The ${a} may not have more than ${p.max} items.`,
+};
 
 export type LaravelRule = keyof typeof laravelMessages;
 

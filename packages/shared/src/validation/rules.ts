@@ -33,3 +33,13 @@ export const nullableNumeric = () =>
       .regex(/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/, rule('numeric'))
       .nullish(),
   );
+
+/**
+ * `between:min,max` on a string's length, as a refinement: `requiredEmail().refine(...lengthBetween(1, 191))`.
+ * The bounds travel in the issue's params, so the message can name both.
+ */
+export const lengthBetween = (min: number, max: number) =>
+  [
+    (value: string) => value.length >= min && value.length <= max,
+    { error: 'between' satisfies LaravelRule, params: { min, max } },
+  ] as const;

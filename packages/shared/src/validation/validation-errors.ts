@@ -1,5 +1,5 @@
 import type { ApiErrorItem } from '../errors/error-envelope';
-import { attributeName, isLaravelRule, laravelMessages } from './laravel-messages';
+import { attributeName, isLaravelRule, laravelArrayMessages, laravelMessages } from './laravel-messages';
 
 /** The part of a zod issue the mapper reads (structural, so it works with any zod version's issue type). */
 export interface IssueLike {
@@ -8,6 +8,10 @@ export interface IssueLike {
   minimum?: number | bigint;
   maximum?: number | bigint;
   code?: string;
+  /** What a size check measured (`string`, `array`…): arrays count items, not characters. */
+  origin?: string;
+  /** Bounds of custom checks, e.g. `{min: 1, max: 191}` for `between` (see rules.ts `lengthBetween`). */
+  params?: Record<string, unknown>;
 }
 
 /**
@@ -33,13 +37,14 @@ export function toValidationErrors(
 function toItem(issue: IssueLike): ApiErrorItem {
   const field = issue.path.map(String).join('.');
   const attribute = attributeName(field);
-  const bound = Number(issue.minimum ?? issue.maximum);
-  const detail = isLaravelRule(issue.message)
-    ? laravelMessages[issue.message](attribute, {
-        min: Number(issue.minimum),
-        max: Number(issue.maximum),
-        size: bound,
-      })
+  const min = issue.minimum ?? issue.params?.min;
+  const max = issue.maximum ?? issue.params?.max;
+  const bound = Number(min ?? max);
+  const template = isLaravelRule(issue.message)
+    ? (issue.origin === 'array' && laravelArrayMessages[issue.message]) || laravelMessages[issue.message]
+    : undefined;
+  const detail = template
+    ? template(attribute, { min: Number(min), max: Number(max), size: bound })
     : issue.message;
   return {
     code: 'ValidationException',

@@ -1,34 +1,42 @@
 import type { FastifyInstance } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppContext } from '../../app-context';
-import { tooManyRequests, unauthenticated } from '../../http/errors';
+import { assertTwoFactorSatisfied, identifyClient } from '../../auth/client-api-auth';
+import { tooManyRequests } from '../../http/errors';
 import { accountRoutes } from './account';
+import { permissionRoutes } from './permissions';
 import { serverListRoutes } from './server-list';
 import { serverRoutes } from './servers';
 
 /**
- * /api/client/*: signed-in users only (401 first), then the per-user rate limit (429), then the route —
- * the check order of the reference. The limit is API_CLIENT_RATELIMIT requests per minute per user; 0 = off.
+ * /api/client/*, in the check order of the reference (§1.1): who is asking — an API key or the session (401),
+ * the per-user rate limit (429), the panel's 2FA requirement (400), then for API keys the IP allow-list and the
+ * key type (403), then the route. All of it runs in onRequest, before the body is parsed. The limit is
+ * API_CLIENT_RATELIMIT requests per minute per user; 0 = off.
  */
 export async function clientApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const limit = ctx.config.apiClientRateLimit;
   const limiter =
     limit > 0 ? new RateLimiterMemory({ keyPrefix: 'api-client', points: limit, duration: 60 }) : null;
 
-  app.addHook('preHandler', async (request, reply) => {
-    const user = request.user;
-    if (!user) throw unauthenticated();
-    if (!limiter) return;
-    try {
-      const state = await limiter.consume(user.uuid);
-      reply.header('x-ratelimit-limit', limit).header('x-ratelimit-remaining', state.remainingPoints);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      throw tooManyRequests(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), limit);
+  app.decorateRequest('apiKey', null);
+  app.addHook('onRequest', async (request, reply) => {
+    const user = await identifyClient(ctx.apiKeys, request);
+    if (limiter) {
+      try {
+        const state = await limiter.consume(user.uuid);
+        reply.header('x-ratelimit-limit', limit).header('x-ratelimit-remaining', state.remainingPoints);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        throw tooManyRequests(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), limit);
+      }
     }
+    await assertTwoFactorSatisfied(ctx.settings, request, user);
+    if (request.apiKey) await ctx.apiKeys.assertUsableOnClientApi(request.apiKey, request.ip);
   });
 
-  await app.register(accountRoutes, { prefix: '/account' });
+  await app.register(accountRoutes, { ctx, prefix: '/account' });
+  await app.register(permissionRoutes, { prefix: '/permissions' });
   await app.register(serverListRoutes);
   await app.register(serverRoutes, { prefix: '/servers' });
 }

@@ -1,8 +1,41 @@
+import { updateEmailBodySchema, updatePasswordBodySchema } from '@aerie/shared/account/account-bodies';
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../app-context';
+import { signedInUser } from '../../../auth/client-api-auth';
+import { rotateCsrf } from '../../../auth/csrf';
+import { bodyField } from '../../../http/body-field';
+import { validateBody } from '../../../http/validate';
 import { presentAccount } from '../../../presenters/user.presenter';
+import { apiKeyRoutes } from './api-keys';
+import { twoFactorRoutes } from './two-factor';
 
 /** /api/client/account: the signed-in user's own account. */
-export async function accountRoutes(app: FastifyInstance) {
-  // The client plugin's preHandler guarantees a user here.
-  app.get('', async (request) => presentAccount(request.user as NonNullable<typeof request.user>));
+export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  app.get('', { config: { twoFactorExempt: true } }, async (request) =>
+    presentAccount(signedInUser(request)),
+  );
+
+  app.put('/email', async (request, reply) => {
+    const user = signedInUser(request);
+    await ctx.account.assertPassword(user, bodyField(request, 'password'));
+    const input = validateBody(updateEmailBodySchema, request.body);
+    await ctx.account.changeEmail(user, input.email);
+    return reply.status(204).send();
+  });
+
+  app.put('/password', async (request, reply) => {
+    const user = signedInUser(request);
+    await ctx.account.assertPassword(user, bodyField(request, 'current_password'));
+    const input = validateBody(updatePasswordBodySchema, request.body);
+    await ctx.account.changePassword(user, input.password);
+    // Every session ended, this one too: the SPA sends the browser to /auth/login next.
+    if (request.session) {
+      await ctx.sessions.signOut(request, reply);
+      rotateCsrf(reply);
+    }
+    return reply.status(204).send();
+  });
+
+  await app.register(twoFactorRoutes, { ctx, prefix: '/two-factor' });
+  await app.register(apiKeyRoutes, { ctx, prefix: '/api-keys' });
 }

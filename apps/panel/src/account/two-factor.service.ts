@@ -1,0 +1,93 @@
+import { accountErrorMessages } from '@aerie/shared/account/account-wire';
+import { verifyPassword } from '../auth/password-hash';
+import { issueRecoveryTokens } from '../auth/recovery-tokens';
+import { newTotpSecret } from '../auth/totp';
+import type { TotpVerifier } from '../auth/totp-verifier';
+import type { SecretBox } from '../crypto/secret-box';
+import type { Db } from '../db/database';
+import { badRequest, HttpError } from '../http/errors';
+import type { User } from '../users/user';
+
+/** Turning TOTP two-factor authentication on and off for the signed-in user (reference §4.3). */
+export class TwoFactorService {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      secretBox: SecretBox;
+      totp: TotpVerifier;
+      appKey: Buffer;
+      appName: string;
+      clock: () => Date;
+    },
+  ) {}
+
+  /**
+   * Starts the setup: a new secret, stored sealed but not enabled yet (it replaces any earlier unconfirmed one).
+   * @returns the otpauth:// URI for the QR code and the secret to type in by hand
+   * @throws HttpError 400 BadRequestHttpException when 2FA is already enabled
+   */
+  async setup(user: User): Promise<{ image_url_data: string; secret: string }> {
+    if (user.useTotp) throw badRequest(accountErrorMessages.twoFactorAlreadyEnabled);
+    const secret = newTotpSecret();
+    await this.deps.db
+      .updateTable('users')
+      // A new secret has no used codes yet: the replay memory starts over with it.
+      .set({ totp_secret: this.deps.secretBox.seal(secret), totp_last_step: null })
+      .where('id', '=', user.id)
+      .execute();
+    // Authenticator apps split the label on ':' and show the issuer; spaces in it are dropped, as Pterodactyl does.
+    const issuer = encodeURIComponent(this.deps.appName.replace(/\s/g, ''));
+    return {
+      image_url_data: `otpauth://totp/${issuer}:${encodeURIComponent(user.email)}?secret=${secret}&issuer=${issuer}`,
+      secret,
+    };
+  }
+
+  /**
+   * Confirms the setup with the account password and a current code from the app.
+   * @returns ten new single-use recovery tokens (any earlier ones are deleted)
+   * @throws HttpError 400 BadRequestHttpException for a wrong password; 400 TwoFactorAuthenticationTokenInvalid for
+   *   a wrong, expired or already used code
+   */
+  async enable(user: User, input: { code: string; password: string }): Promise<string[]> {
+    await this.assertPassword(user, input.password);
+    if (!(await this.deps.totp.accept(user, input.code))) {
+      throw new HttpError(
+        400,
+        'TwoFactorAuthenticationTokenInvalid',
+        accountErrorMessages.twoFactorTokenInvalid,
+      );
+    }
+    const now = this.deps.clock();
+    const tokens = await issueRecoveryTokens(this.deps.db, this.deps.appKey, user.id, now);
+    await this.deps.db
+      .updateTable('users')
+      .set({ use_totp: true, totp_authenticated_at: now, updated_at: now })
+      .where('id', '=', user.id)
+      .execute();
+    return tokens;
+  }
+
+  /**
+   * Turns 2FA off with the account password: the secret and the recovery tokens are deleted. Succeeds as well
+   * when 2FA was not on.
+   * @throws HttpError 400 BadRequestHttpException for a wrong or missing password
+   */
+  async disable(user: User, password: unknown): Promise<void> {
+    await this.assertPassword(user, password);
+    const now = this.deps.clock();
+    await this.deps.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('recovery_tokens').where('user_id', '=', user.id).execute();
+      await tx
+        .updateTable('users')
+        .set({ use_totp: false, totp_secret: null, totp_authenticated_at: now, updated_at: now })
+        .where('id', '=', user.id)
+        .execute();
+    });
+  }
+
+  private async assertPassword(user: User, password: unknown): Promise<void> {
+    const valid = typeof password === 'string' && (await verifyPassword(user.passwordHash, password));
+    if (!valid) throw badRequest(accountErrorMessages.twoFactorPasswordInvalid);
+  }
+}

@@ -1,0 +1,43 @@
+import type { Selectable } from 'kysely';
+import { readDate, readNullableDate } from '../db/dialect';
+import type { ApiKeysTable, ApiKeyType } from '../db/schema-account';
+
+export const ACCOUNT_KEY: ApiKeyType = 1;
+export const APPLICATION_KEY: ApiKeyType = 2;
+
+/** An API key as services see it (never its secret: only the secret's hash is stored). */
+export interface ApiKey {
+  id: number;
+  userId: number;
+  keyType: ApiKeyType;
+  identifier: string;
+  /** SHA-256 hex of the secret. */
+  tokenHash: string;
+  description: string;
+  allowedIps: string[];
+  lastUsedAt: Date | null;
+  createdAt: Date;
+}
+
+function parseIps(text: string): string[] {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    keyType: Number(row.key_type) as ApiKeyType,
+    identifier: row.identifier,
+    tokenHash: row.token,
+    description: row.memo,
+    allowedIps: parseIps(row.allowed_ips),
+    lastUsedAt: readNullableDate(row.last_used_at),
+    createdAt: readDate(row.created_at),
+  };
+}
