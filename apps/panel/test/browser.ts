@@ -28,7 +28,17 @@ export class TestBrowser {
   }
 
   /** A JSON POST like the SPA's: CSRF header (unless `csrf: false`), XHR marker, JSON body. */
-  async post(
+  post(
+    url: string,
+    body?: Body,
+    options: { csrf?: boolean | string; headers?: Record<string, string> } = {},
+  ) {
+    return this.send('POST', url, body, options);
+  }
+
+  /** Any mutating request (PUT, PATCH, DELETE…) the way `post` sends it. */
+  async send(
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     body?: Body,
     options: { csrf?: boolean | string; headers?: Record<string, string> } = {},
@@ -38,7 +48,7 @@ export class TestBrowser {
     const csrf =
       typeof options.csrf === 'string' ? options.csrf : options.csrf === false ? undefined : this.csrfToken;
     return this.request({
-      method: 'POST',
+      method,
       url,
       headers: {
         accept: 'application/json',
