@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { limits } from '../limits';
+import { apiKeyLimits } from './account-wire';
 
 /**
+ * What the account pages' forms check before anything is sent (the API's own rules are in account-bodies.ts,
+ * its wire shapes in account-wire.ts).
+ *
  * Form validation messages of the account pages. Those the spec words (section 5) are word for word; the
  * others (new password, email, API key description) are ours, since the spec only names the rule.
  */
@@ -26,7 +30,7 @@ export const accountMessages = {
 export const accountLimits = {
   twoFactorCodeLength: 6,
   apiKeyDescriptionMin: 4,
-  apiKeyDescriptionMax: 500,
+  apiKeyDescriptionMax: apiKeyLimits.descriptionMax,
 } as const;
 
 export const updatePasswordFormSchema = z
@@ -92,62 +96,3 @@ export const splitAllowedIps = (text: string): string[] =>
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== '');
-
-/** PUT /api/client/account/password body. */
-export interface UpdatePasswordBody {
-  current_password: string;
-  password: string;
-  password_confirmation: string;
-}
-
-/** PUT /api/client/account/email body. */
-export interface UpdateEmailBody {
-  email: string;
-  password: string;
-}
-
-/** GET /api/client/account/two-factor answer: an otpauth:// URI for the QR code and the secret it carries. */
-export interface TwoFactorSetupResponse {
-  data: { image_url_data: string; secret: string };
-}
-
-/** POST /api/client/account/two-factor body. */
-export interface EnableTwoFactorBody {
-  code: string;
-  password: string;
-}
-
-/** POST /api/client/account/two-factor answer: the recovery codes, shown once. */
-export interface RecoveryTokensResponse {
-  object: 'recovery_tokens';
-  attributes: { tokens: string[] };
-}
-
-/** An `api_key` object as the API lists it (the secret is never part of it). */
-export interface ApiKeyWire {
-  object: 'api_key';
-  attributes: {
-    identifier: string;
-    description: string;
-    allowed_ips: string[];
-    last_used_at: string | null;
-    created_at: string | null;
-  };
-}
-
-/** GET /api/client/account/api-keys answer. */
-export interface ApiKeyListResponse {
-  object: 'list';
-  data: ApiKeyWire[];
-}
-
-/** POST /api/client/account/api-keys body. */
-export interface CreateApiKeyBody {
-  description: string;
-  allowed_ips: string[];
-}
-
-/** POST /api/client/account/api-keys answer: the key plus its secret, returned this once. */
-export interface CreateApiKeyResponse extends ApiKeyWire {
-  meta: { secret_token: string };
-}

@@ -1,4 +1,4 @@
-import type { UpdateEmailBody, UpdatePasswordBody } from '@aerie/shared/account/account-forms.schema';
+import type { UpdateEmailBody, UpdatePasswordBody } from '@aerie/shared/account/account-wire';
 import { useMutation } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 

@@ -1,9 +1,9 @@
 import type {
-  ApiKeyListResponse,
-  ApiKeyWire,
+  ApiKeyItem,
+  ApiKeyList,
   CreateApiKeyBody,
-  CreateApiKeyResponse,
-} from '@aerie/shared/account/account-forms.schema';
+  CreatedApiKey as CreatedApiKeyResponse,
+} from '@aerie/shared/account/account-wire';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 
@@ -24,7 +24,7 @@ export interface CreatedApiKey {
 
 const toDate = (value: string | null) => (value ? new Date(value) : null);
 
-export function toApiKey({ attributes }: ApiKeyWire): ApiKey {
+export function toApiKey({ attributes }: ApiKeyItem): ApiKey {
   return {
     identifier: attributes.identifier,
     description: attributes.description,
@@ -43,13 +43,13 @@ export const apiKeyKeys = {
 
 /** GET /api/client/account/api-keys */
 export async function getApiKeys(signal?: AbortSignal): Promise<ApiKey[]> {
-  const response = await apiClient.get<ApiKeyListResponse>('/api/client/account/api-keys', { signal });
+  const response = await apiClient.get<ApiKeyList>('/api/client/account/api-keys', { signal });
   return response.data.map(toApiKey);
 }
 
 /** POST /api/client/account/api-keys */
 export async function createApiKey(body: CreateApiKeyBody): Promise<CreatedApiKey> {
-  const response = await apiClient.post<CreateApiKeyResponse>('/api/client/account/api-keys', body);
+  const response = await apiClient.post<CreatedApiKeyResponse>('/api/client/account/api-keys', body);
   return {
     key: toApiKey(response),
     token: `${response.attributes.identifier}${response.meta.secret_token}`,

@@ -2,7 +2,7 @@ import type {
   EnableTwoFactorBody,
   RecoveryTokensResponse,
   TwoFactorSetupResponse,
-} from '@aerie/shared/account/account-forms.schema';
+} from '@aerie/shared/account/account-wire';
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 

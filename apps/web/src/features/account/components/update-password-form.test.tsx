@@ -61,9 +61,7 @@ describe('update password', () => {
     await user.type(within(panel).getByLabelText('New Password'), 'a long new password');
     await user.type(within(panel).getByLabelText('Confirm New Password'), 'a long new passwor');
     await user.tab();
-    expect(
-      await within(panel).findByText(accountMessages.passwordConfirmationMismatch),
-    ).toBeInTheDocument();
+    expect(await within(panel).findByText(accountMessages.passwordConfirmationMismatch)).toBeInTheDocument();
     expect(submit).toBeDisabled();
 
     await user.type(within(panel).getByLabelText('New Password'), '{Backspace}');
@@ -100,7 +98,11 @@ describe('update password', () => {
 
   it('shows a refused current password in the panel and stays on the page', async () => {
     server.on('PUT /api/client/account/password', () =>
-      errorEnvelope(400, 'InvalidPasswordProvidedException', 'The password provided was invalid for this account.'),
+      errorEnvelope(
+        400,
+        'InvalidPasswordProvidedException',
+        'The password provided was invalid for this account.',
+      ),
     );
     const load = vi.spyOn(browser, 'loadPage').mockImplementation(() => undefined);
     const { panel, user, submit } = await openPanel();
