@@ -1,6 +1,9 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '@/lib/api-client';
 import { pageUser, renderApp } from '@/testing/render-app';
+import { serverList } from '@/testing/server-fixtures';
+import { startTestServer, type TestServer } from '@/testing/test-server';
 
 describe('sign-in area routes', () => {
   it('shows not-found for an unknown /auth path, with a button back to login', async () => {
@@ -31,10 +34,21 @@ describe('sign-in area routes', () => {
 });
 
 describe('signed-in shell', () => {
+  // The dashboard lists servers: an empty list from a real local server.
+  let panel: TestServer;
+  beforeAll(async () => {
+    panel = await startTestServer({ 'GET /api/client': () => ({ body: serverList([]) }) });
+    apiClient.configure({ baseUrl: panel.url });
+  });
+  afterAll(async () => {
+    apiClient.configure({ baseUrl: '' });
+    await panel.close();
+  });
+
   it('shows the dashboard with its title and empty text', async () => {
     renderApp('/', { user: pageUser() });
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
-    expect(screen.getByText('There are no servers associated with your account.')).toBeInTheDocument();
+    expect(await screen.findByText('There are no servers associated with your account.')).toBeInTheDocument();
     expect(document.title).toBe('Dashboard | Aerie Test');
     expect(screen.getByRole('contentinfo')).toHaveTextContent(
       `Aerie Test © 2015 - ${new Date().getFullYear()}`,

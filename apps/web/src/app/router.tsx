@@ -1,6 +1,7 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { RootLayout } from '@/app/routes/root-layout';
 import { RouteErrorBoundary } from '@/app/routes/route-error-boundary';
+import { serverRoutes } from '@/app/routes/server/server-routes';
 import { FullPageSpinner } from '@/components/ui/spinner';
 
 /*
@@ -80,6 +81,13 @@ export const routes: RouteObject[] = [
                     }),
                   },
                 ],
+              },
+              {
+                path: 'server/:id',
+                lazy: async () => ({
+                  Component: (await import('@/app/routes/server/server-layout')).ServerLayout,
+                }),
+                children: serverRoutes,
               },
               {
                 path: '*',

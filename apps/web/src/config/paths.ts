@@ -6,6 +6,10 @@ export const paths = {
   /** Served by the panel, outside the SPA: always a full page load. */
   admin: '/admin',
   server: (id: string) => `/server/${encodeURIComponent(id)}`,
+  /** A page of the server area, e.g. serverPage('1a2b3c4d', 'files'). */
+  serverPage: (id: string, page: string) => `/server/${encodeURIComponent(id)}/${page}`,
+  /** The panel's admin view of a server, by its internal id; outside the SPA. */
+  adminServer: (internalId: number) => `/admin/servers/view/${internalId}`,
   auth: {
     login: '/auth/login',
     checkpoint: '/auth/login/checkpoint',

@@ -1,6 +1,7 @@
 import type account from '@locales/en/account.json';
 import type auth from '@locales/en/auth.json';
 import type dashboard from '@locales/en/dashboard.json';
+import type server from '@locales/en/server.json';
 import type strings from '@locales/en/strings.json';
 
 // Type-only imports (erased from the bundle). English is the reference language: its files type every `t('…')` key, so a typo fails the type check.
@@ -12,6 +13,7 @@ declare module 'i18next' {
       auth: typeof auth;
       dashboard: typeof dashboard;
       account: typeof account;
+      server: typeof server;
     };
   }
 }

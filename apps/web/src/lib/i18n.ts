@@ -6,7 +6,7 @@ import { initReactI18next } from 'react-i18next';
 import { RetryingHttpBackend } from '@/lib/retrying-http-backend';
 
 /** Translation namespaces: one JSON file each under public/locales/<lng>/. Loaded together at start-up. */
-export const namespaces = ['strings', 'auth', 'dashboard', 'account'] as const;
+export const namespaces = ['strings', 'auth', 'dashboard', 'account', 'server'] as const;
 export const defaultLanguage = 'en';
 
 export interface I18nOptions {

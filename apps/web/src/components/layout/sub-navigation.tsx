@@ -1,4 +1,5 @@
 import clsx from 'clsx';
+import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 
 export interface SubNavigationItem {
@@ -9,7 +10,16 @@ export interface SubNavigationItem {
 }
 
 /** A secondary row of links under the navigation bar (e.g. the account area's Settings / API Credentials). */
-export function SubNavigation({ items, label }: { items: SubNavigationItem[]; label: string }) {
+export function SubNavigation({
+  items,
+  label,
+  extra,
+}: {
+  items: SubNavigationItem[];
+  label: string;
+  /** Shown after the links (e.g. the server area's admin link). */
+  extra?: ReactNode;
+}) {
   return (
     <div className="border-b border-ink-800/80 bg-ink-900/40">
       <nav aria-label={label} className="mx-auto flex w-full max-w-6xl gap-1 overflow-x-auto px-4 sm:px-6">
@@ -30,6 +40,7 @@ export function SubNavigation({ items, label }: { items: SubNavigationItem[]; la
             {item.label}
           </NavLink>
         ))}
+        {extra}
       </nav>
     </div>
   );

@@ -6,6 +6,8 @@ import { useDocumentTitle } from '@/hooks/use-document-title';
 interface PageContentBlockProps {
   /** Tab title and, unless `hideHeading`, the page heading. */
   title: string;
+  /** The whole tab title, as given, instead of '<title> | <product name>'. */
+  documentTitle?: string;
   /** Shows the flashes added under this key above the content. */
   showFlashKey?: string;
   hideHeading?: boolean;
@@ -18,13 +20,14 @@ interface PageContentBlockProps {
 /** The frame of every signed-in page: a centred column that fades in, with its heading and flashes. */
 export function PageContentBlock({
   title,
+  documentTitle,
   showFlashKey,
   hideHeading,
   actions,
   className,
   children,
 }: PageContentBlockProps) {
-  useDocumentTitle(title);
+  useDocumentTitle(documentTitle ?? title, { exact: documentTitle !== undefined });
   return (
     <section
       className={clsx('mx-auto w-full max-w-6xl px-4 py-6 animate-fade-in sm:px-6 lg:py-10', className)}

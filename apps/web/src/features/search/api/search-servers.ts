@@ -1,19 +1,7 @@
 import { searchTermMinLength } from '@aerie/shared/search/search.schema';
 import { queryOptions } from '@tanstack/react-query';
-import { apiClient } from '@/lib/api-client';
-
-interface AllocationWire {
-  attributes: { ip: string; ip_alias: string | null; port: number; is_default: boolean };
-}
-
-interface ServerWire {
-  attributes: {
-    identifier: string;
-    name: string;
-    node: string;
-    relationships?: { allocations?: { data?: AllocationWire[] } };
-  };
-}
+import { getServers } from '@/features/servers/api/servers';
+import { allocationAddress } from '@/features/servers/api/transformers';
 
 export interface ServerSearchResult {
   id: string;
@@ -26,25 +14,17 @@ export interface ServerSearchResult {
 /** Results the modal shows at most (spec §9). */
 export const maxSearchResults = 5;
 
-function toResult({ attributes }: ServerWire): ServerSearchResult {
-  const allocations = attributes.relationships?.allocations?.data ?? [];
-  return {
-    id: attributes.identifier,
-    name: attributes.name,
-    node: attributes.node,
-    addresses: allocations
-      .filter((allocation) => allocation.attributes.is_default)
-      .map(({ attributes: a }) => `${a.ip_alias || a.ip}:${a.port}`),
-  };
-}
-
 /** GET /api/client?filter[*]=… ; root admins search every server (type=admin-all). */
 export async function searchServers(term: string, rootAdmin: boolean, signal?: AbortSignal) {
-  const response = await apiClient.get<{ data: ServerWire[] }>('/api/client', {
-    params: { 'filter[*]': term, type: rootAdmin ? 'admin-all' : undefined },
-    signal,
-  });
-  return response.data.slice(0, maxSearchResults).map(toResult);
+  const { items } = await getServers({ search: term, type: rootAdmin ? 'admin-all' : undefined }, signal);
+  return items.slice(0, maxSearchResults).map(
+    (server): ServerSearchResult => ({
+      id: server.id,
+      name: server.name,
+      node: server.node,
+      addresses: server.allocations.filter((a) => a.isDefault).map(allocationAddress),
+    }),
+  );
 }
 
 export const searchKeys = {

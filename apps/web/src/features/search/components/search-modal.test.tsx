@@ -3,33 +3,21 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiClient } from '@/lib/api-client';
 import { pageUser, renderApp } from '@/testing/render-app';
-import { startTestServer, type TestServer } from '@/testing/test-server';
+import { serverDetail, serverItem, serverList } from '@/testing/server-fixtures';
+import { errorEnvelope, startTestServer, type TestServer } from '@/testing/test-server';
 
 let server: TestServer;
 
-const serverItem = (n: number) => ({
-  object: 'server',
-  attributes: {
+const result = (n: number) =>
+  serverItem({
     identifier: `srv0000${n}`,
     name: `Survival ${n}`,
     node: 'Node A',
-    relationships: {
-      allocations: {
-        data: [
-          {
-            attributes: {
-              ip: '10.0.0.5',
-              ip_alias: n === 1 ? 'play.example.com' : null,
-              port: 25565 + n,
-              is_default: true,
-            },
-          },
-          { attributes: { ip: '10.0.0.5', ip_alias: null, port: 30000, is_default: false } },
-        ],
-      },
-    },
-  },
-});
+    allocations: [
+      { ip: '10.0.0.5', ip_alias: n === 1 ? 'play.example.com' : null, port: 25565 + n, is_default: true },
+      { ip: '10.0.0.5', port: 30000, is_default: false },
+    ],
+  });
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -42,9 +30,12 @@ afterAll(async () => {
 beforeEach(() => {
   server.reset();
   server.on('GET /api/client', () => ({
-    body: { object: 'list', data: [1, 2, 3, 4, 5, 6, 7].map(serverItem) },
+    body: serverList([1, 2, 3, 4, 5, 6, 7].map(result)),
   }));
 });
+
+/** The search calls only: the dashboard behind the modal lists servers too. */
+const searches = () => server.requests.map((r) => r.url).filter((url) => url.includes('filter'));
 
 async function openSearch(rootAdmin = false) {
   const view = renderApp('/', { user: pageUser({ root_admin: rootAdmin }) });
@@ -66,7 +57,21 @@ describe('server search', () => {
     await user.tab();
     expect(await within(dialog).findByText(searchMessages.termMin)).toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(server.requests).toHaveLength(0);
+    expect(searches()).toHaveLength(0);
+  });
+
+  it('waits until typing has paused for 500 ms, then searches once for the whole term', async () => {
+    const { user, dialog } = await openSearch();
+    const field = within(dialog).getByLabelText('Search term');
+    await user.type(field, 'surv');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await user.type(field, 'ival');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // 300 ms after the last key: still nothing sent.
+    expect(searches()).toEqual([]);
+    await waitFor(() => expect(searches()).toEqual(['/api/client?filter%5B*%5D=survival']), {
+      timeout: 2_000,
+    });
   });
 
   it('shows at most five matches with their default address and node, linking to the server', async () => {
@@ -77,18 +82,41 @@ describe('server search', () => {
     expect(links[0]).toHaveAttribute('href', '/server/srv00001');
     expect(links[0]).toHaveTextContent('Survival 1play.example.com:25566Node A');
     expect(links[1]).toHaveTextContent('Survival 210.0.0.5:25567Node A');
-    expect(server.requests.map((r) => r.url)).toEqual(['/api/client?filter%5B*%5D=surv']);
+    expect(links[0]).not.toHaveTextContent('30000');
+    expect(searches()).toEqual(['/api/client?filter%5B*%5D=surv']);
+  });
+
+  it('opens the server a result links to and closes the modal', async () => {
+    server.on('GET /api/client/servers/srv00002', () => ({
+      body: serverDetail({ identifier: 'srv00002', name: 'Survival 2' }),
+    }));
+    const { user, dialog, router } = await openSearch();
+    await user.type(within(dialog).getByLabelText('Search term'), 'surv');
+    const links = await within(dialog).findAllByRole('link', {}, { timeout: 2_000 });
+    await user.click(links[1] as HTMLElement);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(await screen.findByRole('heading', { name: 'Console' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/server/srv00002');
   });
 
   it('searches all servers for root admins', async () => {
     const { user, dialog } = await openSearch(true);
     await user.type(within(dialog).getByLabelText('Search term'), 'surv');
-    await waitFor(
-      () =>
-        expect(server.requests.map((r) => r.url)).toEqual(['/api/client?filter%5B*%5D=surv&type=admin-all']),
-      {
-        timeout: 2_000,
-      },
+    await waitFor(() => expect(searches()).toEqual(['/api/client?filter%5B*%5D=surv&type=admin-all']), {
+      timeout: 2_000,
+    });
+  });
+
+  it('shows a failed search as an error in the modal', async () => {
+    server.on('GET /api/client', (request) =>
+      request.url.includes('filter')
+        ? errorEnvelope(400, 'InvalidFilterQuery', 'Requested filter(s) `foo` are not allowed.')
+        : { body: serverList([]) },
     );
+    const { user, dialog } = await openSearch();
+    await user.type(within(dialog).getByLabelText('Search term'), 'surv');
+    const alert = await within(dialog).findByRole('alert', {}, { timeout: 2_000 });
+    expect(alert).toHaveTextContent('Requested filter(s) `foo` are not allowed.');
+    expect(within(dialog).queryByRole('link')).not.toBeInTheDocument();
   });
 });

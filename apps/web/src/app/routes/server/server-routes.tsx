@@ -1,0 +1,64 @@
+import type server from '@locales/en/server.json';
+import type { RouteObject } from 'react-router';
+
+/** What the server area's layout reads from the matched page route. */
+export interface ServerRouteHandle {
+  /** Permissions the page needs, all of them (spec §2 "Needs"); none = any user of the server. */
+  permission?: readonly string[];
+  /** The bare server page, where root admins look past a conflict state. */
+  console?: boolean;
+}
+
+type TitleKey = keyof typeof server.title;
+type NavKey = Exclude<keyof typeof server.nav, 'label' | 'admin'>;
+
+/** The tab row, in order (spec "Tab menu"). Tab permissions differ from route permissions for startup/settings. */
+export const serverTabs: readonly { path: string; nav: NavKey; permission?: string[]; matchAny?: boolean }[] =
+  [
+    { path: '', nav: 'console' },
+    { path: 'files', nav: 'files', permission: ['file.*'] },
+    { path: 'databases', nav: 'databases', permission: ['database.*'] },
+    { path: 'schedules', nav: 'schedules', permission: ['schedule.*'] },
+    { path: 'users', nav: 'users', permission: ['user.*'] },
+    { path: 'backups', nav: 'backups', permission: ['backup.*'] },
+    { path: 'network', nav: 'network', permission: ['allocation.*'] },
+    { path: 'startup', nav: 'startup', permission: ['startup.*'] },
+    { path: 'settings', nav: 'settings', permission: ['settings.*', 'file.sftp'], matchAny: true },
+  ];
+
+/** A page a later release fills in: for now its title only. Replace the `lazy` of a route to ship the page. */
+const titledPage = (title: TitleKey) => async () => {
+  const { ServerPageRoute } = await import('@/app/routes/server/server-page');
+  return { element: <ServerPageRoute titleKey={title} /> };
+};
+
+const page = (path: string, title: TitleKey, permission?: string): RouteObject => ({
+  path,
+  handle: { permission: permission ? [permission] : undefined } satisfies ServerRouteHandle,
+  lazy: titledPage(title),
+});
+
+/** Children of /server/:id, all exact; anything else is not-found. */
+export const serverRoutes: RouteObject[] = [
+  {
+    index: true,
+    handle: { console: true } satisfies ServerRouteHandle,
+    lazy: async () => ({ Component: (await import('@/app/routes/server/console')).ConsoleRoute }),
+  },
+  page('files', 'files', 'file.*'),
+  page('files/new', 'file_editor', 'file.*'),
+  page('files/edit', 'file_editor', 'file.*'),
+  page('databases', 'databases', 'database.*'),
+  page('schedules', 'schedules', 'schedule.*'),
+  page('schedules/:scheduleId', 'schedules', 'schedule.*'),
+  page('users', 'users', 'user.*'),
+  page('backups', 'backups', 'backup.*'),
+  page('network', 'network', 'allocation.*'),
+  // The spec gives these two only tab conditions, no route permission.
+  page('startup', 'startup'),
+  page('settings', 'settings'),
+  {
+    path: '*',
+    lazy: async () => ({ Component: (await import('@/app/routes/app/not-found')).NotFoundRoute }),
+  },
+];

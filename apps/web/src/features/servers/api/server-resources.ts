@@ -1,0 +1,32 @@
+import { queryOptions } from '@tanstack/react-query';
+import { type ServerStats, type StatsWire, toServerStats } from '@/features/servers/api/transformers';
+import { apiClient } from '@/lib/api-client';
+
+/** Dashboard cards refresh their usage this often (spec §9). */
+export const usagePollMs = 30_000;
+
+export async function getServerResources(uuid: string, signal?: AbortSignal): Promise<ServerStats> {
+  const response = await apiClient.get<{ object: 'stats'; attributes: StatsWire }>(
+    `/api/client/servers/${encodeURIComponent(uuid)}/resources`,
+    { signal },
+  );
+  return toServerStats(response.attributes);
+}
+
+export const serverResourcesKeys = {
+  usage: (uuid: string) => ['servers', 'resources', uuid] as const,
+};
+
+/**
+ * Usage of one card, polled every 30 s while the server is not suspended. A failure is not retried at once:
+ * the card says 'Connection Error' and the next poll tries again.
+ */
+export const serverResourcesQueryOptions = (uuid: string, suspended: boolean) =>
+  queryOptions({
+    queryKey: serverResourcesKeys.usage(uuid),
+    queryFn: ({ signal }) => getServerResources(uuid, signal),
+    enabled: !suspended,
+    retry: false,
+    staleTime: 0,
+    refetchInterval: (query) => (query.state.data?.isSuspended ? false : usagePollMs),
+  });

@@ -1,0 +1,256 @@
+/*
+ * The one place that knows both the panel's snake_case wire format (reference §6, §1.5) and the camelCase models
+ * the pages use (spec §3). Every server-related fetcher maps its answer through these functions.
+ */
+
+export interface AllocationWire {
+  id?: number;
+  ip: string;
+  ip_alias: string | null;
+  port: number;
+  notes?: string | null;
+  is_default: boolean;
+}
+
+export interface ServerWire {
+  server_owner?: boolean;
+  identifier: string;
+  internal_id: number;
+  uuid: string;
+  name: string;
+  node: string;
+  is_node_under_maintenance?: boolean;
+  sftp_details: { ip: string; port: number };
+  description: string | null;
+  limits: { memory: number; swap?: number; disk: number; io?: number; cpu: number; threads?: string | null };
+  invocation: string;
+  docker_image: string;
+  egg_features: string[] | null;
+  feature_limits: { databases: number | null; allocations: number | null; backups: number | null };
+  status: string | null;
+  is_suspended?: boolean;
+  is_installing?: boolean;
+  is_transferring: boolean;
+  relationships?: {
+    allocations?: { object: string; data?: { attributes: AllocationWire }[] };
+    variables?: { object: string; data?: { attributes: EggVariableWire }[] };
+  };
+}
+
+export interface EggVariableWire {
+  name: string;
+  description: string;
+  env_variable: string;
+  default_value: string;
+  server_value: string | null;
+  is_editable: boolean;
+  rules: string;
+}
+
+export interface StatsWire {
+  current_state: string;
+  is_suspended: boolean;
+  resources: {
+    memory_bytes: number;
+    cpu_absolute: number;
+    disk_bytes: number;
+    network_rx_bytes: number;
+    network_tx_bytes: number;
+    uptime?: number;
+  };
+}
+
+export interface PaginationWire {
+  total: number;
+  count: number;
+  per_page: number;
+  current_page: number;
+  total_pages: number;
+}
+
+/** Known values of a server's status; anything else the panel may send still counts as "not normal". */
+export type ServerStatus =
+  | 'installing'
+  | 'install_failed'
+  | 'reinstall_failed'
+  | 'suspended'
+  | 'restoring_backup';
+
+export interface Allocation {
+  id: number;
+  ip: string;
+  alias: string | null;
+  port: number;
+  notes: string | null;
+  isDefault: boolean;
+}
+
+export interface ServerVariable {
+  name: string;
+  description: string;
+  envVariable: string;
+  defaultValue: string;
+  serverValue: string | null;
+  isEditable: boolean;
+  rules: string[];
+}
+
+export interface ServerLimits {
+  cpu: number;
+  memory: number;
+  disk: number;
+}
+
+/** The full server of GET /api/client/servers/{id}. */
+export interface Server {
+  id: string;
+  internalId: number;
+  uuid: string;
+  name: string;
+  node: string;
+  isNodeUnderMaintenance: boolean;
+  status: ServerStatus | null;
+  invocation: string;
+  dockerImage: string;
+  sftpDetails: { ip: string; port: number };
+  description: string | null;
+  limits: ServerLimits;
+  eggFeatures: string[];
+  featureLimits: { databases: number; backups: number; allocations: number };
+  isTransferring: boolean;
+  isInstalling: boolean;
+  variables: ServerVariable[];
+  allocations: Allocation[];
+}
+
+/** A row of the dashboard (spec §3 "Server list item"). */
+export interface ServerListItem {
+  id: string;
+  uuid: string;
+  name: string;
+  description: string | null;
+  status: ServerStatus | null;
+  isTransferring: boolean;
+  limits: ServerLimits;
+  allocations: Allocation[];
+  node: string;
+}
+
+export interface ServerStats {
+  /** The daemon's power state (offline, starting, running, stopping). */
+  status: string;
+  isSuspended: boolean;
+  memoryUsageInBytes: number;
+  cpuUsagePercent: number;
+  diskUsageInBytes: number;
+  networkRxInBytes: number;
+  networkTxInBytes: number;
+}
+
+export interface Pagination {
+  total: number;
+  count: number;
+  perPage: number;
+  currentPage: number;
+  totalPages: number;
+}
+
+export interface PaginatedResult<T> {
+  items: T[];
+  pagination: Pagination;
+}
+
+export const toAllocation = (a: AllocationWire): Allocation => ({
+  id: a.id ?? 0,
+  ip: a.ip,
+  alias: a.ip_alias || null,
+  port: a.port,
+  notes: a.notes ?? null,
+  isDefault: a.is_default,
+});
+
+/** How an allocation is shown everywhere: its alias if it has one, else its IP, then the port. */
+export const allocationAddress = (allocation: Pick<Allocation, 'alias' | 'ip' | 'port'>): string =>
+  `${allocation.alias || allocation.ip}:${allocation.port}`;
+
+const toStatus = (status: string | null): ServerStatus | null => (status ? (status as ServerStatus) : null);
+
+// A null_resource (no permission) carries no data; it reads as an empty list.
+const allocationsOf = (wire: ServerWire) =>
+  (wire.relationships?.allocations?.data ?? []).map(({ attributes }) => toAllocation(attributes));
+
+const toLimits = ({ cpu, memory, disk }: ServerWire['limits']): ServerLimits => ({
+  cpu: cpu ?? 0,
+  memory: memory ?? 0,
+  disk: disk ?? 0,
+});
+
+export function toServer(wire: ServerWire): Server {
+  const status = toStatus(wire.status);
+  return {
+    id: wire.identifier,
+    internalId: wire.internal_id,
+    uuid: wire.uuid,
+    name: wire.name,
+    node: wire.node,
+    isNodeUnderMaintenance: wire.is_node_under_maintenance ?? false,
+    status,
+    invocation: wire.invocation,
+    dockerImage: wire.docker_image,
+    sftpDetails: { ip: wire.sftp_details.ip, port: wire.sftp_details.port },
+    description: wire.description || null,
+    limits: toLimits(wire.limits),
+    eggFeatures: wire.egg_features ?? [],
+    featureLimits: {
+      databases: wire.feature_limits.databases ?? 0,
+      backups: wire.feature_limits.backups ?? 0,
+      allocations: wire.feature_limits.allocations ?? 0,
+    },
+    isTransferring: wire.is_transferring,
+    isInstalling: status === 'installing' || status === 'install_failed',
+    variables: (wire.relationships?.variables?.data ?? []).map(({ attributes: v }) => ({
+      name: v.name,
+      description: v.description,
+      envVariable: v.env_variable,
+      defaultValue: v.default_value,
+      serverValue: v.server_value,
+      isEditable: v.is_editable,
+      rules: v.rules.split('|'),
+    })),
+    allocations: allocationsOf(wire),
+  };
+}
+
+export const toServerListItem = (wire: ServerWire): ServerListItem => ({
+  id: wire.identifier,
+  uuid: wire.uuid,
+  name: wire.name,
+  description: wire.description || null,
+  status: toStatus(wire.status),
+  isTransferring: wire.is_transferring,
+  limits: toLimits(wire.limits),
+  allocations: allocationsOf(wire),
+  node: wire.node,
+});
+
+export const toServerStats = ({ current_state, is_suspended, resources }: StatsWire): ServerStats => ({
+  status: current_state,
+  isSuspended: is_suspended,
+  memoryUsageInBytes: resources.memory_bytes,
+  cpuUsagePercent: resources.cpu_absolute,
+  diskUsageInBytes: resources.disk_bytes,
+  networkRxInBytes: resources.network_rx_bytes,
+  networkTxInBytes: resources.network_tx_bytes,
+});
+
+export const toPagination = (wire: PaginationWire): Pagination => ({
+  total: wire.total,
+  count: wire.count,
+  perPage: wire.per_page,
+  currentPage: wire.current_page,
+  totalPages: wire.total_pages,
+});
+
+/** Spec §4 "Conflict state": any status, or a transfer in progress. */
+export const isInConflictState = (server: Pick<Server, 'status' | 'isTransferring'>): boolean =>
+  server.status !== null || server.isTransferring;

@@ -1,0 +1,30 @@
+import { useTranslation } from 'react-i18next';
+import { ServerDownIllustration } from '@/components/ui/illustrations';
+import { ScreenBlock } from '@/components/ui/screen-block';
+import type { Server } from '@/features/servers/api/transformers';
+
+type BlockedReason = 'installing' | 'suspended' | 'transferring' | 'restoring_backup';
+
+/** Which notice a server in a conflict state gets (spec "Blocked views"; the first matching row wins). */
+export function blockedReason(server: Pick<Server, 'status' | 'isTransferring'>): BlockedReason {
+  const { status } = server;
+  // A failed reinstall is still the installer's business, like a failed install.
+  if (status === 'installing' || status === 'install_failed' || status === 'reinstall_failed')
+    return 'installing';
+  if (status === 'suspended') return 'suspended';
+  if (server.isTransferring) return 'transferring';
+  return 'restoring_backup';
+}
+
+/** Shown in place of a server page while the server cannot be used. */
+export function ConflictStateView({ server }: { server: Pick<Server, 'status' | 'isTransferring'> }) {
+  const { t } = useTranslation('server');
+  const reason = blockedReason(server);
+  return (
+    <ScreenBlock
+      title={t(`blocked.${reason}.title`)}
+      message={t(`blocked.${reason}.message`)}
+      illustration={<ServerDownIllustration />}
+    />
+  );
+}

@@ -1,0 +1,23 @@
+import { canAll } from '@aerie/shared/permissions/can';
+import type { ReactNode } from 'react';
+import { isInConflictState } from '@/features/servers/api/transformers';
+import { AccessDenied } from '@/features/servers/components/access-denied';
+import { ConflictStateView } from '@/features/servers/components/conflict-state-view';
+import { useServerContext } from '@/features/servers/hooks/use-server';
+
+interface ServerAreaGateProps {
+  /** Permissions the current page needs (all of them); none for pages without a route permission. */
+  permission?: readonly string[];
+  /** The bare server page (console), where root admins look past a conflict state. */
+  isConsole: boolean;
+  rootAdmin: boolean;
+  children: ReactNode;
+}
+
+/** Decides what the server area shows for the current page: a blocked view, Access Denied, or the page. */
+export function ServerAreaGate({ permission, isConsole, rootAdmin, children }: ServerAreaGateProps) {
+  const { server, permissions } = useServerContext();
+  if (isInConflictState(server) && !(rootAdmin && isConsole)) return <ConflictStateView server={server} />;
+  if (permission && !canAll(permissions, permission)) return <AccessDenied />;
+  return <>{children}</>;
+}

@@ -1,0 +1,54 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Pagination } from '@/components/ui/pagination';
+import { SpinnerBlock } from '@/components/ui/spinner';
+import { serversQueryOptions } from '@/features/servers/api/servers';
+import { ServerCard } from '@/features/servers/components/server-card';
+import { usePageParam } from '@/hooks/use-page-param';
+import { flashActions } from '@/stores/flash-store';
+
+/** The dashboard's servers, a page at a time; `showAll` lists other people's servers (root admins). */
+export function ServerList({ showAll }: { showAll: boolean }) {
+  const { t } = useTranslation('dashboard');
+  const [page, setPage] = usePageParam();
+  const servers = useQuery(serversQueryOptions({ page, type: showAll ? 'admin' : undefined }));
+
+  useEffect(() => {
+    if (servers.error) flashActions().clearAndAddHttpError({ key: 'dashboard', error: servers.error });
+    else flashActions().clearFlashes('dashboard');
+  }, [servers.error]);
+
+  // A page past the end (servers were removed, or an old link) starts over at page 1.
+  const emptyPastFirst = !servers.isPlaceholderData && servers.data?.items.length === 0 && page > 1;
+  useEffect(() => {
+    if (emptyPastFirst) setPage(1);
+  }, [emptyPastFirst, setPage]);
+
+  if (!servers.data) return servers.isPending ? <SpinnerBlock label={t('title')} /> : null;
+  const { items, pagination } = servers.data;
+  if (items.length === 0) {
+    return (
+      <p className="rounded-xl border border-dashed border-ink-700 bg-ink-900/40 px-6 py-16 text-center text-sm text-ink-300">
+        {showAll ? t('empty_others') : t('empty')}
+      </p>
+    );
+  }
+  return (
+    <>
+      <ul className="space-y-3">
+        {items.map((server) => (
+          <li key={server.uuid}>
+            <ServerCard server={server} />
+          </li>
+        ))}
+      </ul>
+      <Pagination
+        className="mt-6"
+        currentPage={pagination.currentPage}
+        totalPages={pagination.totalPages}
+        onPageSelect={setPage}
+      />
+    </>
+  );
+}
