@@ -1,4 +1,12 @@
-/** Panel answers for the server endpoints, in the wire format of reference §6 and §1.5. */
+import type {
+  ServerItem,
+  ServerListResponse,
+  ServerResponse,
+  ServerStatus,
+  StatsResponse,
+} from '@aerie/shared/servers/server-wire';
+
+/** Panel answers for the server endpoints, typed by the shared wire shapes (reference §6 and §1.5). */
 
 export interface AllocationFixture {
   ip?: string;
@@ -13,8 +21,8 @@ export interface ServerFixture {
   uuid?: string;
   name?: string;
   node?: string;
-  description?: string | null;
-  status?: string | null;
+  description?: string;
+  status?: ServerStatus;
   is_transferring?: boolean;
   limits?: { memory: number; disk: number; cpu: number };
   allocations?: AllocationFixture[];
@@ -23,7 +31,7 @@ export interface ServerFixture {
 let counter = 0;
 
 /** A `server` item; every field can be overridden. */
-export function serverItem(overrides: ServerFixture = {}) {
+export function serverItem(overrides: ServerFixture = {}): ServerItem {
   counter += 1;
   const n = counter;
   const identifier = overrides.identifier ?? `srv${String(n).padStart(5, '0')}`;
@@ -39,7 +47,7 @@ export function serverItem(overrides: ServerFixture = {}) {
       node: overrides.node ?? 'Node A',
       is_node_under_maintenance: false,
       sftp_details: { ip: 'node.example.com', port: 2022 },
-      description: overrides.description ?? null,
+      description: overrides.description ?? '',
       limits: {
         swap: 0,
         io: 500,
@@ -78,9 +86,9 @@ export function serverItem(overrides: ServerFixture = {}) {
 
 /** A paginated `GET /api/client` answer. */
 export function serverList(
-  items: ReturnType<typeof serverItem>[],
+  items: ServerItem[],
   { currentPage = 1, totalPages = 1, perPage = 50, total = items.length } = {},
-) {
+): ServerListResponse {
   return {
     object: 'list',
     data: items,
@@ -101,7 +109,7 @@ export function serverList(
 export function serverDetail(
   overrides: ServerFixture = {},
   { owner = true, permissions = [] as string[] } = {},
-) {
+): ServerResponse {
   return {
     ...serverItem(overrides),
     meta: { is_server_owner: owner, user_permissions: owner ? ['*'] : permissions },

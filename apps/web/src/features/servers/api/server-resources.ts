@@ -1,12 +1,13 @@
+import type { StatsResponse } from '@aerie/shared/servers/server-wire';
 import { queryOptions } from '@tanstack/react-query';
-import { type ServerStats, type StatsWire, toServerStats } from '@/features/servers/api/transformers';
+import { type ServerStats, toServerStats } from '@/features/servers/api/transformers';
 import { apiClient } from '@/lib/api-client';
 
 /** Dashboard cards refresh their usage this often (spec §9). */
 export const usagePollMs = 30_000;
 
 export async function getServerResources(uuid: string, signal?: AbortSignal): Promise<ServerStats> {
-  const response = await apiClient.get<{ object: 'stats'; attributes: StatsWire }>(
+  const response = await apiClient.get<StatsResponse>(
     `/api/client/servers/${encodeURIComponent(uuid)}/resources`,
     { signal },
   );

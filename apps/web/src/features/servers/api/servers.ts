@@ -1,27 +1,19 @@
+import type { ServerListResponse, ServerResponse } from '@aerie/shared/servers/server-wire';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import {
   type PaginatedResult,
-  type PaginationWire,
   type Server,
   type ServerListItem,
-  type ServerWire,
   toPagination,
   toServer,
   toServerListItem,
 } from '@/features/servers/api/transformers';
 import { apiClient } from '@/lib/api-client';
 
-interface ServerListResponse {
-  object: 'list';
-  data: { object: 'server'; attributes: ServerWire }[];
-  meta: { pagination: PaginationWire };
-}
-
-interface ServerResponse {
-  object: 'server';
-  attributes: ServerWire;
-  meta?: { is_server_owner?: boolean; user_permissions?: string[] };
-}
+// A panel may leave the meta out; the permission list then counts as empty (spec §6).
+type ServerResponseWithOptionalMeta = Omit<ServerResponse, 'meta'> & {
+  meta?: Partial<ServerResponse['meta']>;
+};
 
 /** Which servers the list holds: the caller's own (and shared), others' (root admins), or every server. */
 export type ServerListType = 'admin' | 'admin-all' | undefined;
@@ -52,9 +44,12 @@ export interface LoadedServer {
 }
 
 export async function getServer(id: string, signal?: AbortSignal): Promise<LoadedServer> {
-  const response = await apiClient.get<ServerResponse>(`/api/client/servers/${encodeURIComponent(id)}`, {
-    signal,
-  });
+  const response = await apiClient.get<ServerResponseWithOptionalMeta>(
+    `/api/client/servers/${encodeURIComponent(id)}`,
+    {
+      signal,
+    },
+  );
   const isOwner = response.meta?.is_server_owner === true;
   return {
     server: toServer(response.attributes),

@@ -1,80 +1,21 @@
+import type {
+  AllocationAttributes,
+  Pagination as PaginationWire,
+  ServerAttributes,
+  StatsResponse,
+} from '@aerie/shared/servers/server-wire';
+
 /*
  * The one place that knows both the panel's snake_case wire format (reference §6, §1.5) and the camelCase models
  * the pages use (spec §3). Every server-related fetcher maps its answer through these functions.
  */
 
-export interface AllocationWire {
-  id?: number;
-  ip: string;
-  ip_alias: string | null;
-  port: number;
-  notes?: string | null;
-  is_default: boolean;
-}
+export type ServerWire = ServerAttributes;
+export type StatsWire = StatsResponse['attributes'];
+export type { PaginationWire };
 
-export interface ServerWire {
-  server_owner?: boolean;
-  identifier: string;
-  internal_id: number;
-  uuid: string;
-  name: string;
-  node: string;
-  is_node_under_maintenance?: boolean;
-  sftp_details: { ip: string; port: number };
-  description: string | null;
-  limits: { memory: number; swap?: number; disk: number; io?: number; cpu: number; threads?: string | null };
-  invocation: string;
-  docker_image: string;
-  egg_features: string[] | null;
-  feature_limits: { databases: number | null; allocations: number | null; backups: number | null };
-  status: string | null;
-  is_suspended?: boolean;
-  is_installing?: boolean;
-  is_transferring: boolean;
-  relationships?: {
-    allocations?: { object: string; data?: { attributes: AllocationWire }[] };
-    variables?: { object: string; data?: { attributes: EggVariableWire }[] };
-  };
-}
-
-export interface EggVariableWire {
-  name: string;
-  description: string;
-  env_variable: string;
-  default_value: string;
-  server_value: string | null;
-  is_editable: boolean;
-  rules: string;
-}
-
-export interface StatsWire {
-  current_state: string;
-  is_suspended: boolean;
-  resources: {
-    memory_bytes: number;
-    cpu_absolute: number;
-    disk_bytes: number;
-    network_rx_bytes: number;
-    network_tx_bytes: number;
-    uptime?: number;
-  };
-}
-
-export interface PaginationWire {
-  total: number;
-  count: number;
-  per_page: number;
-  current_page: number;
-  total_pages: number;
-}
-
-/** Known values of a server's status; anything else the panel may send still counts as "not normal". */
-export type ServerStatus =
-  | 'installing'
-  | 'install_failed'
-  | 'reinstall_failed'
-  | 'suspended'
-  | 'restoring_backup';
+/** The conflict states a server can be in; null is normal. */
+export type ServerStatus = Exclude<ServerAttributes['status'], null>;
 
 export interface Allocation {
   id: number;
@@ -160,12 +101,12 @@ export interface PaginatedResult<T> {
   pagination: Pagination;
 }
 
-export const toAllocation = (a: AllocationWire): Allocation => ({
-  id: a.id ?? 0,
+export const toAllocation = (a: AllocationAttributes): Allocation => ({
+  id: a.id,
   ip: a.ip,
   alias: a.ip_alias || null,
   port: a.port,
-  notes: a.notes ?? null,
+  notes: a.notes,
   isDefault: a.is_default,
 });
 
@@ -173,11 +114,16 @@ export const toAllocation = (a: AllocationWire): Allocation => ({
 export const allocationAddress = (allocation: Pick<Allocation, 'alias' | 'ip' | 'port'>): string =>
   `${allocation.alias || allocation.ip}:${allocation.port}`;
 
-const toStatus = (status: string | null): ServerStatus | null => (status ? (status as ServerStatus) : null);
+const toStatus = (status: ServerAttributes['status']): ServerStatus | null => status || null;
 
-// A null_resource (no permission) carries no data; it reads as an empty list.
 const allocationsOf = (wire: ServerWire) =>
   (wire.relationships?.allocations?.data ?? []).map(({ attributes }) => toAllocation(attributes));
+
+// A null_resource (no startup.read) carries no data; it reads as no variables.
+const variablesOf = (wire: ServerWire) => {
+  const variables = wire.relationships?.variables;
+  return variables && variables.object === 'list' ? variables.data.map(({ attributes }) => attributes) : [];
+};
 
 const toLimits = ({ cpu, memory, disk }: ServerWire['limits']): ServerLimits => ({
   cpu: cpu ?? 0,
@@ -208,7 +154,7 @@ export function toServer(wire: ServerWire): Server {
     },
     isTransferring: wire.is_transferring,
     isInstalling: status === 'installing' || status === 'install_failed',
-    variables: (wire.relationships?.variables?.data ?? []).map(({ attributes: v }) => ({
+    variables: variablesOf(wire).map((v) => ({
       name: v.name,
       description: v.description,
       envVariable: v.env_variable,

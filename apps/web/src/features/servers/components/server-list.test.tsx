@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiClient } from '@/lib/api-client';
 import { pageUser, renderApp } from '@/testing/render-app';
-import { serverItem, serverList, statsBody } from '@/testing/server-fixtures';
+import { type ServerFixture, serverItem, serverList, statsBody } from '@/testing/server-fixtures';
 import { errorEnvelope, startTestServer, type TestServer } from '@/testing/test-server';
 
 let server: TestServer;
@@ -127,17 +127,20 @@ describe('server cards', () => {
     [{ status: 'install_failed' }, 'Unavailable'],
     [{ status: 'restoring_backup' }, 'Restoring Backup'],
     [{ is_transferring: true }, 'Transferring'],
-  ])('shows %j servers as %s while their usage is unavailable', async (state, badge) => {
-    const item = serverItem({ name: 'Busy', ...state });
-    server.on('GET /api/client', () => ({ body: serverList([item]) }));
-    server.on(`GET /api/client/servers/${item.attributes.uuid}/resources`, () =>
-      errorEnvelope(409, 'ConflictHttpException', 'This server is busy.'),
-    );
-    renderApp('/', { user: pageUser() });
-    const busy = await card('Busy');
-    expect(await within(busy).findByText(badge)).toBeInTheDocument();
-    expect(busy).toHaveTextContent(/Busy.*(Installing|Unavailable|Restoring Backup|Transferring)$/);
-  });
+  ] as [ServerFixture, string][])(
+    'shows %j servers as %s while their usage is unavailable',
+    async (state, badge) => {
+      const item = serverItem({ name: 'Busy', ...state });
+      server.on('GET /api/client', () => ({ body: serverList([item]) }));
+      server.on(`GET /api/client/servers/${item.attributes.uuid}/resources`, () =>
+        errorEnvelope(409, 'ConflictHttpException', 'This server is busy.'),
+      );
+      renderApp('/', { user: pageUser() });
+      const busy = await card('Busy');
+      expect(await within(busy).findByText(badge)).toBeInTheDocument();
+      expect(busy).toHaveTextContent(/Busy.*(Installing|Unavailable|Restoring Backup|Transferring)$/);
+    },
+  );
 
   it('shows Suspended without polling a suspended server, and when the daemon says so', async () => {
     const byStatus = serverItem({ name: 'Banned', status: 'suspended' });
