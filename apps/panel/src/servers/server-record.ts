@@ -29,7 +29,39 @@ export interface ServerRecord {
   backupLimit: number | null;
 }
 
-export function toServerRecord(row: Selectable<ServersTable>): ServerRecord {
+/** The columns a ServerRecord is read from (lists read thousands of rows: no column more than needed). */
+export const serverRecordColumns = [
+  'servers.id',
+  'servers.uuid',
+  'servers.uuid_short',
+  'servers.external_id',
+  'servers.node_id',
+  'servers.name',
+  'servers.description',
+  'servers.status',
+  'servers.owner_id',
+  'servers.memory',
+  'servers.swap',
+  'servers.disk',
+  'servers.io',
+  'servers.cpu',
+  'servers.threads',
+  'servers.oom_disabled',
+  'servers.allocation_id',
+  'servers.egg_id',
+  'servers.startup',
+  'servers.image',
+  'servers.allocation_limit',
+  'servers.database_limit',
+  'servers.backup_limit',
+] as const;
+
+type ServerRecordRow = Pick<
+  Selectable<ServersTable>,
+  (typeof serverRecordColumns)[number] extends `servers.${infer C}` ? C & keyof ServersTable : never
+>;
+
+export function toServerRecord(row: ServerRecordRow): ServerRecord {
   return {
     id: row.id,
     uuid: row.uuid,

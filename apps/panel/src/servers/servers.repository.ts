@@ -1,5 +1,11 @@
 import type { Db } from '../db/database';
-import { type NodeRecord, type ServerRecord, toNodeRecord, toServerRecord } from './server-record';
+import {
+  type NodeRecord,
+  type ServerRecord,
+  serverRecordColumns,
+  toNodeRecord,
+  toServerRecord,
+} from './server-record';
 
 /**
  * The server named in a URL: exactly 8 characters is the short identifier, anything else the full uuid
@@ -8,7 +14,7 @@ import { type NodeRecord, type ServerRecord, toNodeRecord, toServerRecord } from
 export async function findServerByIdentifier(db: Db, identifier: string): Promise<ServerRecord | null> {
   const row = await db
     .selectFrom('servers')
-    .selectAll()
+    .select(serverRecordColumns)
     .where(identifier.length === 8 ? 'uuid_short' : 'uuid', '=', identifier)
     .executeTakeFirst();
   return row ? toServerRecord(row) : null;
