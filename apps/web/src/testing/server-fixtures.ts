@@ -129,7 +129,7 @@ export function statsBody({
   memory?: number;
   cpu?: number;
   disk?: number;
-} = {}) {
+} = {}): StatsResponse {
   return {
     object: 'stats',
     attributes: {

@@ -44,6 +44,24 @@ async function openSearch(rootAdmin = false) {
 }
 
 describe('server search', () => {
+  it('opens with meta+/ unless the user is typing in a field', async () => {
+    server.on('GET /api/client', () => ({ body: serverList([]) }));
+    const { user } = renderApp('/', { user: pageUser() });
+    await screen.findByRole('heading', { name: 'Dashboard' });
+    await user.keyboard('{Meta>}/{/Meta}');
+    const dialog = await screen.findByRole('dialog', { name: 'Search' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(dialog).not.toBeInTheDocument());
+
+    const field = document.createElement('input');
+    document.body.append(field);
+    field.focus();
+    await user.keyboard('{Meta>}/{/Meta}');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    field.remove();
+  });
+
   it('asks for a search term with the spec hint', async () => {
     const { dialog } = await openSearch();
     expect(within(dialog).getByLabelText('Search term')).toHaveAccessibleDescription(

@@ -171,6 +171,13 @@ describe('server cards', () => {
 });
 
 describe('dashboard list', () => {
+  it('shows a spinner while the list loads', async () => {
+    server.on('GET /api/client', () => ({ body: serverList([serverItem({ name: 'Late' })]), delayMs: 400 }));
+    renderApp('/', { user: pageUser() });
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading');
+    expect(await card('Late')).toBeInTheDocument();
+  });
+
   it('says when there are no servers', async () => {
     server.on('GET /api/client', () => ({ body: serverList([]) }));
     renderApp('/', { user: pageUser() });

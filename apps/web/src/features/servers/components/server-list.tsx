@@ -25,7 +25,7 @@ export function ServerList({ showAll }: { showAll: boolean }) {
     if (emptyPastFirst) setPage(1);
   }, [emptyPastFirst, setPage]);
 
-  if (!servers.data) return servers.isPending ? <SpinnerBlock label={t('title')} /> : null;
+  if (!servers.data) return servers.isPending ? <SpinnerBlock /> : null;
   const { items, pagination } = servers.data;
   if (items.length === 0) {
     return (
