@@ -10,7 +10,7 @@ export function DashboardRoute() {
   const { t } = useTranslation('dashboard');
   const rootAdmin = useUserStore((state) => state.user?.rootAdmin ?? false);
   const [showAll, setShowAll] = useShowAllServers();
-  const [, setPage] = usePageParam();
+  const [page, setPage] = usePageParam();
   const handleToggle = (next: boolean) => {
     setShowAll(next);
     setPage(1);
@@ -22,7 +22,7 @@ export function DashboardRoute() {
       actions={rootAdmin && <ShowAllServersToggle showAll={showAll} onChange={handleToggle} />}
     >
       {/* Only root admins can list others' servers; a stored choice of a former admin is ignored. */}
-      <ServerList showAll={rootAdmin && showAll} />
+      <ServerList showAll={rootAdmin && showAll} page={page} setPage={setPage} />
     </PageContentBlock>
   );
 }

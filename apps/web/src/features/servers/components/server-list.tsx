@@ -5,13 +5,18 @@ import { Pagination } from '@/components/ui/pagination';
 import { SpinnerBlock } from '@/components/ui/spinner';
 import { serversQueryOptions } from '@/features/servers/api/servers';
 import { ServerCard } from '@/features/servers/components/server-card';
-import { usePageParam } from '@/hooks/use-page-param';
 import { flashActions } from '@/stores/flash-store';
 
-/** The dashboard's servers, a page at a time; `showAll` lists other people's servers (root admins). */
-export function ServerList({ showAll }: { showAll: boolean }) {
+interface ServerListProps {
+  /** Lists other people's servers (root admins). */
+  showAll: boolean;
+  page: number;
+  setPage: (page: number) => void;
+}
+
+/** The dashboard's servers, a page at a time. */
+export function ServerList({ showAll, page, setPage }: ServerListProps) {
   const { t } = useTranslation('dashboard');
-  const [page, setPage] = usePageParam();
   const servers = useQuery(serversQueryOptions({ page, type: showAll ? 'admin' : undefined }));
 
   useEffect(() => {
