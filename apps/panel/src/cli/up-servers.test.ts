@@ -1,0 +1,133 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../test/test-database';
+import { createWebDistFixture } from '../../test/web-dist-fixture';
+import { repoRoot } from '../config/load-config';
+
+const aerie = join(repoRoot, 'bin/aerie.mjs');
+let dir: string;
+let database: TestDatabase;
+let env: Record<string, string>;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'aerie-up-servers-'));
+  mkdirSync(join(dir, 'data'));
+  database = await createTestDatabase(join(dir, 'data'));
+  env = {
+    DATA_DIR: join(dir, 'data'),
+    WEB_DIST: createWebDistFixture(dir),
+    PORT: '0',
+    // A real port: the panel asks the local daemon for the demo server's resources.
+    DAEMON_PORT: String(await freePort()),
+    DAEMON_SFTP_PORT: '2222',
+    ADMIN_USERNAME: 'owner',
+    ADMIN_PASSWORD: 'demo password 123',
+    LOG_LEVEL: 'warn',
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+  };
+});
+afterAll(async () => {
+  await database?.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** `aerie up` until Ctrl-C; resolves its panel URL once the panel and the daemon listen. */
+function startUp() {
+  const child: ChildProcess = spawn(process.execPath, [aerie, 'up'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const ready = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const url = /Aerie is running at (http:\/\/\S+)/.exec(output)?.[1];
+      if (url && output.includes('Aerie daemon listening on')) resolve(url);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`aerie up exited with ${code}:\n${output}`)));
+  });
+  const stop = () =>
+    new Promise<number | null>((resolve) => {
+      child.once('exit', (code) => resolve(code));
+      child.kill('SIGINT');
+    });
+  return { ready, stop, output: () => output };
+}
+
+/** Signs in over HTTP like the SPA and returns a GET that carries the session. */
+async function signIn(url: string) {
+  const page = await fetch(`${url}/auth/login`);
+  const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(await page.text())?.[1] ?? '';
+  const cookies = () => page.headers.getSetCookie().map((cookie) => cookie.split(';')[0]);
+  const login = await fetch(`${url}/auth/login`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-csrf-token': csrf,
+      cookie: cookies().join('; '),
+    },
+    body: JSON.stringify({ user: 'owner', password: 'demo password 123' }),
+  });
+  expect(login.status).toBe(200);
+  const session = login.headers.getSetCookie().map((cookie) => cookie.split(';')[0]);
+  return (path: string) =>
+    fetch(`${url}${path}`, { headers: { accept: 'application/json', cookie: session.join('; ') } });
+}
+
+describe('aerie up and the demo server', { timeout: 120_000 }, () => {
+  it('creates one demo server on the first boot only, served with offline figures from the local daemon', async () => {
+    const first = startUp();
+    const get = await signIn(await first.ready);
+    expect(first.output()).toContain('Created the demo server "Demo Server" on the local node.');
+    const list = await (await get('/api/client')).json();
+    expect(list.data.map((item: { attributes: { name: string } }) => item.attributes.name)).toEqual([
+      'Demo Server',
+    ]);
+    const demo = list.data[0].attributes;
+    expect(demo).toMatchObject({
+      server_owner: true,
+      node: 'Local node',
+      sftp_details: { ip: '127.0.0.1', port: 2222 },
+      limits: { memory: 512, disk: 1024, cpu: 100 },
+      status: null,
+      is_installing: false,
+    });
+    expect(demo.relationships.allocations.data[0].attributes).toMatchObject({
+      ip: '127.0.0.1',
+      port: 25565,
+      is_default: true,
+    });
+    // The local daemon does not know servers yet (404): the panel answers the offline figures.
+    const stats = await (await get(`/api/client/servers/${demo.identifier}/resources`)).json();
+    expect(stats.attributes.current_state).toBe('offline');
+    const socket = await (await get(`/api/client/servers/${demo.identifier}/websocket`)).json();
+    expect(socket.data.socket).toBe(`ws://127.0.0.1:${env.DAEMON_PORT}/api/servers/${demo.uuid}/ws`);
+    expect(await first.stop()).toBe(0);
+
+    const second = startUp();
+    const again = await signIn(await second.ready);
+    expect(second.output()).not.toContain('Created the demo server');
+    const after = await (await again('/api/client')).json();
+    expect(after.data.map((item: { attributes: { uuid: string } }) => item.attributes.uuid)).toEqual([
+      demo.uuid,
+    ]);
+    expect(await second.stop()).toBe(0);
+    expect(await database.db.selectFrom('servers').select('id').execute()).toHaveLength(1);
+    expect(await database.db.selectFrom('nodes').select('id').execute()).toHaveLength(1);
+  });
+});
