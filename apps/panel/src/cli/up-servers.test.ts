@@ -3,6 +3,11 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type {
+  ServerListResponse,
+  StatsResponse,
+  WebsocketCredentialsResponse,
+} from '@aerie/shared/servers/server-wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database';
 import { createWebDistFixture } from '../../test/web-dist-fixture';
@@ -94,11 +99,9 @@ describe('aerie up and the demo server', { timeout: 120_000 }, () => {
     const first = startUp();
     const get = await signIn(await first.ready);
     expect(first.output()).toContain('Created the demo server "Demo Server" on the local node.');
-    const list = await (await get('/api/client')).json();
-    expect(list.data.map((item: { attributes: { name: string } }) => item.attributes.name)).toEqual([
-      'Demo Server',
-    ]);
-    const demo = list.data[0].attributes;
+    const list = (await (await get('/api/client')).json()) as ServerListResponse;
+    expect(list.data.map((item) => item.attributes.name)).toEqual(['Demo Server']);
+    const demo = list.data[0]?.attributes as ServerListResponse['data'][number]['attributes'];
     expect(demo).toMatchObject({
       server_owner: true,
       node: 'Local node',
@@ -107,25 +110,27 @@ describe('aerie up and the demo server', { timeout: 120_000 }, () => {
       status: null,
       is_installing: false,
     });
-    expect(demo.relationships.allocations.data[0].attributes).toMatchObject({
+    expect(demo.relationships.allocations.data[0]?.attributes).toMatchObject({
       ip: '127.0.0.1',
       port: 25565,
       is_default: true,
     });
     // The local daemon does not know servers yet (404): the panel answers the offline figures.
-    const stats = await (await get(`/api/client/servers/${demo.identifier}/resources`)).json();
+    const stats = (await (
+      await get(`/api/client/servers/${demo.identifier}/resources`)
+    ).json()) as StatsResponse;
     expect(stats.attributes.current_state).toBe('offline');
-    const socket = await (await get(`/api/client/servers/${demo.identifier}/websocket`)).json();
+    const socket = (await (
+      await get(`/api/client/servers/${demo.identifier}/websocket`)
+    ).json()) as WebsocketCredentialsResponse;
     expect(socket.data.socket).toBe(`ws://127.0.0.1:${env.DAEMON_PORT}/api/servers/${demo.uuid}/ws`);
     expect(await first.stop()).toBe(0);
 
     const second = startUp();
     const again = await signIn(await second.ready);
     expect(second.output()).not.toContain('Created the demo server');
-    const after = await (await again('/api/client')).json();
-    expect(after.data.map((item: { attributes: { uuid: string } }) => item.attributes.uuid)).toEqual([
-      demo.uuid,
-    ]);
+    const after = (await (await again('/api/client')).json()) as ServerListResponse;
+    expect(after.data.map((item) => item.attributes.uuid)).toEqual([demo.uuid]);
     expect(await second.stop()).toBe(0);
     expect(await database.db.selectFrom('servers').select('id').execute()).toHaveLength(1);
     expect(await database.db.selectFrom('nodes').select('id').execute()).toHaveLength(1);
