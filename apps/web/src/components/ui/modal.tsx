@@ -61,12 +61,21 @@ export function Modal({
     return () => document.removeEventListener('keydown', handleKeyDown);
   }, [open, canClose, closeOnEscape]);
 
-  // Move focus into the dialog and give it back to whatever had it when the dialog goes away.
+  // Remember what had focus before the dialog opened: read while rendering the opening, because a child's
+  // autoFocus takes focus before any effect of the dialog runs.
+  const returnFocusTo = useRef<HTMLElement | null>(null);
+  if (open && returnFocusTo.current === null && document.activeElement instanceof HTMLElement) {
+    returnFocusTo.current = document.activeElement;
+  }
+
+  // Move focus into the dialog (unless a field inside already took it) and give it back when it goes away.
   useEffect(() => {
     if (!mounted) return;
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    dialog.current?.focus();
-    return () => previous?.focus();
+    if (!dialog.current?.contains(document.activeElement)) dialog.current?.focus();
+    return () => {
+      returnFocusTo.current?.focus();
+      returnFocusTo.current = null;
+    };
   }, [mounted]);
 
   // Keep Tab and Shift+Tab inside the dialog while it is open.

@@ -62,6 +62,20 @@ describe('server search', () => {
     field.remove();
   });
 
+  it('takes typing straight away after meta+/, and gives focus back when it closes', async () => {
+    server.on('GET /api/client', () => ({ body: serverList([]) }));
+    const { user } = renderApp('/', { user: pageUser() });
+    const searchButton = await screen.findByRole('button', { name: 'Search' });
+    searchButton.focus();
+    await user.keyboard('{Meta>}/{/Meta}');
+    const dialog = await screen.findByRole('dialog', { name: 'Search' });
+    await user.keyboard('demo');
+    expect(within(dialog).getByLabelText('Search term')).toHaveValue('demo');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(dialog).not.toBeInTheDocument());
+    expect(searchButton).toHaveFocus();
+  });
+
   it('asks for a search term with the spec hint', async () => {
     const { dialog } = await openSearch();
     expect(within(dialog).getByLabelText('Search term')).toHaveAccessibleDescription(
