@@ -36,7 +36,8 @@ function totp(secret: string, now = Date.now()): string {
   counter.writeBigUInt64BE(BigInt(Math.floor(now / 1000 / 30)));
   const digest = createHmac('sha1', base32ToBytes(secret)).update(counter).digest();
   const offset = (digest.at(-1) ?? 0) & 0x0f;
-  return String(digest.readUInt32BE(offset) % 1_000_000).padStart(6, '0');
+  // RFC 4226 dynamic truncation: the top bit is masked off before taking the last six digits.
+  return String((digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
 }
 
 async function signIn(page: Page) {
@@ -46,6 +47,12 @@ async function signIn(page: Page) {
 }
 
 describe('account area', () => {
+  it("computes codes like an authenticator app (RFC 6238's SHA-1 test vectors)", () => {
+    const rfcSecret = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
+    expect(totp(rfcSecret, 59_000)).toBe('287082');
+    expect(totp(rfcSecret, 1_111_111_109_000)).toBe('081804');
+  });
+
   it('turns on two-factor, signs in with a recovery code, and creates an API key that works as a bearer token', async () => {
     const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
     const page = await context.newPage();
