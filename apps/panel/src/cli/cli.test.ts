@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAerieUp } from '../../test/aerie-up-process';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database';
 import { createWebDistFixture } from '../../test/web-dist-fixture';
 import { repoRoot } from '../config/load-config';
@@ -37,31 +38,7 @@ const run = (args: string[], extra: Record<string, string> = {}) =>
     encoding: 'utf8',
   });
 
-/** Starts `aerie up`, resolving once it prints its URL. */
-function startUp(extra: Record<string, string> = {}) {
-  const child: ChildProcess = spawn(process.execPath, [aerie, 'up'], {
-    env: { ...process.env, ...env, ...extra },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const ready = new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      const url = /Aerie is running at (http:\/\/\S+)/.exec(output)?.[1];
-      const daemon = /Aerie daemon listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url && daemon) resolve(url);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`aerie up exited with ${code}:\n${output}`)));
-  });
-  const stop = () =>
-    new Promise<number | null>((resolve) => {
-      child.once('exit', (code) => resolve(code));
-      child.kill('SIGINT');
-    });
-  return { ready, stop, output: () => output };
-}
+const startUp = (extra: Record<string, string> = {}) => startAerieUp({ ...env, ...extra });
 
 // Each case starts real `aerie` processes; on a loaded 2-core machine that takes seconds.
 describe('the aerie command', { timeout: 90_000 }, () => {

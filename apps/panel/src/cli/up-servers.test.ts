@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,11 +8,11 @@ import type {
   WebsocketCredentialsResponse,
 } from '@aerie/shared/servers/server-wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAerieUp } from '../../test/aerie-up-process';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database';
 import { createWebDistFixture } from '../../test/web-dist-fixture';
 import { repoRoot } from '../config/load-config';
 
-const aerie = join(repoRoot, 'bin/aerie.mjs');
 let dir: string;
 let database: TestDatabase;
 let env: Record<string, string>;
@@ -48,30 +47,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** `aerie up` until Ctrl-C; resolves its panel URL once the panel and the daemon listen. */
-function startUp() {
-  const child: ChildProcess = spawn(process.execPath, [aerie, 'up'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const ready = new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      const url = /Aerie is running at (http:\/\/\S+)/.exec(output)?.[1];
-      if (url && output.includes('Aerie daemon listening on')) resolve(url);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`aerie up exited with ${code}:\n${output}`)));
-  });
-  const stop = () =>
-    new Promise<number | null>((resolve) => {
-      child.once('exit', (code) => resolve(code));
-      child.kill('SIGINT');
-    });
-  return { ready, stop, output: () => output };
-}
+const startUp = () => startAerieUp(env);
 
 /** Signs in over HTTP like the SPA and returns a GET that carries the session. */
 async function signIn(url: string) {

@@ -1,0 +1,33 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { repoRoot } from '../src/config/load-config';
+
+export const aerieBin = join(repoRoot, 'bin/aerie.mjs');
+
+/**
+ * Starts a real `aerie up` with `env` on top of the test's environment. `ready` resolves with the panel URL once
+ * both the panel and its daemon listen; `stop` sends Ctrl-C (SIGINT) and resolves with the exit code.
+ */
+export function startAerieUp(env: Record<string, string>) {
+  const child: ChildProcess = spawn(process.execPath, [aerieBin, 'up'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const ready = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const url = /Aerie is running at (http:\/\/\S+)/.exec(output)?.[1];
+      if (url && output.includes('Aerie daemon listening on')) resolve(url);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`aerie up exited with ${code}:\n${output}`)));
+  });
+  const stop = () =>
+    new Promise<number | null>((resolve) => {
+      child.once('exit', (code) => resolve(code));
+      child.kill('SIGINT');
+    });
+  return { ready, stop, output: () => output };
+}
