@@ -2,11 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { doneMatcher } from '@aerie/shared/eggs/done-matcher';
+import { parseStopCommand } from '@aerie/shared/eggs/stop-command';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bundledEggsDir, demoEggPath, loadBundledEggs } from '../bundled-eggs';
-import { doneMatcher } from '../ptdl/done-matcher';
 import { parseEggExportText } from '../ptdl/parse-egg-export';
-import { parseStopCommand } from '../ptdl/stop-command';
 import { connectPlayer, killLeftovers, startProgram } from './line-harness';
 
 const demoDir = join(bundledEggsDir, 'demo');

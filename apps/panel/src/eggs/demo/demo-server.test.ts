@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { doneMatcher } from '@aerie/shared/eggs/done-matcher';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bundledEggsDir, demoEggPath } from '../bundled-eggs';
-import { doneMatcher } from '../ptdl/done-matcher';
 import { parseEggExportText } from '../ptdl/parse-egg-export';
 import { connectPlayer, killLeftovers, startProgram } from './line-harness';
 

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { doneMatcher } from '@aerie/shared/eggs/done-matcher';
+import { parseStopCommand } from '@aerie/shared/eggs/stop-command';
 import { describe, expect, it } from 'vitest';
-import { doneMatcher } from './done-matcher';
 import { parseEggExportText } from './parse-egg-export';
-import { parseStopCommand } from './stop-command';
 
 // Unchanged copies of community and Pterodactyl exports: they must import without edits.
 const fixturesDir = fileURLToPath(new URL('../../../test/fixtures/eggs/', import.meta.url));

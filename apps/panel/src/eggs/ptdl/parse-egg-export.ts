@@ -1,4 +1,4 @@
-import { compileDoneEntry } from './done-matcher';
+import { compileDoneEntry } from '@aerie/shared/eggs/done-matcher';
 import type { EggConfig, EggConfigFile, EggDefinition, EggVariable } from './egg-definition';
 import { type EggExport, eggExportSchema } from './egg-export.schema';
 import { EggExportError, type EggExportIssue } from './egg-export-error';
