@@ -1,0 +1,159 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  isAlive,
+  nodeStartup,
+  serverDirectory,
+  waitForEvent,
+  writeScript,
+} from '../../testing/server-fixtures';
+import type { RuntimeExit } from '../runtime';
+import { wingsEnvironment } from '../wings-environment';
+import { ProcessRuntime } from './process-runtime';
+
+let directory: string;
+let cleanup: () => Promise<void>;
+const started: ProcessRuntime[] = [];
+
+beforeEach(async () => {
+  ({ directory, cleanup } = await serverDirectory());
+});
+afterEach(async () => {
+  for (const runtime of started.splice(0)) runtime.kill();
+  await cleanup();
+});
+
+/** Starts a runtime and collects its output lines and exit. */
+async function run(startup: string, environment: Record<string, string> = {}) {
+  const runtime = new ProcessRuntime();
+  started.push(runtime);
+  const lines: string[] = [];
+  runtime.on('output', (line) => lines.push(line));
+  const exited = waitForEvent<[RuntimeExit]>(runtime, 'exit').then(([exit]) => exit);
+  await runtime.start({ directory, startup, environment });
+  return { runtime, lines, exited };
+}
+
+describe('ProcessRuntime', () => {
+  it('runs the command in the server directory with the Wings environment and {{VAR}} resolved', async () => {
+    const environment = wingsEnvironment({
+      invocation: 'echo {{SERVER_MEMORY}}',
+      memoryMb: 512,
+      ip: '127.0.0.1',
+      port: 25565,
+      timezone: 'Europe/Paris',
+      variables: { motd: 'hello world', P_SERVER_UUID: 'abc-123', SERVER_PORT: '1', MAX_PLAYERS: 20 },
+    });
+    const { lines, exited } = await run(
+      'pwd; echo "mem={{SERVER_MEMORY}} port={{ SERVER_PORT }} motd={{MOTD}} uuid={{env.P_SERVER_UUID}}"; echo "tz=$TZ startup=$STARTUP home=$HOME missing=[{{NOPE}}] players=$MAX_PLAYERS"',
+      environment,
+    );
+    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(lines).toEqual([
+      directory,
+      'mem=512 port=25565 motd=hello world uuid=abc-123',
+      `tz=Europe/Paris startup=echo {{SERVER_MEMORY}} home=${directory} missing=[] players=20`,
+    ]);
+  });
+
+  it('keeps a variable value as data, never shell syntax', async () => {
+    const { lines, exited } = await run('echo "{{MOTD}}"; echo {{MOTD}}', {
+      MOTD: 'hi; echo INJECTED $(echo too)',
+    });
+    await exited;
+    expect(lines).toEqual(['hi; echo INJECTED $(echo too)', 'hi; echo INJECTED $(echo too)']);
+  });
+
+  it('does not pass the daemon its own environment', async () => {
+    process.env.AERIE_TEST_SECRET = 'do-not-leak';
+    try {
+      const { lines, exited } = await run('echo "secret=[$AERIE_TEST_SECRET]"');
+      await exited;
+      expect(lines).toEqual(['secret=[]']);
+    } finally {
+      delete process.env.AERIE_TEST_SECRET;
+    }
+  });
+
+  it('splits partial lines and several lines in one chunk, from stdout and stderr', async () => {
+    const script = await writeScript(
+      directory,
+      'chunks.mjs',
+      `const pause = () => new Promise((r) => setTimeout(r, 50));
+      process.stdout.write('hel'); await pause();
+      process.stdout.write('lo\\nwor'); await pause();
+      process.stdout.write('ld\\none\\ntwo\\r\\nthree\\n'); await pause();
+      process.stderr.write('an err'); await pause();
+      process.stderr.write('or\\n'); await pause();
+      process.stdout.write('no newline at the end');`,
+    );
+    const { lines, exited } = await run(nodeStartup(script));
+    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(lines).toEqual(['hello', 'world', 'one', 'two', 'three', 'an error', 'no newline at the end']);
+  });
+
+  it('writes console commands to stdin, one per line', async () => {
+    const script = await writeScript(
+      directory,
+      'echo.mjs',
+      `import { createInterface } from 'node:readline';
+      console.log('ready');
+      createInterface({ input: process.stdin }).on('line', (l) => { console.log('got ' + l); if (l === 'quit') process.exit(3); });`,
+    );
+    const { runtime, lines, exited } = await run(nodeStartup(script));
+    await waitForEvent<[string]>(runtime, 'output', (line) => line === 'ready');
+    runtime.write('say hi');
+    runtime.write('quit');
+    expect(await exited).toEqual({ code: 3, signal: null });
+    expect(lines).toEqual(['ready', 'got say hi', 'got quit']);
+    runtime.write('after the end is ignored');
+  });
+
+  it('sends signals to the whole process group', async () => {
+    const script = await writeScript(
+      directory,
+      'trap.mjs',
+      `process.on('SIGINT', () => { console.log('child got SIGINT'); process.exit(0); });
+      console.log('ready'); setInterval(() => {}, 1000);`,
+    );
+    // The shell traps the signal too: both it and the node process it started receive it.
+    const { runtime, lines, exited } = await run(
+      `trap 'echo shell got SIGINT' INT; ${nodeStartup(script)}; wait`,
+    );
+    await waitForEvent<[string]>(runtime, 'output', (line) => line === 'ready');
+    runtime.signal('SIGINT');
+    expect((await exited).code).toBe(0);
+    expect(lines).toContain('child got SIGINT');
+    expect(lines).toContain('shell got SIGINT');
+  });
+
+  it('kill ends the process and every child, leaving none behind', async () => {
+    const { runtime, lines, exited } = await run(
+      'sleep 300 & echo "child $!"; sh -c "sleep 300 & echo grandchild \\$!; wait" & wait',
+    );
+    await waitForEvent<[string]>(runtime, 'output', (line) => line.startsWith('grandchild '));
+    const pids = lines.map((line) => Number(line.split(' ')[1]));
+    expect(pids).toHaveLength(2);
+    for (const pid of pids) expect(isAlive(pid)).toBe(true);
+    runtime.kill();
+    expect(await exited).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(runtime.running).toBe(false);
+    await expect.poll(() => pids.filter(isAlive), { timeout: 2000 }).toEqual([]);
+  });
+
+  it('kills what the main process left behind when it exits, as a container would', async () => {
+    const { runtime, lines, exited } = await run('sleep 300 & echo "orphan $!"; exit 4');
+    expect(await exited).toEqual({ code: 4, signal: null });
+    const pid = Number(lines[0]?.split(' ')[1]);
+    expect(pid).toBeGreaterThan(0);
+    await expect.poll(() => isAlive(pid), { timeout: 2000 }).toBe(false);
+    expect(runtime.running).toBe(false);
+  });
+
+  it('refuses to start in a directory that does not exist', async () => {
+    const runtime = new ProcessRuntime();
+    await expect(
+      runtime.start({ directory: `${directory}/missing`, startup: 'true', environment: {} }),
+    ).rejects.toThrow(`The server directory ${directory}/missing does not exist.`);
+    expect(runtime.running).toBe(false);
+  });
+});

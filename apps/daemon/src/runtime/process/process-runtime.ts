@@ -1,0 +1,94 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import type { RuntimeEvents, RuntimeExit, RuntimeStartOptions, ServerRuntime } from '../runtime';
+import { substituteStartup } from '../wings-environment';
+
+/**
+ * The embedded runtime: the startup command runs through `/bin/sh -c` in the server's directory, as the leader
+ * of its own process group, so signals and kill reach whatever the command started. Like a container, the
+ * server is over when its main process exits: anything it left behind in its group is killed then.
+ */
+export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements ServerRuntime {
+  #child: ChildProcessWithoutNullStreams | undefined;
+  #running = false;
+  #ended = false;
+
+  get running(): boolean {
+    return this.#running;
+  }
+
+  async start(options: RuntimeStartOptions): Promise<void> {
+    if (this.#child)
+      throw new Error('This runtime has already been started; create a new one for each start.');
+    const directory = await stat(options.directory).catch(() => undefined);
+    if (!directory?.isDirectory())
+      throw new Error(`The server directory ${options.directory} does not exist.`);
+    const child = spawn('/bin/sh', ['-c', substituteStartup(options.startup)], {
+      cwd: options.directory,
+      // Only the server's own variables: the daemon's environment may hold secrets. PATH so `node`, `java`… resolve.
+      env: {
+        PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+        HOME: options.directory,
+        ...options.environment,
+      },
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.#child = child;
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', reject);
+    });
+    this.#running = true;
+    child.stdin.on('error', () => {
+      // EPIPE when the process closed its stdin or died: a command to a dead process goes nowhere.
+    });
+    const streamsClosed = Promise.all([this.#forwardLines(child.stdout), this.#forwardLines(child.stderr)]);
+    child.once('exit', (code, signal) => {
+      this.#ended = true;
+      // The main process is gone; children it left (daemons, `&` jobs) would keep the pipes open forever.
+      this.#signalGroupOf(child, 'SIGKILL');
+      const exit: RuntimeExit = { code, signal };
+      streamsClosed.then(() => {
+        this.#running = false;
+        this.emit('exit', exit);
+      });
+    });
+  }
+
+  write(line: string): void {
+    const stdin = this.#child?.stdin;
+    if (!this.#running || !stdin || stdin.destroyed || !stdin.writable) return;
+    stdin.write(`${line}\n`);
+  }
+
+  signal(signal: NodeJS.Signals): void {
+    if (this.#child && !this.#ended) this.#signalGroupOf(this.#child, signal);
+  }
+
+  kill(): void {
+    if (this.#child && !this.#ended) this.#signalGroupOf(this.#child, 'SIGKILL');
+  }
+
+  #signalGroupOf(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
+    const pid = child.pid;
+    if (pid === undefined) return;
+    try {
+      // A negative pid addresses the whole process group the detached child leads.
+      process.kill(-pid, signal);
+    } catch {
+      // ESRCH: the group is already empty.
+    }
+  }
+
+  /** Emits each complete line; readline carries a partial line until its end arrives (or the stream ends). */
+  #forwardLines(stream: Readable): Promise<void> {
+    stream.setEncoding('utf8');
+    const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+    lines.on('line', (line) => this.emit('output', line));
+    return new Promise((resolve) => lines.once('close', resolve));
+  }
+}
