@@ -7,6 +7,13 @@ import type { RuntimeEvents, RuntimeExit, RuntimeStartOptions, ServerRuntime } f
 import { substituteStartup } from '../wings-environment';
 
 /**
+ * The shell leads the group and receives its signals too; left at their defaults it would die at once and the
+ * exit of the main process would cut short the game's own graceful shutdown. With a no-op trap the shell lets
+ * the game handle the signal, waits for it, and ends with its exit status (children get default handlers back).
+ */
+const SHELL_SURVIVES_STOP_SIGNALS = 'trap : HUP INT QUIT TERM ABRT USR1 USR2';
+
+/**
  * The embedded runtime: the startup command runs through `/bin/sh -c` in the server's directory, as the leader
  * of its own process group, so signals and kill reach whatever the command started. Like a container, the
  * server is over when its main process exits: anything it left behind in its group is killed then.
@@ -26,17 +33,21 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
     const directory = await stat(options.directory).catch(() => undefined);
     if (!directory?.isDirectory())
       throw new Error(`The server directory ${options.directory} does not exist.`);
-    const child = spawn('/bin/sh', ['-c', substituteStartup(options.startup)], {
-      cwd: options.directory,
-      // Only the server's own variables: the daemon's environment may hold secrets. PATH so `node`, `java`… resolve.
-      env: {
-        PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-        HOME: options.directory,
-        ...options.environment,
+    const child = spawn(
+      '/bin/sh',
+      ['-c', `${SHELL_SURVIVES_STOP_SIGNALS}\n${substituteStartup(options.startup)}`],
+      {
+        cwd: options.directory,
+        // Only the server's own variables: the daemon's environment may hold secrets. PATH so `node`, `java`… resolve.
+        env: {
+          PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+          HOME: options.directory,
+          ...options.environment,
+        },
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
       },
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    );
     this.#child = child;
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);

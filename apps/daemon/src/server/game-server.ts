@@ -1,0 +1,203 @@
+import { EventEmitter } from 'node:events';
+import { doneMatcher, type LineMatcher } from '@aerie/shared/eggs/done-matcher';
+import type { StopAction } from '@aerie/shared/eggs/stop-command';
+import type { RuntimeExit, ServerRuntime } from '../runtime/runtime';
+import { PowerLock } from './power-lock';
+
+export type ServerState = 'offline' | 'starting' | 'running' | 'stopping';
+export type PowerAction = 'start' | 'stop' | 'restart' | 'kill';
+
+export interface GameServerOptions {
+  uuid: string;
+  directory: string;
+  /** The startup command, `{{VAR}}` placeholders intact. */
+  invocation: string;
+  environment: Readonly<Record<string, string>>;
+  /** The egg's `startup.done` (plain substrings or `regex:`) and `strip_ansi`. */
+  done: string | readonly string[];
+  stripAnsi?: boolean;
+  /** The egg's stop, parsed by parseStopCommand. */
+  stop: StopAction;
+  /** A fresh runtime for each start. */
+  createRuntime: () => ServerRuntime;
+  /** How long a stop waits for the process to exit before killing it. Wings: 10 minutes. */
+  stopTimeoutMs?: number;
+  /** A crash within this long of the previous one is not restarted. Wings: 60 s; 0 = always restart. */
+  crashTimeoutMs?: number;
+  /** The clock for the crash guard (tests inject one). */
+  now?: () => number;
+}
+
+export interface GameServerEvents {
+  status: [state: ServerState];
+  /** A console line of the game server. */
+  output: [line: string];
+  /** A line the daemon itself says on the console (crash notices). */
+  daemon: [message: string];
+}
+
+/** `60 seconds`, `1 second`: a duration for a console line, never `0 seconds`. */
+const secondsText = (ms: number) => {
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  return `${seconds} second${seconds === 1 ? '' : 's'}`;
+};
+
+export class ServerStateError extends Error {
+  override name = 'ServerStateError';
+}
+
+/**
+ * One game server's lifecycle, as in Wings: offline → starting → running (on the egg's done line) → stopping →
+ * offline. Start, stop and restart take the power lock; kill never waits for it. An exit nobody asked for while
+ * starting or running is a crash, restarted unless the previous crash was too recent.
+ */
+export class GameServer extends EventEmitter<GameServerEvents> {
+  readonly uuid: string;
+  readonly #options: GameServerOptions;
+  readonly #isDone: LineMatcher;
+  readonly #lock = new PowerLock();
+  readonly #now: () => number;
+  #state: ServerState = 'offline';
+  #runtime: ServerRuntime | undefined;
+  #exited: Promise<RuntimeExit> | undefined;
+  #lastCrashAt: number | undefined;
+
+  constructor(options: GameServerOptions) {
+    super();
+    this.uuid = options.uuid;
+    this.#options = options;
+    this.#isDone = doneMatcher({ done: options.done, strip_ansi: options.stripAnsi });
+    this.#now = options.now ?? Date.now;
+  }
+
+  get state(): ServerState {
+    return this.#state;
+  }
+
+  /**
+   * Runs a power action. `waitMs` is how long start/stop/restart wait for another action to finish
+   * (0: refuse at once with PowerLockedError). Kill never waits.
+   */
+  async power(action: PowerAction, waitMs = 0): Promise<void> {
+    if (action === 'kill') return this.kill();
+    const release = await this.#lock.acquire(waitMs);
+    try {
+      if (action === 'start') await this.#start();
+      else if (action === 'stop') await this.#stop();
+      else {
+        await this.#stop();
+        await this.#start();
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** Writes a console command to the game server; refused when it is not running. */
+  sendCommand(command: string): void {
+    if (!this.#runtime?.running || this.#state === 'offline') {
+      throw new ServerStateError('The server is not running.');
+    }
+    this.#runtime.write(command);
+  }
+
+  /** Ends the process at once, from any state, even while another power action holds the lock. */
+  async kill(): Promise<void> {
+    const runtime = this.#runtime;
+    const exited = this.#exited;
+    if (!runtime || !exited) return;
+    // Not a crash: the exit was asked for.
+    if (this.#state !== 'offline') this.#setState('stopping');
+    runtime.kill();
+    await exited;
+  }
+
+  async #start(): Promise<void> {
+    if (this.#state !== 'offline') throw new ServerStateError('The server is already running.');
+    const runtime = this.#options.createRuntime();
+    this.#runtime = runtime;
+    this.#exited = new Promise((resolve) => runtime.once('exit', resolve));
+    runtime.on('output', (line) => this.#onOutput(line));
+    runtime.once('exit', (exit) => this.#onExit(runtime, exit));
+    this.#setState('starting');
+    try {
+      await runtime.start({
+        directory: this.#options.directory,
+        startup: this.#options.invocation,
+        environment: this.#options.environment,
+      });
+    } catch (error) {
+      // Through stopping, so a failed start does not look like a crash.
+      this.#runtime = undefined;
+      this.#exited = undefined;
+      this.#setState('stopping');
+      this.#setState('offline');
+      throw error;
+    }
+  }
+
+  async #stop(): Promise<void> {
+    const runtime = this.#runtime;
+    const exited = this.#exited;
+    if (this.#state === 'offline' || !runtime || !exited) return;
+    this.#setState('stopping');
+    const { stop } = this.#options;
+    if (stop.type === 'command') runtime.write(stop.value);
+    else runtime.signal(stop.value);
+    const timeoutMs = this.#options.stopTimeoutMs ?? 10 * 60_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    const outcome = await Promise.race([exited, timedOut]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') {
+      this.emit('daemon', `Server did not stop within ${secondsText(timeoutMs)}, killing it.`);
+      runtime.kill();
+      await exited;
+    }
+  }
+
+  #onOutput(line: string): void {
+    this.emit('output', line);
+    if (this.#state === 'starting' && this.#isDone(line)) this.#setState('running');
+  }
+
+  #onExit(runtime: ServerRuntime, exit: RuntimeExit): void {
+    if (this.#runtime !== runtime) return;
+    const crashed = this.#state === 'starting' || this.#state === 'running';
+    this.#runtime = undefined;
+    this.#exited = undefined;
+    this.#setState('offline');
+    if (crashed) this.#onCrash(exit);
+  }
+
+  /** Wings' crash handling: say so on the console, restart unless the last crash was too recent. */
+  #onCrash(exit: RuntimeExit): void {
+    this.emit('daemon', '---------- Detected server process in a crashed state! ----------');
+    this.emit('daemon', `Exit code: ${exit.code ?? exit.signal ?? 'unknown'}`);
+    this.emit('daemon', 'Out of memory: false');
+    const guardMs = this.#options.crashTimeoutMs ?? 60_000;
+    const now = this.#now();
+    if (guardMs > 0 && this.#lastCrashAt !== undefined && now - this.#lastCrashAt < guardMs) {
+      this.emit(
+        'daemon',
+        `Aborting automatic restart, last crash occurred less than ${secondsText(guardMs)} ago.`,
+      );
+      return;
+    }
+    this.#lastCrashAt = now;
+    this.power('start').catch((error: unknown) => {
+      this.emit(
+        'daemon',
+        `Could not restart the server: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
+  }
+
+  #setState(state: ServerState): void {
+    if (this.#state === state) return;
+    this.#state = state;
+    this.emit('status', state);
+  }
+}
