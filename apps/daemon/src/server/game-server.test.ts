@@ -181,6 +181,34 @@ describe('GameServer stop', () => {
   });
 });
 
+describe('GameServer kill right after start', () => {
+  it('a kill that arrives while the start is still under way ends the process it spawns', async () => {
+    const { server, states, daemon } = makeServer({ invocation: 'echo ready; sleep 300' });
+    // Killed the moment it is starting, before the process is even spawned.
+    let killing: Promise<void> | undefined;
+    server.once('status', () => {
+      killing = server.power('kill');
+    });
+    await server.power('start');
+    await killing;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.state).toBe('offline');
+    expect(states).toEqual(['starting', 'stopping', 'offline']);
+    expect(daemon).toEqual([]);
+  });
+
+  it('a kill waiting for a start that fails returns', async () => {
+    const { server, states } = makeServer({ invocation: 'true', directory: `${directory}/missing` });
+    let killing: Promise<void> | undefined;
+    server.once('status', () => {
+      killing = server.power('kill');
+    });
+    await expect(server.power('start')).rejects.toThrow('does not exist');
+    await killing;
+    expect(states).toEqual(['starting', 'stopping', 'offline']);
+  });
+});
+
 describe('GameServer power lock', () => {
   it('serialises two concurrent power actions; one that may not wait is refused', async () => {
     const { server, states } = makeServer({

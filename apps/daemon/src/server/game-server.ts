@@ -116,7 +116,11 @@ export class GameServer extends EventEmitter<GameServerEvents> {
     if (this.#state !== 'offline') throw new ServerStateError('The server is already running.');
     const runtime = this.#options.createRuntime();
     this.#runtime = runtime;
-    this.#exited = new Promise((resolve) => runtime.once('exit', resolve));
+    let startFailed: (exit: RuntimeExit) => void = () => {};
+    this.#exited = new Promise((resolve) => {
+      startFailed = resolve;
+      runtime.once('exit', resolve);
+    });
     runtime.on('output', (line) => this.#onOutput(line));
     runtime.once('exit', (exit) => this.#onExit(runtime, exit));
     this.#setState('starting');
@@ -127,6 +131,8 @@ export class GameServer extends EventEmitter<GameServerEvents> {
         environment: this.#options.environment,
       });
     } catch (error) {
+      // A kill waiting for this process must not wait forever.
+      startFailed({ code: null, signal: null });
       // Through stopping, so a failed start does not look like a crash.
       this.#runtime = undefined;
       this.#exited = undefined;

@@ -22,6 +22,8 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
   #child: ChildProcessWithoutNullStreams | undefined;
   #running = false;
   #ended = false;
+  /** A kill that arrived while the start was still checking the directory: carried out right after the spawn. */
+  #killRequested = false;
 
   get running(): boolean {
     return this.#running;
@@ -54,6 +56,7 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
       child.once('error', reject);
     });
     this.#running = true;
+    if (this.#killRequested) this.#signalGroupOf(child, 'SIGKILL');
     child.stdin.on('error', () => {
       // EPIPE when the process closed its stdin or died: a command to a dead process goes nowhere.
     });
@@ -81,6 +84,7 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
   }
 
   kill(): void {
+    this.#killRequested = true;
     if (this.#child && !this.#ended) this.#signalGroupOf(this.#child, 'SIGKILL');
   }
 
