@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAerieUp } from '../../test/aerie-up-process';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database';
 import { createWebDistFixture } from '../../test/web-dist-fixture';
-import { repoRoot } from '../config/load-config';
 
 let dir: string;
 let database: TestDatabase;
