@@ -6,6 +6,7 @@ import {
   DEMO_SERVER,
   nodeStartup,
   serverDirectory,
+  TEST_LIMITS,
   waitForEvent,
   writeScript,
 } from '../testing/server-fixtures';
@@ -36,6 +37,9 @@ function makeServer(options: Partial<GameServerOptions> & Pick<GameServerOptions
       port: 0,
       variables: { P_SERVER_UUID: '8d7a5a8e-6d0f-4c4b-9d1e-2f1f0c3a9b11', MOTD: 'Hello from the test' },
     }),
+    image: '~process',
+    limits: TEST_LIMITS,
+    allocations: { default: { ip: '127.0.0.1', port: 0 }, mappings: {} },
     done: 'ready',
     stop: parseStopCommand('stop'),
     createRuntime: () => new ProcessRuntime(),

@@ -1,18 +1,16 @@
 import { EventEmitter } from 'node:events';
 import { doneMatcher, type LineMatcher } from '@aerie/shared/eggs/done-matcher';
 import type { StopAction } from '@aerie/shared/eggs/stop-command';
-import type { RuntimeExit, ServerRuntime } from '../runtime/runtime';
+import type { RuntimeExit, RuntimeStartOptions, ServerRuntime } from '../runtime/runtime';
+import type { PowerAction, ServerState } from './console-server';
 import { PowerLock } from './power-lock';
 
-export type ServerState = 'offline' | 'starting' | 'running' | 'stopping';
-export type PowerAction = 'start' | 'stop' | 'restart' | 'kill';
+export type { PowerAction, ServerState };
 
-export interface GameServerOptions {
-  uuid: string;
-  directory: string;
+/** Everything a runtime start takes, the startup command named `invocation` as in the panel. */
+export interface GameServerOptions extends Omit<RuntimeStartOptions, 'startup'> {
   /** The startup command, `{{VAR}}` placeholders intact. */
   invocation: string;
-  environment: Readonly<Record<string, string>>;
   /** The egg's `startup.done` (plain substrings or `regex:`) and `strip_ansi`. */
   done: string | readonly string[];
   stripAnsi?: boolean;
@@ -53,14 +51,15 @@ export class ServerStateError extends Error {
  */
 export class GameServer extends EventEmitter<GameServerEvents> {
   readonly uuid: string;
-  readonly #options: GameServerOptions;
-  readonly #isDone: LineMatcher;
+  #options: GameServerOptions;
+  #isDone: LineMatcher;
   readonly #lock = new PowerLock();
   readonly #now: () => number;
   #state: ServerState = 'offline';
   #runtime: ServerRuntime | undefined;
   #exited: Promise<RuntimeExit> | undefined;
   #lastCrashAt: number | undefined;
+  #startedAt: number | undefined;
 
   constructor(options: GameServerOptions) {
     super();
@@ -72,6 +71,27 @@ export class GameServer extends EventEmitter<GameServerEvents> {
 
   get state(): ServerState {
     return this.#state;
+  }
+
+  /** The options the next start uses (a sync from the panel); a running process keeps what it started with. */
+  get options(): Readonly<GameServerOptions> {
+    return this.#options;
+  }
+
+  /** Takes new settings (the panel's configuration changed); they apply from the next start. */
+  reconfigure(changes: Partial<Omit<GameServerOptions, 'uuid'>>): void {
+    this.#options = { ...this.#options, ...changes };
+    this.#isDone = doneMatcher({ done: this.#options.done, strip_ansi: this.#options.stripAnsi });
+  }
+
+  /** ms since the current process started; 0 when there is none. */
+  get uptimeMs(): number {
+    return this.#startedAt === undefined ? 0 : Math.max(0, Date.now() - this.#startedAt);
+  }
+
+  /** The runtime of the current process (for usage samples), if there is one. */
+  get runtime(): ServerRuntime | undefined {
+    return this.#runtime;
   }
 
   /**
@@ -125,11 +145,17 @@ export class GameServer extends EventEmitter<GameServerEvents> {
     runtime.once('exit', (exit) => this.#onExit(runtime, exit));
     this.#setState('starting');
     try {
+      const options = this.#options;
       await runtime.start({
-        directory: this.#options.directory,
-        startup: this.#options.invocation,
-        environment: this.#options.environment,
+        uuid: options.uuid,
+        directory: options.directory,
+        startup: options.invocation,
+        environment: options.environment,
+        image: options.image,
+        limits: options.limits,
+        allocations: options.allocations,
       });
+      this.#startedAt = Date.now();
     } catch (error) {
       // A kill waiting for this process must not wait forever.
       startFailed({ code: null, signal: null });
@@ -174,6 +200,7 @@ export class GameServer extends EventEmitter<GameServerEvents> {
     const crashed = this.#state === 'starting' || this.#state === 'running';
     this.#runtime = undefined;
     this.#exited = undefined;
+    this.#startedAt = undefined;
     this.#setState('offline');
     if (crashed) this.#onCrash(exit);
   }
@@ -182,7 +209,7 @@ export class GameServer extends EventEmitter<GameServerEvents> {
   #onCrash(exit: RuntimeExit): void {
     this.emit('daemon', '---------- Detected server process in a crashed state! ----------');
     this.emit('daemon', `Exit code: ${exit.code ?? exit.signal ?? 'unknown'}`);
-    this.emit('daemon', 'Out of memory: false');
+    this.emit('daemon', `Out of memory: ${exit.oomKilled === true}`);
     const guardMs = this.#options.crashTimeoutMs ?? 60_000;
     const now = this.#now();
     if (guardMs > 0 && this.#lastCrashAt !== undefined && now - this.#lastCrashAt < guardMs) {

@@ -1,6 +1,7 @@
+import { POWER_LOCKED_MESSAGE } from './console-server';
+
 /** Wings' refusal when a power action arrives while another one is still running for the same server. */
-export const POWER_LOCKED_MESSAGE =
-  'another power action is currently being processed for this server, please try again later';
+export { POWER_LOCKED_MESSAGE };
 
 export class PowerLockedError extends Error {
   override name = 'PowerLockedError';

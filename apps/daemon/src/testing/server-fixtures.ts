@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RuntimeLimits, RuntimeStartOptions } from '../runtime/runtime';
 
 /** The demo game server that ships with Aerie: a real process with a start line, console commands and `stop`. */
 export const DEMO_SERVER = fileURLToPath(new URL('../../../../eggs/demo/demo-server.mjs', import.meta.url));
@@ -55,4 +56,29 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** No limits and a local allocation: what a test runtime start needs besides its command. */
+export const TEST_LIMITS: RuntimeLimits = {
+  memoryMb: 0,
+  swapMb: 0,
+  cpuPercent: 0,
+  threads: null,
+  ioWeight: 0,
+  oomDisabled: false,
+  diskMb: 0,
+};
+
+/** Full start options for a test: the command, directory and environment, the rest defaulted. */
+export function startOptions(
+  options: Pick<RuntimeStartOptions, 'directory' | 'startup'> & Partial<RuntimeStartOptions>,
+): RuntimeStartOptions {
+  return {
+    uuid: '8d7a5a8e-6d0f-4c4b-9d1e-2f1f0c3a9b11',
+    environment: {},
+    image: '~process',
+    limits: TEST_LIMITS,
+    allocations: { default: { ip: '127.0.0.1', port: 0 }, mappings: {} },
+    ...options,
+  };
 }

@@ -3,6 +3,8 @@ import {
   isAlive,
   nodeStartup,
   serverDirectory,
+  startOptions,
+  TEST_LIMITS,
   waitForEvent,
   writeScript,
 } from '../../testing/server-fixtures';
@@ -29,7 +31,7 @@ async function run(startup: string, environment: Record<string, string> = {}) {
   const lines: string[] = [];
   runtime.on('output', (line) => lines.push(line));
   const exited = waitForEvent<[RuntimeExit]>(runtime, 'exit').then(([exit]) => exit);
-  await runtime.start({ directory, startup, environment });
+  await runtime.start(startOptions({ directory, startup, environment }));
   return { runtime, lines, exited };
 }
 
@@ -149,10 +151,45 @@ describe('ProcessRuntime', () => {
     expect(runtime.running).toBe(false);
   });
 
+  it('reports the memory and CPU of the whole process group, and zeros once it has ended', async () => {
+    // The shell starts a busy child that holds ~40 MB: it is counted although it is not the group leader.
+    const script = await writeScript(
+      directory,
+      'busy.mjs',
+      'const held = Buffer.alloc(40e6, 1); console.log("busy", held.length); for (;;) {}',
+    );
+    const runtime = new ProcessRuntime();
+    started.push(runtime);
+    const busy = waitForEvent(runtime, 'output', (line: string) => line.startsWith('busy'));
+    await runtime.start(
+      startOptions({ directory, startup: nodeStartup(script), limits: { ...TEST_LIMITS, memoryMb: 512 } }),
+    );
+    await busy;
+    await runtime.usage();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const usage = await runtime.usage();
+    expect(usage.memoryBytes).toBeGreaterThan(40e6);
+    expect(usage.memoryLimitBytes).toBe(512_000_000);
+    expect(usage.cpuAbsolute).toBeGreaterThan(30);
+    expect(usage.cpuAbsolute).toBeLessThan(150);
+    expect(Math.round(usage.cpuAbsolute * 1000)).toBe(usage.cpuAbsolute * 1000);
+    expect(usage).toMatchObject({ rxBytes: 0, txBytes: 0 });
+    const exited = waitForEvent(runtime, 'exit');
+    runtime.kill();
+    await exited;
+    expect(await runtime.usage()).toEqual({
+      memoryBytes: 0,
+      memoryLimitBytes: 0,
+      cpuAbsolute: 0,
+      rxBytes: 0,
+      txBytes: 0,
+    });
+  });
+
   it('refuses to start in a directory that does not exist', async () => {
     const runtime = new ProcessRuntime();
     await expect(
-      runtime.start({ directory: `${directory}/missing`, startup: 'true', environment: {} }),
+      runtime.start(startOptions({ directory: `${directory}/missing`, startup: 'true' })),
     ).rejects.toThrow(`The server directory ${directory}/missing does not exist.`);
     expect(runtime.running).toBe(false);
   });

@@ -3,8 +3,15 @@ import { EventEmitter } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import type { RuntimeEvents, RuntimeExit, RuntimeStartOptions, ServerRuntime } from '../runtime';
+import type {
+  RuntimeEvents,
+  RuntimeExit,
+  RuntimeStartOptions,
+  RuntimeUsage,
+  ServerRuntime,
+} from '../runtime';
 import { substituteStartup } from '../wings-environment';
+import { cpuPercent, sampleProcessGroup } from './process-group-usage';
 
 /**
  * The shell leads the group and receives its signals too; left at their defaults it would die at once and the
@@ -24,6 +31,9 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
   #ended = false;
   /** A kill that arrived while the start was still checking the directory: carried out right after the spawn. */
   #killRequested = false;
+  #memoryLimitBytes = 0;
+  /** The previous CPU sample; the first one measures from the spawn. */
+  #cpu = { ticks: 0, at: 0 };
 
   get running(): boolean {
     return this.#running;
@@ -51,6 +61,8 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
       },
     );
     this.#child = child;
+    this.#memoryLimitBytes = options.limits.memoryMb > 0 ? options.limits.memoryMb * 1_000_000 : 0;
+    this.#cpu = { ticks: 0, at: Date.now() };
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', reject);
@@ -86,6 +98,18 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
   kill(): void {
     this.#killRequested = true;
     if (this.#child && !this.#ended) this.#signalGroupOf(this.#child, 'SIGKILL');
+  }
+
+  /** Sums the whole process group from /proc: the game is often a child of the shell, with children of its own. */
+  async usage(): Promise<RuntimeUsage> {
+    const pid = this.#child?.pid;
+    const idle = { memoryBytes: 0, memoryLimitBytes: 0, cpuAbsolute: 0, rxBytes: 0, txBytes: 0 };
+    if (!this.#running || this.#ended || pid === undefined) return idle;
+    const sample = await sampleProcessGroup(pid);
+    const now = Date.now();
+    const cpuAbsolute = cpuPercent(this.#cpu.ticks, sample.cpuTicks, now - this.#cpu.at);
+    this.#cpu = { ticks: sample.cpuTicks, at: now };
+    return { ...idle, memoryBytes: sample.rssBytes, memoryLimitBytes: this.#memoryLimitBytes, cpuAbsolute };
   }
 
   #signalGroupOf(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
