@@ -186,6 +186,16 @@ describe('ProcessRuntime', () => {
     });
   });
 
+  it('cuts console lines at 64 KiB and keeps the lines after them', async () => {
+    const { lines, exited } = await run(
+      `"${process.execPath}" -e 'process.stdout.write("x".repeat(200000) + "\\nnext\\r\\n" + "y".repeat(65536) + "\\nlast")'`,
+    );
+    await exited;
+    expect(lines.map((line) => line.length)).toEqual([65536, 4, 65536, 4]);
+    expect(lines[0]).toBe('x'.repeat(65536));
+    expect(lines.slice(1)).toEqual(['next', 'y'.repeat(65536), 'last']);
+  });
+
   it('refuses to start in a directory that does not exist', async () => {
     const runtime = new ProcessRuntime();
     await expect(

@@ -1,8 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
 import type {
   RuntimeEvents,
   RuntimeExit,
@@ -11,6 +9,7 @@ import type {
   ServerRuntime,
 } from '../runtime';
 import { substituteStartup } from '../wings-environment';
+import { forwardLines } from './line-splitter';
 import { cpuPercent, sampleProcessGroup } from './process-group-usage';
 
 /**
@@ -72,7 +71,12 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
     child.stdin.on('error', () => {
       // EPIPE when the process closed its stdin or died: a command to a dead process goes nowhere.
     });
-    const streamsClosed = Promise.all([this.#forwardLines(child.stdout), this.#forwardLines(child.stderr)]);
+    // Lines are capped at 64 KiB like Wings' console; the rest of a longer line is dropped.
+    const emitLine = (line: string) => this.emit('output', line);
+    const streamsClosed = Promise.all([
+      forwardLines(child.stdout, emitLine),
+      forwardLines(child.stderr, emitLine),
+    ]);
     child.once('exit', (code, signal) => {
       this.#ended = true;
       // The main process is gone; children it left (daemons, `&` jobs) would keep the pipes open forever.
@@ -121,13 +125,5 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
     } catch {
       // ESRCH: the group is already empty.
     }
-  }
-
-  /** Emits each complete line; readline carries a partial line until its end arrives (or the stream ends). */
-  #forwardLines(stream: Readable): Promise<void> {
-    stream.setEncoding('utf8');
-    const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-    lines.on('line', (line) => this.emit('output', line));
-    return new Promise((resolve) => lines.once('close', resolve));
   }
 }
