@@ -1,0 +1,78 @@
+import { lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Wings' `system.disk_check_interval`: a count older than this is stale. */
+export const DISK_CHECK_INTERVAL_MS = 150_000;
+
+/**
+ * Bytes of the regular files under `directory`, by lstat: symlinks are not followed (a link to /var would
+ * otherwise count the whole machine), hard links count each time, no block rounding. Entries that vanish during
+ * the walk are skipped.
+ */
+export async function countDirectoryBytes(directory: string): Promise<number> {
+  let total = 0;
+  const pending = [directory];
+  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
+    const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
+    const sizes = await Promise.all(
+      entries.map(async (entry) => {
+        const entryPath = path.join(current, entry.name);
+        if (entry.isDirectory()) {
+          pending.push(entryPath);
+          return 0;
+        }
+        if (!entry.isFile()) return 0;
+        const stats = await lstat(entryPath).catch(() => undefined);
+        return stats?.isFile() ? stats.size : 0;
+      }),
+    );
+    for (const size of sizes) total += size;
+  }
+  return total;
+}
+
+/** One server's disk usage: the last count, a fresh count on demand, a background recount when stale. */
+export class DiskUsage {
+  readonly #directory: string;
+  readonly #staleAfterMs: number;
+  readonly #now: () => number;
+  #bytes = 0;
+  #countedAt: number | undefined;
+  #counting: Promise<number> | undefined;
+
+  constructor(directory: string, options: { staleAfterMs?: number; now?: () => number } = {}) {
+    this.#directory = directory;
+    this.#staleAfterMs = options.staleAfterMs ?? DISK_CHECK_INTERVAL_MS;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The last count (0 before the first). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  get stale(): boolean {
+    return this.#countedAt === undefined || this.#now() - this.#countedAt >= this.#staleAfterMs;
+  }
+
+  /** Counts now; a count already under way is joined rather than doubled. */
+  count(): Promise<number> {
+    if (!this.#counting) {
+      this.#counting = countDirectoryBytes(this.#directory)
+        .then((bytes) => {
+          this.#bytes = bytes;
+          this.#countedAt = this.#now();
+          return bytes;
+        })
+        .finally(() => {
+          this.#counting = undefined;
+        });
+    }
+    return this.#counting;
+  }
+
+  /** The last count, starting a background recount when it is stale; resolves with the new count if one ran. */
+  async refreshIfStale(): Promise<number> {
+    return this.stale ? this.count() : this.#bytes;
+  }
+}

@@ -1,0 +1,142 @@
+import type {
+  DaemonInstallScript,
+  DaemonInstallStatus,
+  DaemonServerConfiguration,
+  DaemonServerConfigurationPage,
+} from '@aerie/shared/daemon/remote-wire';
+
+/** What the daemon asks of the panel (`/api/remote/*`); the server manager and managed servers depend on this. */
+export interface PanelApi {
+  /** Every server of this node, all pages. */
+  listServers(): Promise<(DaemonServerConfiguration & { uuid: string })[]>;
+  getServer(uuid: string): Promise<DaemonServerConfiguration>;
+  getInstallScript(uuid: string): Promise<DaemonInstallScript>;
+  reportInstall(uuid: string, status: DaemonInstallStatus): Promise<void>;
+  /** At boot: the panel clears installing/restoring flags this node left behind. */
+  resetServers(): Promise<void>;
+}
+
+export interface PanelClientOptions {
+  /** The panel's base URL (PANEL_URL); requests go to `<url>/api/remote/...`. */
+  url: string;
+  tokenId: string;
+  token: string;
+  /** One request's time-out. Wings: 30 s. */
+  timeoutMs?: number;
+  /** Retries stop once this much time has passed since the first attempt. Wings: 30 s. */
+  retryForMs?: number;
+  /** The first retry's delay, doubled each time up to 12 s. */
+  firstRetryDelayMs?: number;
+}
+
+/** The panel answered with an error, or could not be reached within the retry time. */
+export class PanelRequestError extends Error {
+  override name = 'PanelRequestError';
+  /** The HTTP status, or undefined when the panel never answered. */
+  readonly status: number | undefined;
+  constructor(message: string, status?: number) {
+    super(message);
+    this.status = status;
+  }
+}
+
+const PER_PAGE = 50;
+const MAX_RETRY_DELAY_MS = 12_000;
+
+/** The daemon's HTTP client for the panel's remote API, authenticated as the node (`token_id.token`). */
+export class PanelClient implements PanelApi {
+  readonly #base: string;
+  readonly #headers: Record<string, string>;
+  readonly #timeoutMs: number;
+  readonly #retryForMs: number;
+  readonly #firstRetryDelayMs: number;
+
+  constructor(options: PanelClientOptions) {
+    this.#base = `${options.url.replace(/\/+$/, '')}/api/remote`;
+    this.#headers = {
+      authorization: `Bearer ${options.tokenId}.${options.token}`,
+      accept: 'application/vnd.pterodactyl.v1+json',
+      'user-agent': `Aerie Daemon (id:${options.tokenId})`,
+    };
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#retryForMs = options.retryForMs ?? 30_000;
+    this.#firstRetryDelayMs = options.firstRetryDelayMs ?? 500;
+  }
+
+  async listServers(): Promise<(DaemonServerConfiguration & { uuid: string })[]> {
+    const first = await this.#request<DaemonServerConfigurationPage>(
+      'GET',
+      `/servers?page=1&per_page=${PER_PAGE}`,
+    );
+    const rest = await Promise.all(
+      Array.from({ length: Math.max(0, first.meta.last_page - 1) }, (_, i) =>
+        this.#request<DaemonServerConfigurationPage>('GET', `/servers?page=${i + 2}&per_page=${PER_PAGE}`),
+      ),
+    );
+    return [first, ...rest].flatMap((page) => page.data);
+  }
+
+  getServer(uuid: string): Promise<DaemonServerConfiguration> {
+    return this.#request('GET', `/servers/${encodeURIComponent(uuid)}`);
+  }
+
+  getInstallScript(uuid: string): Promise<DaemonInstallScript> {
+    return this.#request('GET', `/servers/${encodeURIComponent(uuid)}/install`);
+  }
+
+  async reportInstall(uuid: string, status: DaemonInstallStatus): Promise<void> {
+    await this.#request('POST', `/servers/${encodeURIComponent(uuid)}/install`, status);
+  }
+
+  async resetServers(): Promise<void> {
+    await this.#request('POST', '/servers/reset');
+  }
+
+  /** Retries network failures and 5xx with backoff until `retryForMs` has passed; a 4xx is final at once. */
+  async #request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const startedAt = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      let failure: PanelRequestError;
+      try {
+        const response = await fetch(`${this.#base}${path}`, {
+          method,
+          headers:
+            body === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(this.#timeoutMs),
+        });
+        const text = await response.text();
+        if (response.ok) return (text === '' ? undefined : JSON.parse(text)) as T;
+        failure = new PanelRequestError(
+          `The panel answered ${method} /api/remote${path} with HTTP ${response.status}: ${errorDetail(text)}`,
+          response.status,
+        );
+        if (response.status < 500) throw failure;
+      } catch (error) {
+        if (error instanceof PanelRequestError && error.status !== undefined && error.status < 500)
+          throw error;
+        failure =
+          error instanceof PanelRequestError
+            ? error
+            : new PanelRequestError(
+                `Could not reach the panel at ${this.#base}${path}: ${error instanceof Error ? error.message : String(error)}`,
+              );
+      }
+      const delay = Math.min(this.#firstRetryDelayMs * 2 ** attempt, MAX_RETRY_DELAY_MS);
+      if (Date.now() - startedAt + delay > this.#retryForMs) throw failure;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+/** The panel's error text (Pterodactyl's `errors[0].detail`), else the start of the body. */
+function errorDetail(text: string): string {
+  try {
+    const body = JSON.parse(text) as { errors?: { detail?: string }[]; error?: string };
+    const detail = body.errors?.[0]?.detail ?? body.error;
+    if (detail) return detail;
+  } catch {
+    // Not JSON: show the raw start below.
+  }
+  return text.slice(0, 200) || '(empty body)';
+}

@@ -1,0 +1,161 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type {
+  DaemonInstallScript,
+  DaemonInstallStatus,
+  DaemonServerConfiguration,
+} from '@aerie/shared/daemon/remote-wire';
+import { parseStopCommand } from '@aerie/shared/eggs/stop-command';
+import Fastify from 'fastify';
+import { DEMO_SERVER, nodeStartup } from './server-fixtures';
+
+export const PANEL_TOKEN_ID = 'node-token-id';
+export const PANEL_TOKEN = 'node-token-secret-0123456789';
+
+/** The demo egg as shipped (eggs/aerie-demo.json): its real install script and start line. */
+const demoEgg = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../../../../eggs/aerie-demo.json', import.meta.url)), 'utf8'),
+) as { scripts: { installation: { script: string; container: string; entrypoint: string } } };
+export const DEMO_INSTALL_SCRIPT: DaemonInstallScript = {
+  container_image: demoEgg.scripts.installation.container,
+  entrypoint: demoEgg.scripts.installation.entrypoint,
+  script: demoEgg.scripts.installation.script,
+};
+
+/** A server configuration as the panel sends it, running the demo server from the repository by default. */
+export function demoConfiguration(
+  uuid: string,
+  overrides: {
+    invocation?: string;
+    done?: string[];
+    stop?: string;
+    diskMb?: number;
+    memoryMb?: number;
+    suspended?: boolean;
+    skipScripts?: boolean;
+    environment?: DaemonServerConfiguration['settings']['environment'];
+  } = {},
+): DaemonServerConfiguration {
+  return {
+    settings: {
+      uuid,
+      meta: { name: `Server ${uuid.slice(0, 8)}`, description: '' },
+      suspended: overrides.suspended ?? false,
+      environment: {
+        MOTD: 'Hello from the stand-in',
+        MAX_PLAYERS: 5,
+        P_SERVER_UUID: uuid,
+        ...overrides.environment,
+      },
+      invocation: overrides.invocation ?? nodeStartup(DEMO_SERVER),
+      skip_egg_scripts: overrides.skipScripts ?? false,
+      build: {
+        memory_limit: overrides.memoryMb ?? 256,
+        swap: 0,
+        io_weight: 500,
+        cpu_limit: 0,
+        threads: null,
+        disk_space: overrides.diskMb ?? 0,
+        oom_disabled: false,
+      },
+      container: { image: 'ghcr.io/pterodactyl/yolks:nodejs_20' },
+      allocations: {
+        force_outgoing_ip: false,
+        default: { ip: '127.0.0.1', port: 0 },
+        mappings: { '127.0.0.1': [0] },
+      },
+      mounts: [],
+      egg: { id: 'egg-demo', file_denylist: [] },
+      labels: {},
+    },
+    process_configuration: {
+      startup: { done: overrides.done ?? ['Server started on '], user_interaction: [], strip_ansi: false },
+      stop: parseStopCommand(overrides.stop ?? 'stop'),
+      configs: [],
+    },
+  };
+}
+
+export interface PanelStandIn {
+  url: string;
+  servers: Map<string, DaemonServerConfiguration>;
+  installScripts: Map<string, DaemonInstallScript>;
+  /** Every POST …/install the daemon made, in order. */
+  installReports: { uuid: string; body: DaemonInstallStatus }[];
+  resets: number;
+  /** Every request as `METHOD path`, with the Authorization header it carried. */
+  requests: { line: string; authorization: string | undefined }[];
+  /** Answers the next `count` requests with this status (to test retries and refusals). */
+  failNext(status: number, count: number): void;
+  close(): Promise<void>;
+}
+
+/** A real HTTP panel on port 0 serving /api/remote/* for the node `PANEL_TOKEN_ID.PANEL_TOKEN`. */
+export async function startPanelStandIn(): Promise<PanelStandIn> {
+  const app = Fastify({ logger: false });
+  const servers = new Map<string, DaemonServerConfiguration>();
+  const installScripts = new Map<string, DaemonInstallScript>();
+  const installReports: PanelStandIn['installReports'] = [];
+  const requests: PanelStandIn['requests'] = [];
+  const failures = { status: 0, count: 0 };
+  let resets = 0;
+  const missing = { errors: [{ code: 'NotFoundHttpException', status: '404', detail: 'Server not found.' }] };
+
+  app.addHook('onRequest', async (request, reply) => {
+    requests.push({ line: `${request.method} ${request.url}`, authorization: request.headers.authorization });
+    if (failures.count > 0) {
+      failures.count -= 1;
+      return reply.status(failures.status).send({ errors: [{ detail: 'Injected failure.' }] });
+    }
+    if (request.headers.authorization !== `Bearer ${PANEL_TOKEN_ID}.${PANEL_TOKEN}`) {
+      return reply.status(403).send({ errors: [{ detail: 'This action is unauthorized.' }] });
+    }
+  });
+  app.get<{ Querystring: { page?: string; per_page?: string } }>('/api/remote/servers', async (request) => {
+    const perPage = Number(request.query.per_page ?? 50);
+    const page = Number(request.query.page ?? 1);
+    const all = [...servers.values()];
+    const data = all
+      .slice((page - 1) * perPage, page * perPage)
+      .map((c) => ({ uuid: c.settings.uuid, ...c }));
+    const lastPage = Math.max(1, Math.ceil(all.length / perPage));
+    return { data, meta: { current_page: page, last_page: lastPage, per_page: perPage, total: all.length } };
+  });
+  app.post('/api/remote/servers/reset', async (_request, reply) => {
+    resets += 1;
+    return reply.status(204).send();
+  });
+  app.get<{ Params: { uuid: string } }>('/api/remote/servers/:uuid', async (request, reply) => {
+    const configuration = servers.get(request.params.uuid);
+    return configuration ?? reply.status(404).send(missing);
+  });
+  app.get<{ Params: { uuid: string } }>('/api/remote/servers/:uuid/install', async (request, reply) => {
+    if (!servers.has(request.params.uuid)) return reply.status(404).send(missing);
+    return installScripts.get(request.params.uuid) ?? DEMO_INSTALL_SCRIPT;
+  });
+  app.post<{ Params: { uuid: string }; Body: DaemonInstallStatus }>(
+    '/api/remote/servers/:uuid/install',
+    async (request, reply) => {
+      installReports.push({ uuid: request.params.uuid, body: request.body });
+      return reply.status(204).send();
+    },
+  );
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    servers,
+    installScripts,
+    installReports,
+    get resets() {
+      return resets;
+    },
+    requests,
+    failNext(status, count) {
+      failures.status = status;
+      failures.count = count;
+    },
+    close: () => app.close(),
+  };
+}
