@@ -8,6 +8,7 @@ import { registerErrorHandling } from './http/error-handler';
 import { registerJsonBodyParser } from './http/json-body-parser';
 import { authRoutes } from './routes/auth';
 import { clientApiRoutes } from './routes/client';
+import { remoteApiRoutes } from './routes/remote';
 import { HtmlShell } from './shell/html-shell';
 import { localeRoutes } from './shell/locales';
 import { pageRoutes } from './shell/page-routes';
@@ -66,6 +67,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(authRoutes, { ctx });
   await app.register(clientApiRoutes, { ctx, prefix: '/api/client' });
+  await app.register(remoteApiRoutes, { ctx, prefix: '/api/remote' });
   await app.register(pageRoutes, { ctx, shell });
   return app;
 }

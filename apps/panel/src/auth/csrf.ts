@@ -8,7 +8,8 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * CSRF protection in cookie mode: a secret in an HttpOnly cookie, and tokens derived from it in the shell's
  * meta tag that the SPA echoes in `X-CSRF-Token`. Every mutating request needs one, unless it is authenticated
- * by an API key (`Authorization: Bearer`), which a foreign site cannot make a browser send.
+ * by an API key (`Authorization: Bearer`), which a foreign site cannot make a browser send, and except
+ * /api/remote, which only node tokens open.
  * Failures reach the error handler, which answers 419 "CSRF token mismatch.".
  */
 export async function registerCsrf(app: FastifyInstance): Promise<void> {
@@ -21,6 +22,8 @@ export async function registerCsrf(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', (request, reply, done) => {
     if (!MUTATING.has(request.method) || /^Bearer\s/i.test(request.headers.authorization ?? ''))
       return done();
+    // Daemons never hold a session: /api/remote answers 401 without a token, not 419.
+    if (request.url.startsWith('/api/remote/')) return done();
     app.csrfProtection(request, reply, done);
   });
 }

@@ -1,3 +1,4 @@
+import type { DaemonCreateServerBody, DaemonPowerBody } from '@aerie/shared/daemon/remote-wire';
 import type { SecretBox } from '../crypto/secret-box';
 import { daemonAddress } from '../nodes/nodes.service';
 import type { NodeRecord } from '../servers/server-record';
@@ -32,9 +33,17 @@ export class DaemonResponseError extends Error {
   }
 }
 
+/** What a daemon call needs of a node: where it listens and its sealed token. */
+export type DaemonNode = Pick<NodeRecord, 'name' | 'scheme' | 'fqdn' | 'daemonListen' | 'daemonToken'>;
+
+const serverPath = (uuid: string, rest = '') => `/api/servers/${encodeURIComponent(uuid)}${rest}`;
+
 /**
- * The panel's side of the daemon API. Every call authenticates with `Authorization: Bearer <token id>.<token>`
- * (the node's token, opened from its sealed form) and gives up after `timeoutMs`.
+ * The panel's side of the daemon API (reference/wings.md §1.3). Every call authenticates with
+ * `Authorization: Bearer <node token>` — the token alone, opened from its sealed form, as Wings expects — and
+ * gives up after `timeoutMs`.
+ * Every method throws DaemonUnreachableError, or DaemonResponseError for a non-2xx answer (404: the daemon has
+ * no such server).
  */
 export class DaemonClient {
   constructor(
@@ -42,20 +51,57 @@ export class DaemonClient {
     private readonly options: { timeoutMs: number } = { timeoutMs: 5000 },
   ) {}
 
-  /** @throws DaemonUnreachableError, or DaemonResponseError for a non-2xx answer (404: the daemon has no such server) */
-  getServer(node: NodeRecord, uuid: string): Promise<DaemonServerDetails> {
-    return this.request(node, 'GET', `/api/servers/${encodeURIComponent(uuid)}`);
+  getServer(node: DaemonNode, uuid: string): Promise<DaemonServerDetails> {
+    return this.request(node, 'GET', serverPath(uuid));
   }
 
-  private async request<T>(node: NodeRecord, method: string, path: string): Promise<T> {
-    const token = `${node.daemonTokenId}.${this.secretBox.open(node.daemonToken)}`;
+  /** `GET /api/system`: answers once the daemon is up and accepts this node's token. */
+  system(node: DaemonNode): Promise<Record<string, unknown>> {
+    return this.request(node, 'GET', '/api/system');
+  }
+
+  /** Accepted (202) means queued: the daemon runs the action in the background. */
+  async power(node: DaemonNode, uuid: string, action: DaemonPowerBody['action']): Promise<void> {
+    await this.request(node, 'POST', serverPath(uuid, '/power'), { action } satisfies DaemonPowerBody);
+  }
+
+  /** The daemon answers 502 when the server is not running. */
+  async commands(node: DaemonNode, uuid: string, commands: string[]): Promise<void> {
+    await this.request(node, 'POST', serverPath(uuid, '/commands'), { commands });
+  }
+
+  /** Creates the server on the daemon, which then fetches its install script and reports the result. */
+  async createServer(node: DaemonNode, uuid: string, startOnCompletion: boolean): Promise<void> {
+    const body: DaemonCreateServerBody = { uuid, start_on_completion: startOnCompletion };
+    await this.request(node, 'POST', '/api/servers', body);
+  }
+
+  async reinstall(node: DaemonNode, uuid: string): Promise<void> {
+    await this.request(node, 'POST', serverPath(uuid, '/reinstall'));
+  }
+
+  /** Makes the daemon refuse websocket tokens with these jtis issued before now. */
+  async denyJtis(node: DaemonNode, uuid: string, jtis: string[]): Promise<void> {
+    await this.request(node, 'POST', serverPath(uuid, '/ws/deny'), { jtis });
+  }
+
+  /** Makes the daemon fetch the server's configuration again and apply it. */
+  async sync(node: DaemonNode, uuid: string): Promise<void> {
+    await this.request(node, 'POST', serverPath(uuid, '/sync'));
+  }
+
+  private async request<T>(node: DaemonNode, method: string, path: string, body?: unknown): Promise<T> {
+    const token = this.secretBox.open(node.daemonToken);
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
       response = await fetch(
         `${daemonAddress({ scheme: node.scheme, fqdn: node.fqdn, daemon_listen: node.daemonListen })}${path}`,
         {
           method,
-          headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
           signal: AbortSignal.timeout(this.options.timeoutMs),
         },
       );
@@ -63,12 +109,12 @@ export class DaemonClient {
       throw new DaemonUnreachableError(`${node.name}: ${(error as Error).message}`, { cause: error });
     }
     const text = await response.text();
-    const body = parse(text);
+    const parsed = parse(text);
     if (!response.ok) {
-      const message = typeof body?.error === 'string' ? body.error : `HTTP ${response.status}`;
+      const message = typeof parsed?.error === 'string' ? parsed.error : `HTTP ${response.status}`;
       throw new DaemonResponseError(response.status, message);
     }
-    return (body ?? {}) as T;
+    return (parsed ?? {}) as T;
   }
 }
 

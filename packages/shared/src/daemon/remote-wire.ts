@@ -46,7 +46,12 @@ export interface DaemonProcessConfiguration {
   startup: { done: string[]; user_interaction: string[]; strip_ansi: boolean };
   /** Already parsed: `^C` arrives as `{type:'signal', value:'SIGINT'}` (a departure from Wings, which kills). */
   stop: StopAction;
-  configs: { file: string; parser: string; replace: { match: string; replace_with: unknown }[] }[];
+  configs: {
+    file: string;
+    parser: string;
+    /** `if_value`: replace only when the current value is this one (an egg's nested `find` entry). */
+    replace: { match: string; if_value?: string; replace_with: unknown }[];
+  }[];
 }
 
 /** GET /api/remote/servers/{uuid} */

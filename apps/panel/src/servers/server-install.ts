@@ -1,0 +1,64 @@
+import type { DaemonInstallScript } from '@aerie/shared/daemon/remote-wire';
+import type { Db } from '../db/database';
+
+/**
+ * The install script of the server's egg, or of the egg it copies its script from (Pterodactyl's
+ * copy_script_*). Line ends are made LF: a script saved from Windows would otherwise fail in bash on `\r`.
+ */
+export async function installScript(db: Db, eggId: number): Promise<DaemonInstallScript> {
+  const egg = await db
+    .selectFrom('eggs')
+    .leftJoin('eggs as source', 'source.id', 'eggs.copy_script_from')
+    .select([
+      'eggs.script_container',
+      'eggs.script_entry',
+      'eggs.script_install',
+      'source.id as source_id',
+      'source.script_container as source_container',
+      'source.script_entry as source_entry',
+      'source.script_install as source_install',
+    ])
+    .where('eggs.id', '=', eggId)
+    .executeTakeFirstOrThrow();
+  const copied = egg.source_id !== null;
+  const script = (copied ? egg.source_install : egg.script_install) ?? '';
+  return {
+    container_image: (copied ? egg.source_container : egg.script_container) ?? '',
+    entrypoint: (copied ? egg.source_entry : egg.script_entry) ?? '',
+    script: script.replace(/\r\n/g, '\n'),
+  };
+}
+
+/**
+ * Records what the daemon reports after an install (Pterodactyl's ServerInstallController): success clears
+ * the status, failure sets install_failed (reinstall_failed for a reinstall), a suspended server stays
+ * suspended, and installed_at is set in every case.
+ */
+export async function recordInstallResult(
+  db: Db,
+  server: { id: number; status: string | null },
+  result: { successful: boolean; reinstall: boolean },
+  now: Date,
+): Promise<void> {
+  let status: string | null = null;
+  if (!result.successful) status = result.reinstall ? 'reinstall_failed' : 'install_failed';
+  if (server.status === 'suspended') status = 'suspended';
+  await db
+    .updateTable('servers')
+    .set({ status, installed_at: now, updated_at: now })
+    .where('id', '=', server.id)
+    .execute();
+}
+
+/**
+ * What a daemon asks for when it boots: its servers stuck installing or restoring a backup are back to normal
+ * (it lost those jobs when it stopped).
+ */
+export async function resetNodeServerStates(db: Db, nodeId: number, now: Date): Promise<void> {
+  await db
+    .updateTable('servers')
+    .set({ status: null, updated_at: now })
+    .where('node_id', '=', nodeId)
+    .where('status', 'in', ['installing', 'restoring_backup'])
+    .execute();
+}
