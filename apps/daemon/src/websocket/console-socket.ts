@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RawData, WebSocket } from 'ws';
+import { type DaemonJwtClaims, verifyDaemonJwt } from '../auth/daemon-jwt';
+import type { JwtDenylist } from '../auth/jwt-denylist';
+import { DAEMON_PERMISSIONS, hasPermission } from '../auth/permissions';
+import {
+  type ConsoleServer,
+  type ConsoleServerEvents,
+  POWER_LOCKED_MESSAGE,
+  type PowerAction,
+} from '../server/console-server';
+import { encodeMessage, parseMessage, type SocketMessage } from './socket-message';
+import { type OutboxKind, SocketOutbox } from './socket-outbox';
+import { TokenBucket } from './token-bucket';
+import { CLOSE, type ConsoleWebsocketLimits, TOKEN_EXPIRING_SECONDS } from './websocket-limits';
+import { websocketTokenProblem } from './websocket-token';
+
+/** What a socket without `admin.websocket.errors` sees instead of the real error (Wings' text). */
+export const GENERIC_ERROR_MESSAGE = 'an unexpected error was encountered while handling this request';
+
+/** Wings' text for any message to a suspended server. */
+export const SUSPENDED_MESSAGE = 'server is currently in a suspended state';
+
+/** The permission each `set state` action needs (kill is a stop). */
+const POWER_PERMISSIONS: Record<PowerAction, string> = {
+  start: DAEMON_PERMISSIONS.start,
+  stop: DAEMON_PERMISSIONS.stop,
+  restart: DAEMON_PERMISSIONS.restart,
+  kill: DAEMON_PERMISSIONS.stop,
+};
+
+const isPowerAction = (value: string): value is PowerAction => Object.hasOwn(POWER_PERMISSIONS, value);
+
+export interface ConsoleSocketOptions {
+  ws: WebSocket;
+  server: ConsoleServer;
+  nodeToken: string;
+  denylist: JwtDenylist;
+  limits: ConsoleWebsocketLimits;
+  log: FastifyBaseLogger;
+}
+
+type Listeners = { [E in keyof ConsoleServerEvents]?: (...args: ConsoleServerEvents[E]) => void };
+
+/**
+ * One console connection: Wings' event protocol (pterodactyl-client-api.md §9.2) between a browser and a server.
+ * Inbound messages are handled one after another, so an `auth` is settled before the message behind it.
+ */
+export class ConsoleSocket {
+  readonly outbox: SocketOutbox;
+  readonly #ws: WebSocket;
+  readonly #server: ConsoleServer;
+  readonly #options: ConsoleSocketOptions;
+  readonly #bucket: TokenBucket;
+  readonly #listeners: Listeners = {};
+  #claims: DaemonJwtClaims | undefined;
+  /** Outbound events are dropped once the token fails; the client hears why once, not per line. */
+  #jwtErrorSent = false;
+  #inbound: Promise<void> = Promise.resolve();
+  #authTimer: NodeJS.Timeout | undefined;
+  #tokenTimer: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(options: ConsoleSocketOptions) {
+    this.#options = options;
+    this.#ws = options.ws;
+    this.#server = options.server;
+    const { limits } = options;
+    this.outbox = new SocketOutbox(options.ws, {
+      maxQueuedLines: limits.maxQueuedLines,
+      highWaterBytes: limits.sendBufferHighWaterBytes,
+    });
+    this.#bucket = new TokenBucket(limits.messagesPerSecond, limits.messageBurst);
+    this.#authTimer = setTimeout(() => this.#close(CLOSE.authTimeout), limits.authTimeoutMs);
+    // Even a socket that never authenticated must go when its server does.
+    this.#listen('deleted', () => {
+      this.#send('deleted', ['null']);
+      this.#close(CLOSE.serverDeleted);
+    });
+    this.#ws.on('message', (data, isBinary) => this.#onFrame(data, isBinary));
+    this.#ws.on('close', () => this.#dispose());
+  }
+
+  #onFrame(data: RawData, isBinary: boolean): void {
+    if (this.#closed) return;
+    if (!this.#bucket.take()) {
+      this.#close(CLOSE.rateLimited);
+      return;
+    }
+    const message = parseMessage(data, isBinary);
+    if (!message) return;
+    this.#inbound = this.#inbound
+      .then(() => this.#handle(message))
+      .catch((error: unknown) => this.#options.log.error({ err: error }, 'console websocket message failed'));
+  }
+
+  async #handle(message: SocketMessage): Promise<void> {
+    if (this.#closed) return;
+    if (this.#server.isSuspended) return this.#sendError(SUSPENDED_MESSAGE, true);
+    if (message.event === 'auth') return this.#authenticate(message.args.join(''));
+    const problem = this.#tokenProblem();
+    if (problem) return this.#push('jwt error', [problem.message], 'control');
+    switch (message.event) {
+      case 'set state':
+        return this.#setState(message.args.join(''));
+      case 'send command':
+        return this.#sendCommand(message.args.join(''));
+      case 'send logs':
+        if (this.#server.state === 'offline') return;
+        for (const line of this.#server.recentLogs()) this.#send('console output', [line]);
+        return;
+      case 'send stats':
+        return this.#sendStats();
+    }
+  }
+
+  async #authenticate(token: string): Promise<void> {
+    const { nodeToken, denylist } = this.#options;
+    const result = await verifyDaemonJwt(token, { nodeToken, purpose: 'websocket' });
+    const problem = result.ok
+      ? websocketTokenProblem(result.claims, { serverUuid: this.#server.uuid, denylist })
+      : result.error;
+    // A refused token leaves the one the socket had, if any, in place (as Wings does).
+    if (problem || !result.ok) return this.#push('jwt error', [problem?.message ?? ''], 'control');
+    const first = this.#claims === undefined;
+    this.#claims = result.claims;
+    this.#jwtErrorSent = false;
+    this.#push('auth success', [], 'control');
+    if (!first) return;
+    clearTimeout(this.#authTimer);
+    this.#subscribe();
+    const server = this.#server;
+    this.#send('status', [server.state]);
+    if (server.state === 'offline' && !server.isInstalling && !server.isTransferring) this.#sendStats();
+  }
+
+  #setState(action: string): void {
+    if (!isPowerAction(action) || !this.#can(POWER_PERMISSIONS[action])) return;
+    this.#server.power(action, 0).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      // Wings tells everyone about the lock: it is the user's own doing, not an internal error.
+      this.#sendError(message, message === POWER_LOCKED_MESSAGE);
+    });
+  }
+
+  #sendCommand(command: string): void {
+    if (!this.#can(DAEMON_PERMISSIONS.sendCommand) || this.#server.state === 'offline') return;
+    try {
+      this.#server.sendCommand(command);
+    } catch (error) {
+      this.#sendError(error instanceof Error ? error.message : String(error), false);
+    }
+  }
+
+  #sendStats(): void {
+    this.#send('stats', [JSON.stringify(this.#server.stats())], 'stats');
+  }
+
+  /** The server's events, forwarded from the first successful auth until the socket closes. */
+  #subscribe(): void {
+    this.#listen('status', (state) => this.#send('status', [state]));
+    this.#listen('console output', (line) => this.#send('console output', [line], 'line'));
+    this.#listen('daemon message', (line) => this.#send('daemon message', [line]));
+    this.#listen('install output', (line) => {
+      if (this.#can(DAEMON_PERMISSIONS.receiveInstall)) this.#send('install output', [line], 'line');
+    });
+    this.#listen('install started', () => this.#send('install started', ['']));
+    this.#listen('install completed', () => this.#send('install completed', ['']));
+    this.#listen('stats', (stats) => this.#send('stats', [JSON.stringify(stats)], 'stats'));
+    this.#listen('error', (message) => this.#sendError(message, false));
+    this.#tokenTimer = setInterval(() => this.#watchToken(), this.#options.limits.tokenCheckIntervalMs);
+  }
+
+  #listen<E extends keyof ConsoleServerEvents>(
+    event: E,
+    listener: (...args: ConsoleServerEvents[E]) => void,
+  ) {
+    (this.#listeners as Record<string, unknown>)[event] = listener;
+    (this.#server.on as (event: E, listener: (...args: ConsoleServerEvents[E]) => void) => void)(
+      event,
+      listener,
+    );
+  }
+
+  /** Wings' watcher: warns a minute ahead so the page can fetch a new token before this one runs out. */
+  #watchToken(): void {
+    if (!this.#claims) return;
+    const secondsLeft = this.#claims.exp - Date.now() / 1000;
+    if (secondsLeft <= 0) this.#push('token expired', [], 'control');
+    else if (secondsLeft <= TOKEN_EXPIRING_SECONDS) this.#push('token expiring', [], 'control');
+  }
+
+  /** An event for the client, sent only while its token holds. */
+  #send(event: string, args: readonly string[], kind: OutboxKind = 'control'): void {
+    const problem = this.#tokenProblem();
+    if (problem) {
+      if (this.#claims && !this.#jwtErrorSent) this.#push('jwt error', [problem.message], 'control');
+      this.#jwtErrorSent = true;
+      return;
+    }
+    this.#push(event, args, kind);
+  }
+
+  #push(event: string, args: readonly string[], kind: OutboxKind): void {
+    this.outbox.push(encodeMessage(event, args), kind);
+  }
+
+  /** `daemon error` as `Error Event [<id>]: <message>`; the detail only for public texts or admins. */
+  #sendError(message: string, isPublic: boolean): void {
+    const id = randomUUID();
+    const shown = isPublic || this.#can(DAEMON_PERMISSIONS.receiveErrors) ? message : GENERIC_ERROR_MESSAGE;
+    if (!isPublic)
+      this.#options.log.warn({ server: this.#server.uuid, errorId: id, message }, 'console error');
+    this.#send('daemon error', [`Error Event [${id}]: ${shown}`]);
+  }
+
+  #can(permission: string): boolean {
+    return this.#claims !== undefined && hasPermission(this.#claims.permissions, permission);
+  }
+
+  #tokenProblem() {
+    return websocketTokenProblem(this.#claims, {
+      serverUuid: this.#server.uuid,
+      denylist: this.#options.denylist,
+    });
+  }
+
+  #close(close: { code: number; reason: string }): void {
+    if (this.#closed) return;
+    this.#dispose();
+    this.#ws.close(close.code, close.reason);
+  }
+
+  #dispose(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#authTimer);
+    clearInterval(this.#tokenTimer);
+    this.outbox.dispose();
+    for (const [event, listener] of Object.entries(this.#listeners)) {
+      this.#server.off(event as keyof ConsoleServerEvents, listener as never);
+    }
+  }
+}

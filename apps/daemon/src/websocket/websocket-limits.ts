@@ -1,0 +1,49 @@
+/**
+ * Bounds on the console websocket (Wings had none before CVE-2025-69199). Each is an option of the plugin;
+ * the defaults suit a browser console page, which sends a handful of small messages per minute.
+ */
+export interface ConsoleWebsocketLimits {
+  /** Open sockets per server; more are refused with HTTP 429 before the upgrade. */
+  maxSocketsPerServer: number;
+  /** Open sockets per client address over all servers; more are refused with HTTP 429. */
+  maxSocketsPerIp: number;
+  /** Largest inbound frame; a bigger one closes the socket with 1009. A JWT with every permission fits. */
+  maxFrameBytes: number;
+  /** Inbound messages per second, refilled continuously… */
+  messagesPerSecond: number;
+  /** …with room for this many at once (a reconnect sends auth, send logs and send stats together). */
+  messageBurst: number;
+  /** A socket that has not sent a valid `auth` by then is closed with 1008. */
+  authTimeoutMs: number;
+  /** Console lines a slow socket keeps queued; older ones are dropped (Wings keeps 8). */
+  maxQueuedLines: number;
+  /** Bytes the socket may have waiting to be written before lines queue (and then drop) instead. */
+  sendBufferHighWaterBytes: number;
+  /** How often the token watcher looks at `exp` (Wings: 30 s). */
+  tokenCheckIntervalMs: number;
+}
+
+export const DEFAULT_WEBSOCKET_LIMITS: Readonly<ConsoleWebsocketLimits> = {
+  maxSocketsPerServer: 30,
+  maxSocketsPerIp: 50,
+  maxFrameBytes: 4 * 1024,
+  messagesPerSecond: 10,
+  messageBurst: 20,
+  authTimeoutMs: 10_000,
+  maxQueuedLines: 8,
+  sendBufferHighWaterBytes: 1024 * 1024,
+  tokenCheckIntervalMs: 30_000,
+};
+
+/** `token expiring` once this little of the token's life is left. */
+export const TOKEN_EXPIRING_SECONDS = 60;
+
+/** Control messages (status, auth replies…) a socket may have queued before it counts as dead and is cut. */
+export const MAX_QUEUED_CONTROL_MESSAGES = 64;
+
+/** Close codes and reasons the daemon uses. */
+export const CLOSE = {
+  serverDeleted: { code: 1001, reason: 'server deleted' },
+  authTimeout: { code: 1008, reason: 'authentication timeout' },
+  rateLimited: { code: 1008, reason: 'message rate limit exceeded' },
+} as const;
