@@ -3,7 +3,8 @@ import { DaemonResponseError, DaemonUnreachableError } from './daemon-client';
 
 export const daemonMessages = {
   unreachable: 'Could not establish a connection to the machine running this server. Please try again.',
-  remoteError: (message: string) => `An error occurred on the remote host: ${message}.`,
+  // Wings' messages often end in a period already: one is enough.
+  remoteError: (message: string) => `An error occurred on the remote host: ${message.replace(/\.+$/, '')}.`,
 } as const;
 
 /**

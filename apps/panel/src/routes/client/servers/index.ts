@@ -12,17 +12,19 @@ import { parseIncludes } from '../../../servers/server-list.query';
 import { loadServerRelations } from '../../../servers/server-relations';
 import { ServerResourcesService } from '../../../servers/server-resources.service';
 import { websocketCredentials } from '../../../servers/websocket-token';
+import { registerPowerRoutes } from './power';
 import { type ServerAccess, serverAccessHook } from './server-access.hook';
 
 const access = (request: FastifyRequest) => request.serverAccess as ServerAccess;
 
 /**
  * /api/client/servers/{server}/…: every route passes the server access hook first (404 → 409 → 403, driven by
- * the route's config). Later issues (power, files, backups…) add their routes here with their `permission`.
+ * the route's config). Later issues (files, backups…) add their routes here with their `permission`.
  */
 export async function serverRoutes(app: FastifyInstance) {
   const { ctx } = app;
-  const resources = new ServerResourcesService(new DaemonClient(ctx.secretBox), ctx.clock);
+  const daemon = new DaemonClient(ctx.secretBox);
+  const resources = new ServerResourcesService(daemon, ctx.clock);
   app.decorateRequest('serverAccess', null);
   app.addHook('preHandler', serverAccessHook);
 
@@ -65,4 +67,6 @@ export async function serverRoutes(app: FastifyInstance) {
       return { data };
     },
   );
+
+  registerPowerRoutes(app, daemon);
 }

@@ -1,0 +1,59 @@
+import { hasPermission } from '@aerie/shared/permissions/can';
+import { requiredString, rule } from '@aerie/shared/validation/rules';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { type DaemonClient, DaemonResponseError } from '../../../daemon-client/daemon-client';
+import { daemonHttpError } from '../../../daemon-client/daemon-http-error';
+import { HttpError } from '../../../http/errors';
+import { validateBody } from '../../../http/validate';
+import { type PowerSignal, powerPermission, powerSignals } from '../../../servers/power-signal';
+import { accessDenied, type ServerAccess } from './server-access.hook';
+
+const access = (request: FastifyRequest) => request.serverAccess as ServerAccess;
+
+const powerBody = z.object({
+  signal: requiredString().refine((value) => powerSignals.includes(value as PowerSignal), rule('in')),
+});
+
+const commandBody = z.object({ command: requiredString().min(1, rule('min')) });
+
+export const notOnlineMessage = 'Server must be online in order to send commands.';
+
+/**
+ * `POST …/power` and `POST …/command` (reference §7.2 Core): relayed to the daemon as Wings' `power {action}`
+ * and `commands {commands:[…]}`. Both answer 204 once the daemon accepted the request.
+ */
+export function registerPowerRoutes(app: FastifyInstance, daemon: DaemonClient) {
+  app.post('/:server/power', async (request, reply) => {
+    const { server, node, user, isOwner, permissions } = access(request);
+    // The permission depends on the signal, so it is checked here rather than by the access hook.
+    const permission = powerPermission((request.body as { signal?: unknown } | undefined)?.signal);
+    const allowed = permission === null ? isOwner || user.rootAdmin : hasPermission(permissions, permission);
+    if (!allowed) throw accessDenied();
+    const { signal } = validateBody(powerBody, request.body);
+    try {
+      await daemon.power(node, server.uuid, signal as PowerSignal);
+    } catch (error) {
+      throw daemonHttpError(error);
+    }
+    return reply.status(204).send();
+  });
+
+  app.post('/:server/command', { config: { permission: 'control.console' } }, async (request, reply) => {
+    const { server, node } = access(request);
+    const { command } = validateBody(commandBody, request.body);
+    try {
+      await daemon.commands(node, server.uuid, [command]);
+    } catch (error) {
+      // Wings answers 502 when the server is not running (older daemons say so in the message instead).
+      if (
+        error instanceof DaemonResponseError &&
+        (error.status === 502 || /not running/i.test(error.message))
+      ) {
+        throw new HttpError(502, 'HttpException', notOnlineMessage);
+      }
+      throw daemonHttpError(error);
+    }
+    return reply.status(204).send();
+  });
+}
