@@ -1,0 +1,301 @@
+import { randomUUID } from 'node:crypto';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { DEMO_SERVER, waitForEvent } from '../../testing/server-fixtures';
+import type { RuntimeExit, RuntimeLimits, RuntimeStartOptions } from '../runtime';
+import { wingsEnvironment } from '../wings-environment';
+import { DROPPED_CAPABILITIES } from './container-spec';
+import { DockerDriver } from './docker-driver';
+import { ensureImage } from './docker-images';
+import type { DockerRuntime } from './docker-runtime';
+import {
+  describeWithEngine,
+  ensureTestImages,
+  findEngine,
+  freePort,
+  removeLabelled,
+  TEST_IMAGE,
+} from './docker-test-engine';
+
+const docker = await findEngine();
+/** Every container of this file carries it, so afterAll removes exactly these. */
+const RUN_LABEL = 'aerie.test-run';
+const runId = randomUUID();
+
+const LIMITS: RuntimeLimits = {
+  memoryMb: 256,
+  swapMb: 0,
+  cpuPercent: 50,
+  threads: '0',
+  ioWeight: 500,
+  oomDisabled: false,
+  diskMb: 0,
+};
+
+describeWithEngine('DockerRuntime (real engine)', docker, () => {
+  const driver = new DockerDriver({ docker, labels: { [RUN_LABEL]: runId } });
+  const directories: string[] = [];
+  const runtimes: DockerRuntime[] = [];
+
+  beforeAll(async () => {
+    if (docker) await ensureTestImages(docker);
+  }, 120_000);
+  afterEach(async () => {
+    for (const runtime of runtimes.splice(0)) runtime.kill();
+  });
+  afterAll(async () => {
+    if (docker) await removeLabelled(docker, RUN_LABEL, runId);
+    for (const directory of directories) await rm(directory, { recursive: true, force: true });
+  }, 30_000);
+
+  /** A server directory holding the demo game server, and start options for it on a free 127.0.0.1 port. */
+  async function demoServer(overrides: Partial<RuntimeStartOptions> = {}): Promise<RuntimeStartOptions> {
+    const directory = await mkdtemp(path.join(tmpdir(), 'aerie-docker-test-'));
+    directories.push(directory);
+    await copyFile(DEMO_SERVER, path.join(directory, 'demo-server.mjs'));
+    const port = await freePort();
+    const startup = overrides.startup ?? 'node demo-server.mjs';
+    return {
+      uuid: randomUUID(),
+      directory,
+      startup,
+      environment: wingsEnvironment({
+        invocation: startup,
+        memoryMb: LIMITS.memoryMb,
+        ip: '127.0.0.1',
+        port,
+        timezone: 'UTC',
+        variables: { MOTD: 'Hello from a container', P_SERVER_UUID: 'test' },
+      }),
+      image: 'node:20-bookworm-slim',
+      limits: LIMITS,
+      allocations: { default: { ip: '127.0.0.1', port }, mappings: { '127.0.0.1': [port] } },
+      ...overrides,
+    };
+  }
+
+  /** Starts a runtime and collects its lines; `started` resolves on the demo server's start line. */
+  async function start(options: RuntimeStartOptions) {
+    const runtime = driver.createRuntime() as DockerRuntime;
+    runtimes.push(runtime);
+    const lines: string[] = [];
+    runtime.on('output', (line) => lines.push(line));
+    const exited = waitForEvent<[RuntimeExit]>(runtime, 'exit', () => true, 30_000).then(([exit]) => exit);
+    const started = waitForEvent<[string]>(
+      runtime,
+      'output',
+      (line) => line.startsWith('Server started on '),
+      20_000,
+    );
+    await runtime.start(options);
+    return { runtime, lines, exited, started };
+  }
+
+  const inspect = (uuid: string) => {
+    if (!docker) throw new Error('no engine');
+    return docker.getContainer(uuid).inspect();
+  };
+
+  it('runs the demo server: start line, a console command on stdin, `stop` ends it with exit 0', async () => {
+    const options = await demoServer();
+    const { runtime, lines, exited, started } = await start(options);
+    const [startLine] = await started;
+    expect(startLine).toContain(`Server started on 0.0.0.0:${options.allocations.default.port}`);
+    expect(runtime.running).toBe(true);
+    expect(lines).toContain('Message of the day: Hello from a container');
+    expect(lines).toContain('Memory limit: 256 MB');
+
+    const said = waitForEvent<[string]>(runtime, 'output', (line) => line === '[Server] hello', 10_000);
+    runtime.write('say hello');
+    await said;
+
+    runtime.write('stop');
+    expect(await exited).toEqual({ code: 0, signal: null, oomKilled: false });
+    expect(lines.slice(-2)).toEqual(['Stopping server...', 'Server stopped.']);
+    expect(runtime.running).toBe(false);
+    expect(await runtime.usage()).toEqual({
+      memoryBytes: 0,
+      memoryLimitBytes: 0,
+      cpuAbsolute: 0,
+      rxBytes: 0,
+      txBytes: 0,
+    });
+  }, 60_000);
+
+  it('stops on a signal (SIGINT, the egg stop `^C`) sent to the container', async () => {
+    const { runtime, lines, exited, started } = await start(await demoServer());
+    await started;
+    runtime.signal('SIGINT');
+    expect(await exited).toEqual({ code: 0, signal: null, oomKilled: false });
+    expect(lines).toContain('Server stopped.');
+  }, 60_000);
+
+  it('kills the container at once (SIGKILL, exit 137)', async () => {
+    const { runtime, lines, exited, started } = await start(await demoServer());
+    await started;
+    runtime.kill();
+    expect(await exited).toEqual({ code: 137, signal: null, oomKilled: false });
+    expect(lines).not.toContain('Stopping server...');
+    runtime.write('say too late'); // ignored, not thrown
+  }, 60_000);
+
+  it('publishes the allocation: the demo server answers a player on the host port', async () => {
+    const options = await demoServer();
+    const { runtime, exited, started } = await start(options);
+    await started;
+    const socket = connect(options.allocations.default.port, '127.0.0.1');
+    socket.setEncoding('utf8');
+    const greeting = await new Promise<string>((resolve, reject) => {
+      let received = '';
+      socket.on('data', (chunk: string) => {
+        received += chunk;
+        if (received.includes('\n')) resolve(received);
+      });
+      socket.once('error', reject);
+    });
+    expect(greeting).toMatch(/^Welcome to Aerie Demo, player1! Hello from a container\n/);
+    const joined = await waitForEvent<[string]>(runtime, 'output', (line) =>
+      line.includes('joined the game'),
+    );
+    expect(joined[0]).toBe('player1 joined the game (1 online)');
+    socket.destroy();
+    runtime.write('stop');
+    expect((await exited).code).toBe(0);
+  }, 60_000);
+
+  it('creates the container with the limits and hardening of Wings (inspect)', async () => {
+    const options = await demoServer();
+    const { runtime, exited, started } = await start(options);
+    await started;
+    const info = await inspect(options.uuid);
+    expect(info.Name).toBe(`/${options.uuid}`);
+    expect(info.Config.Hostname).toBe(options.uuid);
+    expect(info.Config.User).toBe('988:988');
+    expect(info.Config.Tty).toBe(true);
+    expect(info.Config.OpenStdin).toBe(true);
+    expect(info.Config.WorkingDir).toBe('/home/container');
+    expect(info.Config.Labels).toMatchObject({ Service: 'Aerie', ContainerType: 'server_process' });
+    expect(info.Config.Env).toContain('SERVER_IP=0.0.0.0');
+    expect(info.Config.Env).toContain('STARTUP=node demo-server.mjs');
+    expect(info.HostConfig.Memory).toBe(256_000_000);
+    expect(info.HostConfig.MemoryReservation).toBe(256_000_000);
+    expect(info.HostConfig.MemorySwap).toBe(256_000_000);
+    expect(info.HostConfig.CpuQuota).toBe(50_000);
+    expect(info.HostConfig.CpuPeriod).toBe(100_000);
+    expect(info.HostConfig.CpusetCpus).toBe('0');
+    expect(info.HostConfig.PidsLimit).toBe(512);
+    expect(info.HostConfig.OomKillDisable).toBe(false);
+    expect(info.HostConfig.ReadonlyRootfs).toBe(true);
+    expect(info.HostConfig.SecurityOpt).toEqual(['no-new-privileges']);
+    expect(info.HostConfig.CapDrop).toEqual([...DROPPED_CAPABILITIES]);
+    expect(info.HostConfig.Tmpfs).toEqual({ '/tmp': 'rw,exec,nosuid,size=100M' });
+    expect(info.HostConfig.LogConfig?.Type).toBe('local');
+    expect(info.HostConfig.NetworkMode).toBe('aerie_nw');
+    const port = options.allocations.default.port;
+    expect(info.HostConfig.PortBindings).toEqual({
+      [`${port}/tcp`]: [{ HostIp: '127.0.0.1', HostPort: String(port) }],
+      [`${port}/udp`]: [{ HostIp: '127.0.0.1', HostPort: String(port) }],
+    });
+    expect(info.Mounts).toEqual([
+      expect.objectContaining({
+        Type: 'bind',
+        Source: options.directory,
+        Destination: '/home/container',
+        RW: true,
+      }),
+    ]);
+    runtime.kill();
+    await exited;
+  }, 60_000);
+
+  it('runs the process unprivileged in a read-only root, with /home/container and /tmp writable', async () => {
+    const { runtime, lines, exited } = await start(
+      await demoServer({
+        startup:
+          'id -u; touch /etc/probe 2>/dev/null || echo root-read-only; touch /tmp/t && echo tmp-ok; touch x && ls -n x | awk "{print \\$3}"; grep NoNewPrivs /proc/self/status',
+      }),
+    );
+    expect(await exited).toEqual({ code: 0, signal: null, oomKilled: false });
+    expect(lines.map((line) => line.replace(/\s+/g, ' '))).toEqual([
+      '988',
+      'root-read-only',
+      'tmp-ok',
+      '988',
+      'NoNewPrivs: 1',
+    ]);
+    expect(runtime.running).toBe(false);
+  }, 60_000);
+
+  it('reports usage while running: memory in use, the container limit, network counters', async () => {
+    const { runtime, exited, started } = await start(await demoServer());
+    await started;
+    const usage = await runtime.usage();
+    expect(usage.memoryBytes).toBeGreaterThan(1_000_000);
+    expect(usage.memoryBytes).toBeLessThan(256_000_000);
+    expect(usage.memoryLimitBytes).toBe(256_000_000);
+    expect(usage.cpuAbsolute).toBeGreaterThanOrEqual(0);
+    expect(usage.rxBytes).toBeGreaterThanOrEqual(0);
+    runtime.write('stop');
+    await exited;
+  }, 60_000);
+
+  it('reports an out-of-memory kill: exit 137 with oomKilled', async () => {
+    const { exited } = await start(
+      await demoServer({
+        startup: 'echo allocating; dd if=/dev/zero of=/dev/null bs=64M count=4',
+        limits: { ...LIMITS, memoryMb: 16 },
+      }),
+    );
+    expect(await exited).toEqual({ code: 137, signal: null, oomKilled: true });
+  }, 60_000);
+
+  it('falls back to the local image when the pull fails', async () => {
+    if (!docker) throw new Error('no engine');
+    // The repository exists nowhere: the pull fails with or without a network, the local tag is used.
+    await expect(docker.pull(TEST_IMAGE)).rejects.toThrow();
+    expect(await ensureImage(docker, TEST_IMAGE)).toBe(TEST_IMAGE);
+    const { exited, lines } = await start(
+      await demoServer({ startup: 'echo from-local', image: TEST_IMAGE }),
+    );
+    expect((await exited).code).toBe(0);
+    expect(lines).toEqual(['from-local']);
+  }, 60_000);
+
+  it('refuses to start with a clear error when the image can be neither pulled nor found locally', async () => {
+    const runtime = driver.createRuntime();
+    await expect(runtime.start(await demoServer({ image: 'aerie-test/missing:none' }))).rejects.toThrow(
+      /^The image aerie-test\/missing:none could not be pulled and there is no local copy: /,
+    );
+    await expect(runtime.start(await demoServer())).rejects.toThrow(/already been started/);
+    await expect(
+      driver.createRuntime().start(await demoServer({ image: '~aerie-test/missing:none' })),
+    ).rejects.toThrow(
+      "The image aerie-test/missing:none is marked local only (~) and this machine's Docker engine does not have it.",
+    );
+    expect(runtime.running).toBe(false);
+  }, 60_000);
+
+  it('refuses a server directory that does not exist', async () => {
+    const options = await demoServer();
+    await expect(
+      driver.createRuntime().start({ ...options, directory: `${options.directory}-gone` }),
+    ).rejects.toThrow(`The server directory ${options.directory}-gone does not exist.`);
+  });
+
+  it('replaces an old container of the server on start, and destroy removes it', async () => {
+    if (!docker) throw new Error('no engine');
+    const options = await demoServer({ startup: 'echo run' });
+    const first = await start(options);
+    await first.exited;
+    const firstId = (await inspect(options.uuid)).Id;
+    const second = await start(options);
+    expect((await second.exited).code).toBe(0);
+    expect((await inspect(options.uuid)).Id).not.toBe(firstId);
+    await driver.destroy(options.uuid);
+    await expect(inspect(options.uuid)).rejects.toMatchObject({ statusCode: 404 });
+    await driver.destroy(options.uuid); // nothing left: still fine
+  }, 60_000);
+});

@@ -1,0 +1,162 @@
+import { EventEmitter } from 'node:events';
+import { stat } from 'node:fs/promises';
+import type { Duplex, Readable } from 'node:stream';
+import type Docker from 'dockerode';
+import { forwardLines } from '../process/line-splitter';
+import type { RuntimeEvents, RuntimeStartOptions, RuntimeUsage, ServerRuntime } from '../runtime';
+import { type ContainerSettings, serverContainerSpec } from './container-spec';
+import { engineMessage, ignoringGone } from './docker-connection';
+import { ensureImage } from './docker-images';
+import { NO_USAGE, type StatsSample, usageFromStats } from './docker-stats';
+
+/** How long usage() waits for the engine's first stats sample of a container that has just started. */
+const FIRST_SAMPLE_WAIT_MS = 3000;
+
+/** What every runtime of one driver shares: the engine, the container settings, the work done before a create. */
+export interface DockerRuntimeContext {
+  docker: Docker;
+  settings: ContainerSettings;
+  /** Runs before each create: the network exists, the directory belongs to the container user. */
+  prepare(options: RuntimeStartOptions): Promise<void>;
+}
+
+/**
+ * One start of one server in a Docker container, the way Wings runs it: any old container of the server is
+ * removed and a new one created (new image, limits and ports take effect), its TTY attached before it starts so
+ * no early line is lost, its stats streamed while it runs. The exit comes once the TTY stream has ended.
+ */
+export class DockerRuntime extends EventEmitter<RuntimeEvents> implements ServerRuntime {
+  readonly #context: DockerRuntimeContext;
+  #started = false;
+  #container: Docker.Container | undefined;
+  #stdin: Duplex | undefined;
+  #stats: Readable | undefined;
+  #usage: RuntimeUsage | undefined;
+  #firstSample: (() => void)[] = [];
+  #running = false;
+  #ended = false;
+  /** A kill that arrived before the container was running: carried out as soon as it is. */
+  #killRequested = false;
+
+  constructor(context: DockerRuntimeContext) {
+    super();
+    this.#context = context;
+  }
+
+  get running(): boolean {
+    return this.#running;
+  }
+
+  async start(options: RuntimeStartOptions): Promise<void> {
+    if (this.#started)
+      throw new Error('This runtime has already been started; create a new one for each start.');
+    this.#started = true;
+    const { docker, settings } = this.#context;
+    const directory = await stat(options.directory).catch(() => undefined);
+    if (!directory?.isDirectory())
+      throw new Error(`The server directory ${options.directory} does not exist.`);
+    await ignoringGone(docker.getContainer(options.uuid).remove({ force: true }));
+    const image = await ensureImage(docker, options.image);
+    await this.#context.prepare(options);
+    const container = await docker.createContainer(serverContainerSpec(options, image, settings));
+    this.#container = container;
+    // Attached before the start: the first lines a server prints go nowhere else.
+    const stream = (await container.attach({
+      stream: true,
+      stdin: true,
+      stdout: true,
+      stderr: true,
+      hijack: true,
+    })) as Duplex;
+    this.#stdin = stream;
+    stream.on('error', () => {
+      // The connection broke (engine restarted): the end of the stream below ends this run.
+    });
+    // A TTY merges stdout and stderr into one raw stream (no multiplexing headers), lines ending in \r\n.
+    const outputDone = forwardLines(stream, (line) => this.emit('output', line));
+    try {
+      await container.start();
+    } catch (error) {
+      stream.destroy();
+      throw new Error(`The server's container could not start: ${engineMessage(error)}`);
+    }
+    this.#running = true;
+    if (this.#killRequested) this.kill();
+    void this.#followStats(container);
+    void outputDone.then(() => this.#finish(container));
+  }
+
+  write(line: string): void {
+    const stdin = this.#stdin;
+    if (!this.#running || !stdin || stdin.destroyed || !stdin.writable) return;
+    stdin.write(`${line}\n`);
+  }
+
+  signal(signal: NodeJS.Signals): void {
+    if (this.#container && this.#running) void ignoringGone(this.#container.kill({ signal })).catch(() => {});
+  }
+
+  kill(): void {
+    this.#killRequested = true;
+    if (this.#container && this.#running && !this.#ended)
+      void ignoringGone(this.#container.kill({ signal: 'SIGKILL' })).catch(() => {});
+  }
+
+  async usage(): Promise<RuntimeUsage> {
+    if (!this.#running) return { ...NO_USAGE };
+    if (!this.#usage) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, FIRST_SAMPLE_WAIT_MS);
+        this.#firstSample.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return this.#running && this.#usage ? { ...this.#usage } : { ...NO_USAGE };
+  }
+
+  /** The engine sends a sample about every second; each holds the previous CPU counters for the delta. */
+  async #followStats(container: Docker.Container): Promise<void> {
+    let stream: Readable;
+    try {
+      stream = (await container.stats({ stream: true })) as Readable;
+    } catch {
+      return; // Already gone: usage stays at zero.
+    }
+    if (this.#ended) {
+      stream.destroy();
+      return;
+    }
+    this.#stats = stream;
+    stream.on('error', () => {});
+    await forwardLines(stream, (line) => {
+      if (line.trim() === '') return;
+      try {
+        this.#usage = usageFromStats(JSON.parse(line) as StatsSample);
+      } catch {
+        return; // Not a sample: ignore it.
+      }
+      for (const resolve of this.#firstSample.splice(0)) resolve();
+    });
+  }
+
+  /** The TTY closed: the process is gone. The engine then has the exit code and whether it was an OOM kill. */
+  async #finish(container: Docker.Container): Promise<void> {
+    this.#ended = true;
+    const waited = (await container.wait().catch(() => undefined)) as { StatusCode?: number } | undefined;
+    const state = await container
+      .inspect()
+      .then((info) => info.State)
+      .catch(() => undefined);
+    this.#stats?.destroy();
+    this.#running = false;
+    this.#usage = undefined;
+    for (const resolve of this.#firstSample.splice(0)) resolve();
+    this.emit('exit', {
+      code: state?.ExitCode ?? waited?.StatusCode ?? null,
+      signal: null,
+      oomKilled: state?.OOMKilled ?? false,
+    });
+  }
+}
