@@ -1,24 +1,54 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { loadDaemonConfig } from './config/env';
-import { buildDaemonApp } from './http/app';
+import { buildDaemonApp, type DaemonAppOptions } from './http/app';
+import { PanelClient } from './panel-client/panel-client';
+import { loadRuntimeDriver } from './runtime/driver-loader';
+import { ServerManager } from './server/server-manager';
+
+/** The hooks other parts of the daemon plug in through (the console websocket, the files API). */
+export type DaemonPlugins = Pick<DaemonAppOptions, 'registerWebsocket' | 'registerProtected'>;
 
 /**
- * `aerie daemon`: serves the daemon API on 127.0.0.1:DAEMON_PORT until SIGINT/SIGTERM.
+ * `aerie daemon`: loads its servers from the panel, starts again those that were running, and serves the daemon
+ * API on DAEMON_HOST:DAEMON_PORT until SIGINT/SIGTERM.
  * @throws DaemonConfigError when the configuration is invalid
  */
-export async function runDaemon(env: Record<string, string | undefined> = process.env): Promise<void> {
+export async function runDaemon(
+  env: Record<string, string | undefined> = process.env,
+  plugins: DaemonPlugins = {},
+): Promise<void> {
   const config = loadDaemonConfig(env);
-  const app = buildDaemonApp({ logger: { level: config.logLevel } });
+  for (const folder of ['volumes', 'logs/install', 'tmp']) {
+    await mkdir(path.join(config.dataDirectory, folder), { recursive: true, mode: 0o700 });
+  }
+  const driver = await loadRuntimeDriver(config.runtime, config.dataDirectory);
+  const panel = new PanelClient({ url: config.panelUrl, tokenId: config.tokenId, token: config.token });
+  const manager = new ServerManager({ dataDirectory: config.dataDirectory, driver, panel });
+  await manager.boot();
+  const app = buildDaemonApp({ config, manager, logger: { level: config.logLevel }, ...plugins });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  console.log(`Aerie daemon listening on http://${config.host}:${port}`);
+  console.log(`Aerie daemon listening on http://${config.host}:${port} (runtime: ${driver.name})`);
+  stopOnSignals(app, manager);
+}
+
+/** Stops taking requests, ends process servers (states.json still says they ran), writes states, exits. */
+function stopOnSignals(app: FastifyInstance, manager: ServerManager): void {
   let closing = false;
   const shutdown = () => {
     if (closing) return;
     closing = true;
-    app.close().then(
+    // Open sockets (console websockets) would hold close() forever.
+    app.server.closeAllConnections?.();
+    Promise.all([app.close(), manager.shutdown()]).then(
       () => process.exit(0),
-      () => process.exit(1),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
     );
   };
   process.once('SIGINT', shutdown);

@@ -1,17 +1,45 @@
+import path from 'node:path';
 import { z } from 'zod';
 
+const port = z
+  .string()
+  .trim()
+  .regex(/^\d+$/, 'must be a whole number between 0 and 65535')
+  .transform(Number)
+  .pipe(z.number().max(65535, 'must be a whole number between 0 and 65535'));
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((value) => /^https?:\/\/[^/\s]+/i.test(value) && URL.canParse(value), {
+    message: 'must be an http:// or https:// URL such as http://127.0.0.1:8080',
+  })
+  .transform((value) => value.replace(/\/+$/, ''));
+
 const schema = z.object({
-  DAEMON_PORT: z
-    .string()
+  DAEMON_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  DAEMON_PORT: z.string().default('8081').pipe(port),
+  DAEMON_TOKEN_ID: z
+    .string({ error: 'is required: the node token id the panel issued for this daemon' })
     .trim()
-    .default('8081')
-    .pipe(
-      z
-        .string()
-        .regex(/^\d+$/, 'must be a whole number between 0 and 65535')
-        .transform(Number)
-        .pipe(z.number().max(65535, 'must be a whole number between 0 and 65535')),
+    .min(1),
+  DAEMON_TOKEN: z
+    .string({ error: 'is required: the node token the panel issued for this daemon' })
+    .trim()
+    .min(16, 'must be the node token (at least 16 characters)'),
+  PANEL_URL: httpUrl.default('http://127.0.0.1:8080'),
+  DAEMON_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
     ),
+  DATA_DIR: z.string().trim().default('./data'),
+  DAEMON_DATA_DIR: z.string().trim().optional(),
+  RUNTIME: z.enum(['process', 'docker'], { error: 'must be process or docker' }).default('process'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -20,9 +48,18 @@ const schema = z.object({
 });
 
 export interface DaemonConfig {
-  /** Loopback only until the daemon has authentication (its own issue). */
-  host: '127.0.0.1';
+  host: string;
   port: number;
+  /** The node's credentials: the panel sends `token`; the daemon answers with `tokenId.token`. */
+  tokenId: string;
+  token: string;
+  /** Base of /api/remote, and the Origin the websocket and CORS accept. */
+  panelUrl: string;
+  /** Further origins allowed for CORS and the websocket (`*` allows any). */
+  allowedOrigins: string[];
+  /** Absolute: `volumes/<uuid>`, `states.json`, `logs/install/<uuid>.log`, `tmp/`. */
+  dataDirectory: string;
+  runtime: 'process' | 'docker';
   logLevel: z.output<typeof schema>['LOG_LEVEL'];
 }
 
@@ -30,16 +67,30 @@ export class DaemonConfigError extends Error {
   override name = 'DaemonConfigError';
 }
 
-/** @throws DaemonConfigError naming each bad variable, e.g. `DAEMON_PORT: must be a whole number…` */
+/** @throws DaemonConfigError naming each bad variable, e.g. `DAEMON_TOKEN: is required…` */
 export function loadDaemonConfig(env: Record<string, string | undefined> = process.env): DaemonConfig {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => {
       const key = String(i.path[0]);
-      return `  - ${key}: ${i.message} (got ${JSON.stringify(present[key])})`;
+      // Never echo the token itself into a log.
+      const got =
+        key === 'DAEMON_TOKEN' || present[key] === undefined ? '' : ` (got ${JSON.stringify(present[key])})`;
+      return `  - ${key}: ${i.message}${got}`;
     });
     throw new DaemonConfigError(`Invalid daemon configuration:\n${lines.join('\n')}`);
   }
-  return { host: '127.0.0.1', port: parsed.data.DAEMON_PORT, logLevel: parsed.data.LOG_LEVEL };
+  const data = parsed.data;
+  return {
+    host: data.DAEMON_HOST,
+    port: data.DAEMON_PORT,
+    tokenId: data.DAEMON_TOKEN_ID,
+    token: data.DAEMON_TOKEN,
+    panelUrl: data.PANEL_URL,
+    allowedOrigins: data.DAEMON_ALLOWED_ORIGINS,
+    dataDirectory: path.resolve(data.DAEMON_DATA_DIR ?? path.join(data.DATA_DIR, 'daemon')),
+    runtime: data.RUNTIME,
+    logLevel: data.LOG_LEVEL,
+  };
 }

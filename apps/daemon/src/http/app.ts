@@ -1,12 +1,79 @@
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { ServerManager } from '../server/server-manager';
 import { systemInfo } from '../system/system-info';
+import { corsHook } from './cors';
+import { HttpError, INTERNAL_ERROR_MESSAGE, NOT_FOUND_MESSAGE, UNPARSABLE_BODY_MESSAGE } from './http-errors';
+import { nodeTokenAuth } from './node-auth';
+import { serverRoutes } from './server-routes';
 
-/** The daemon's HTTP API. For now only the system endpoint; servers, files and the websocket follow. */
-export function buildDaemonApp(options: { logger?: FastifyServerOptions['logger'] } = {}) {
+/** What the HTTP layer needs from the daemon's configuration. */
+export interface DaemonAppConfig {
+  /** The node token the panel sends as `Authorization: Bearer <token>` (also the websocket JWT key). */
+  token: string;
+  /** The panel's URL: the default CORS origin and the origin the websocket accepts. */
+  panelUrl: string;
+  allowedOrigins: readonly string[];
+}
+
+export interface DaemonAppOptions {
+  config: DaemonAppConfig;
+  manager: ServerManager;
+  logger?: FastifyServerOptions['logger'];
+  /**
+   * Routes that authenticate themselves (the console websocket `GET /api/servers/:server/ws`, whose JWT travels
+   * inside the socket). Registered on the root app: no node-token check, CORS and error handling apply.
+   */
+  registerWebsocket?: (
+    app: FastifyInstance,
+    manager: ServerManager,
+    config: DaemonAppConfig,
+  ) => Promise<void>;
+  /**
+   * More node-token routes (e.g. `POST /api/servers/:server/ws/deny`, the files API). The scope already refused
+   * requests without the right token; register full paths. Unknown servers are the caller's to answer with 404.
+   */
+  registerProtected?: (
+    scope: FastifyInstance,
+    manager: ServerManager,
+    config: DaemonAppConfig,
+  ) => Promise<void>;
+}
+
+/** The daemon's HTTP API (Wings §1.3): CORS on everything, the node token on /api/* except the websocket. */
+export function buildDaemonApp(options: DaemonAppOptions): FastifyInstance {
+  const { config, manager } = options;
   const app = Fastify({ logger: options.logger ?? false, routerOptions: { ignoreTrailingSlash: true } });
-  app.get('/api/system', async () => systemInfo());
-  app.setNotFoundHandler((_request, reply) =>
-    reply.status(404).send({ error: 'The requested resource does not exist on this instance.' }),
-  );
+
+  // An empty JSON body is no body: the panel posts /install, /sync… without one.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(new HttpError(400, UNPARSABLE_BODY_MESSAGE), undefined);
+    }
+  });
+  app.addHook('onRequest', corsHook(config.panelUrl, config.allowedOrigins));
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof HttpError) return reply.status(error.statusCode).send({ error: error.message });
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      return reply
+        .status(status)
+        .send({ error: status === 404 ? NOT_FOUND_MESSAGE : UNPARSABLE_BODY_MESSAGE });
+    }
+    request.log.error(error);
+    return reply.status(500).send({ error: INTERNAL_ERROR_MESSAGE });
+  });
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: NOT_FOUND_MESSAGE }));
+
+  if (options.registerWebsocket)
+    app.register(async (root) => options.registerWebsocket?.(root, manager, config));
+  app.register(async (scope) => {
+    scope.addHook('onRequest', nodeTokenAuth(config.token));
+    scope.get('/api/system', async () => systemInfo());
+    await serverRoutes(scope, manager);
+    await options.registerProtected?.(scope, manager, config);
+  });
   return app;
 }

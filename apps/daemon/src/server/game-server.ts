@@ -22,6 +22,11 @@ export interface GameServerOptions extends Omit<RuntimeStartOptions, 'startup'> 
   stopTimeoutMs?: number;
   /** A crash within this long of the previous one is not restarted. Wings: 60 s; 0 = always restart. */
   crashTimeoutMs?: number;
+  /**
+   * Runs under the power lock before each start (manual, restart or crash restart), before the state leaves
+   * offline: the place to sync the configuration and check the disk. Throwing refuses the start.
+   */
+  beforeStart?: () => Promise<void>;
   /** The clock for the crash guard (tests inject one). */
   now?: () => number;
 }
@@ -89,6 +94,25 @@ export class GameServer extends EventEmitter<GameServerEvents> {
     return this.#startedAt === undefined ? 0 : Math.max(0, Date.now() - this.#startedAt);
   }
 
+  /** True while a start, stop or restart is under way (or waiting its turn). */
+  get powerLocked(): boolean {
+    return this.#lock.held;
+  }
+
+  /**
+   * Stops with a grace period of its own (disk limit: 60 s, reinstall: 10 s), then kills. Waits up to `waitMs`
+   * for the power lock; if another action still holds it, kills at once.
+   */
+  async stopWithin(timeoutMs: number, waitMs = 0): Promise<void> {
+    const release = await this.#lock.acquire(waitMs).catch(() => undefined);
+    if (!release) return this.kill();
+    try {
+      await this.#stop(timeoutMs);
+    } finally {
+      release();
+    }
+  }
+
   /** The runtime of the current process (for usage samples), if there is one. */
   get runtime(): ServerRuntime | undefined {
     return this.#runtime;
@@ -134,6 +158,8 @@ export class GameServer extends EventEmitter<GameServerEvents> {
 
   async #start(): Promise<void> {
     if (this.#state !== 'offline') throw new ServerStateError('The server is already running.');
+    await this.#options.beforeStart?.();
+    if (this.#state !== 'offline') throw new ServerStateError('The server is already running.');
     const runtime = this.#options.createRuntime();
     this.#runtime = runtime;
     let startFailed: (exit: RuntimeExit) => void = () => {};
@@ -168,7 +194,7 @@ export class GameServer extends EventEmitter<GameServerEvents> {
     }
   }
 
-  async #stop(): Promise<void> {
+  async #stop(timeoutMs = this.#options.stopTimeoutMs ?? 10 * 60_000): Promise<void> {
     const runtime = this.#runtime;
     const exited = this.#exited;
     if (this.#state === 'offline' || !runtime || !exited) return;
@@ -176,7 +202,6 @@ export class GameServer extends EventEmitter<GameServerEvents> {
     const { stop } = this.#options;
     if (stop.type === 'command') runtime.write(stop.value);
     else runtime.signal(stop.value);
-    const timeoutMs = this.#options.stopTimeoutMs ?? 10 * 60_000;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);

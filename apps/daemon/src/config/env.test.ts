@@ -1,0 +1,59 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadDaemonConfig } from './env';
+
+const token = { DAEMON_TOKEN_ID: 'abc123', DAEMON_TOKEN: 'x'.repeat(32) };
+
+describe('loadDaemonConfig', () => {
+  it('applies the defaults of the contract', () => {
+    expect(loadDaemonConfig(token)).toEqual({
+      host: '127.0.0.1',
+      port: 8081,
+      tokenId: 'abc123',
+      token: 'x'.repeat(32),
+      panelUrl: 'http://127.0.0.1:8080',
+      allowedOrigins: [],
+      dataDirectory: path.resolve('data/daemon'),
+      runtime: 'process',
+      logLevel: 'info',
+    });
+    expect(loadDaemonConfig({ ...token, DATA_DIR: '/srv/aerie' }).dataDirectory).toBe('/srv/aerie/daemon');
+    expect(
+      loadDaemonConfig({
+        ...token,
+        DAEMON_DATA_DIR: '/var/lib/aerie-daemon',
+        PANEL_URL: 'https://panel.example.com/',
+        DAEMON_ALLOWED_ORIGINS: 'https://a.example.com, https://b.example.com/',
+        RUNTIME: 'docker',
+      }),
+    ).toMatchObject({
+      dataDirectory: '/var/lib/aerie-daemon',
+      panelUrl: 'https://panel.example.com',
+      allowedOrigins: ['https://a.example.com', 'https://b.example.com'],
+      runtime: 'docker',
+    });
+  });
+
+  it('names every missing or bad variable, without echoing the token', () => {
+    expect(() => loadDaemonConfig({})).toThrow(
+      /DAEMON_TOKEN_ID: is required: the node token id[\s\S]*DAEMON_TOKEN: is required: the node token the panel issued/,
+    );
+    let message = '';
+    try {
+      loadDaemonConfig({
+        DAEMON_TOKEN_ID: 'a',
+        DAEMON_TOKEN: 'short-secret',
+        RUNTIME: 'lxc',
+        PANEL_URL: 'panel',
+        DAEMON_PORT: '99999',
+      });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('DAEMON_TOKEN: must be the node token (at least 16 characters)');
+    expect(message).not.toContain('short-secret');
+    expect(message).toContain('RUNTIME: must be process or docker (got "lxc")');
+    expect(message).toContain('PANEL_URL: must be an http:// or https:// URL');
+    expect(message).toContain('DAEMON_PORT: must be a whole number between 0 and 65535 (got "99999")');
+  });
+});

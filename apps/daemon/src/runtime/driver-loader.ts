@@ -1,0 +1,23 @@
+import path from 'node:path';
+import { ProcessDriver } from './process/process-driver';
+import type { RuntimeDriver } from './runtime';
+
+/** The driver named by RUNTIME. Docker is loaded only when asked for, so the process runtime never loads dockerode. */
+export async function loadRuntimeDriver(
+  name: 'process' | 'docker',
+  dataDirectory: string,
+): Promise<RuntimeDriver> {
+  if (name === 'process') return new ProcessDriver({ tmpDirectory: path.join(dataDirectory, 'tmp') });
+  let module: { DockerDriver?: new () => RuntimeDriver };
+  try {
+    // A variable specifier: the docker runtime is built alongside and may not be there yet.
+    const specifier = './docker/docker-driver';
+    module = (await import(specifier)) as typeof module;
+  } catch (error) {
+    throw new Error(
+      `RUNTIME=docker, but the docker runtime could not be loaded (${error instanceof Error ? error.message : String(error)}). Use RUNTIME=process.`,
+    );
+  }
+  if (!module.DockerDriver) throw new Error('RUNTIME=docker, but the docker runtime has no DockerDriver.');
+  return new module.DockerDriver();
+}

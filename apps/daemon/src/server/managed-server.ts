@@ -1,0 +1,322 @@
+import { EventEmitter } from 'node:events';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire';
+import { DiskUsage } from '../disk/disk-usage';
+import { runInstall } from '../install/install-runner';
+import type { PanelApi } from '../panel-client/panel-client';
+import type { RuntimeDriver, RuntimeUsage } from '../runtime/runtime';
+import { ConsolePipeline, THROTTLE_NOTICE } from './console-pipeline';
+import type {
+  ConsoleServer,
+  ConsoleServerEvents,
+  PowerAction,
+  ServerState,
+  ServerStats,
+} from './console-server';
+import { daemonMessage } from './daemon-message';
+import { GameServer, ServerStateError } from './game-server';
+import { configuredSettings, diskLimitBytes } from './server-configuration';
+
+export const INSTALLING_MESSAGE = 'Cannot perform this action: the server is currently installing.';
+export const SUSPENDED_MESSAGE = 'Cannot start or restart a server that is suspended.';
+export const NOT_ENOUGH_DISK_MESSAGE = 'Not enough disk space is available to start this server.';
+export const DISK_LIMIT_EXCEEDED_MESSAGE =
+  'Server is exceeding the assigned disk space limit, stopping process now.';
+export const INSTALL_STARTED_MESSAGE = 'Starting installation process, this could take a few minutes...';
+export const INSTALL_COMPLETED_MESSAGE = 'Installation process completed.';
+
+/** Grace periods before a kill: Wings' disk-limit and suspension stops (1 min) and its reinstall stop (10 s). */
+const DISK_LIMIT_STOP_MS = 60_000;
+const REINSTALL_STOP_MS = 10_000;
+
+const IDLE_USAGE: RuntimeUsage = {
+  memoryBytes: 0,
+  memoryLimitBytes: 0,
+  cpuAbsolute: 0,
+  rxBytes: 0,
+  txBytes: 0,
+};
+
+export interface ManagedServerOptions {
+  configuration: DaemonServerConfiguration;
+  /** `volumes/<uuid>`, already created. */
+  directory: string;
+  driver: RuntimeDriver;
+  panel: Pick<PanelApi, 'getServer' | 'getInstallScript' | 'reportInstall'>;
+  /** `logs/install`: each install writes `<uuid>.log` there. */
+  installLogDirectory: string;
+  statsIntervalMs?: number;
+  diskCheckIntervalMs?: number;
+  throttle?: { lines: number; windowMs: number };
+  stopTimeoutMs?: number;
+  crashTimeoutMs?: number;
+}
+
+/**
+ * A server as this daemon keeps it: the game server's lifecycle with the panel's configuration, the console
+ * pipeline (history, throttle), stats every second while it runs, the disk limit, suspension and installs.
+ * This is what the HTTP routes and the console websocket talk to.
+ */
+export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements ConsoleServer {
+  readonly uuid: string;
+  readonly directory: string;
+  readonly #options: ManagedServerOptions;
+  readonly #game: GameServer;
+  readonly #pipeline: ConsolePipeline;
+  readonly #disk: DiskUsage;
+  #configuration: DaemonServerConfiguration;
+  #usage: RuntimeUsage = IDLE_USAGE;
+  #statsTimer: NodeJS.Timeout | undefined;
+  #sampling = false;
+  #diskStopIssued = false;
+  #installing = false;
+  #installAbort: AbortController | undefined;
+  #deleted = false;
+
+  constructor(options: ManagedServerOptions) {
+    super();
+    this.#options = options;
+    this.#configuration = options.configuration;
+    this.uuid = options.configuration.settings.uuid;
+    this.directory = options.directory;
+    // `error` events are for sockets; with nobody listening, Node would throw them instead.
+    this.on('error', () => {});
+    this.#pipeline = new ConsolePipeline(options.throttle);
+    this.#disk = new DiskUsage(options.directory, { staleAfterMs: options.diskCheckIntervalMs });
+    this.#game = new GameServer({
+      uuid: this.uuid,
+      directory: options.directory,
+      ...configuredSettings(options.configuration),
+      createRuntime: () => options.driver.createRuntime(),
+      stopTimeoutMs: options.stopTimeoutMs,
+      crashTimeoutMs: options.crashTimeoutMs,
+      beforeStart: () => this.#beforeStart(),
+    });
+    this.#game.on('status', (state) => this.#onStatus(state));
+    this.#game.on('output', (line) => this.#onOutput(line));
+    this.#game.on('daemon', (text) => this.#say(text));
+  }
+
+  get state(): ServerState {
+    return this.#game.state;
+  }
+  get isInstalling(): boolean {
+    return this.#installing;
+  }
+  get isTransferring(): boolean {
+    return false;
+  }
+  get isSuspended(): boolean {
+    return this.#configuration.settings.suspended;
+  }
+  get configuration(): DaemonServerConfiguration {
+    return this.#configuration;
+  }
+  /** True while a start, stop or restart holds the power lock. */
+  get powerLocked(): boolean {
+    return this.#game.powerLocked;
+  }
+
+  async power(action: PowerAction, waitMs = 0): Promise<void> {
+    if (this.#installing) throw new ServerStateError(INSTALLING_MESSAGE);
+    if ((action === 'start' || action === 'restart') && this.isSuspended) {
+      throw new ServerStateError(SUSPENDED_MESSAGE);
+    }
+    await this.#game.power(action, waitMs);
+  }
+
+  /** A power action accepted before it ran (HTTP 202): a failure goes to the sockets as an `error` event. */
+  powerInBackground(action: PowerAction, waitMs = 0): void {
+    this.power(action, waitMs).catch((error: unknown) => {
+      this.emit('error', error instanceof Error ? error.message : String(error));
+    });
+  }
+
+  sendCommand(command: string): void {
+    this.#game.sendCommand(command);
+  }
+
+  recentLogs(size?: number): readonly string[] {
+    return this.#pipeline.history(size);
+  }
+
+  stats(): ServerStats {
+    const usage = this.state === 'offline' ? IDLE_USAGE : this.#usage;
+    return {
+      memory_bytes: usage.memoryBytes,
+      memory_limit_bytes: usage.memoryLimitBytes,
+      cpu_absolute: usage.cpuAbsolute,
+      network: { rx_bytes: usage.rxBytes, tx_bytes: usage.txBytes },
+      uptime: this.state === 'offline' ? 0 : this.#game.uptimeMs,
+      state: this.state,
+      disk_bytes: this.#disk.bytes,
+    };
+  }
+
+  /** The disk count as of now (fresh), for callers that must not show a stale figure. */
+  countDisk(): Promise<number> {
+    return this.#disk.count();
+  }
+
+  /** Re-reads the configuration from the panel; a server suspended while running is stopped (1 min, then kill). */
+  async sync(): Promise<void> {
+    this.#apply(await this.#options.panel.getServer(this.uuid));
+    if (this.isSuspended && this.state !== 'offline') await this.#game.stopWithin(DISK_LIMIT_STOP_MS);
+  }
+
+  /**
+   * Runs the egg's install script (Wings §5) and reports the outcome to the panel; resolves with it.
+   * A running server is stopped first (10 s, then killed). Power actions are refused meanwhile.
+   * @throws ServerStateError when an install is already running
+   */
+  async install(options: { reinstall?: boolean } = {}): Promise<boolean> {
+    if (this.#installing) throw new ServerStateError(INSTALLING_MESSAGE);
+    this.#installing = true;
+    const abort = new AbortController();
+    this.#installAbort = abort;
+    this.emit('install started');
+    this.#say(INSTALL_STARTED_MESSAGE);
+    let successful = false;
+    try {
+      if (this.state !== 'offline') await this.#game.stopWithin(REINSTALL_STOP_MS);
+      this.#apply(await this.#options.panel.getServer(this.uuid));
+      successful = this.#configuration.settings.skip_egg_scripts || (await this.#runInstallScript(abort));
+    } catch (error) {
+      this.#say(`Installation process failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.#installing = false;
+      this.#installAbort = undefined;
+    }
+    if (this.#deleted) return false;
+    this.#say(INSTALL_COMPLETED_MESSAGE);
+    this.emit('install completed');
+    void this.#disk.count().catch(() => {});
+    await this.#options.panel
+      .reportInstall(this.uuid, { successful, reinstall: options.reinstall ?? false })
+      .catch((error: unknown) => {
+        this.#say(`Could not report the installation to the panel: ${(error as Error).message}`);
+      });
+    return successful;
+  }
+
+  /** Stops the game, the timers and any install, removes what the runtime and the disk hold, tells sockets. */
+  async destroy(): Promise<void> {
+    this.#deleted = true;
+    this.emit('deleted');
+    this.#installAbort?.abort();
+    this.#stopStats();
+    await this.#game.kill();
+    await this.#options.driver.destroy(this.uuid);
+    await rm(this.directory, { recursive: true, force: true });
+  }
+
+  /** The daemon is going away: end the process now; the caller decides what the state file keeps. */
+  async shutdown(): Promise<void> {
+    this.#installAbort?.abort();
+    this.#stopStats();
+    await this.#game.kill();
+  }
+
+  async #runInstallScript(abort: AbortController): Promise<boolean> {
+    const script = await this.#options.panel.getInstallScript(this.uuid);
+    const settings = configuredSettings(this.#configuration);
+    const exitCode = await runInstall({
+      uuid: this.uuid,
+      directory: this.directory,
+      script,
+      environment: settings.environment,
+      limits: settings.limits,
+      driver: this.#options.driver,
+      logFile: path.join(this.#options.installLogDirectory, `${this.uuid}.log`),
+      onOutput: (line) => this.emit('install output', line),
+      signal: abort.signal,
+    });
+    return exitCode === 0;
+  }
+
+  #apply(configuration: DaemonServerConfiguration): void {
+    this.#configuration = configuration;
+    this.#game.reconfigure(configuredSettings(configuration));
+  }
+
+  /** Wings' pre-boot: fresh configuration, suspension, then a fresh disk count against the limit. */
+  async #beforeStart(): Promise<void> {
+    if (this.#installing) throw new ServerStateError(INSTALLING_MESSAGE);
+    this.#apply(await this.#options.panel.getServer(this.uuid));
+    if (this.isSuspended) throw new ServerStateError(SUSPENDED_MESSAGE);
+    const limit = diskLimitBytes(this.#configuration);
+    if (limit > 0) {
+      this.#say('Checking server disk space usage, this could take a few seconds...');
+      if ((await this.#disk.count()) > limit) throw new ServerStateError(NOT_ENOUGH_DISK_MESSAGE);
+    } else {
+      void this.#disk.count().catch(() => {});
+    }
+    this.#diskStopIssued = false;
+  }
+
+  #onStatus(state: ServerState): void {
+    if (state === 'starting') {
+      this.#pipeline.resetWindow();
+      this.#startStats();
+    }
+    this.emit('status', state);
+    if (state === 'offline') {
+      this.#stopStats();
+      this.#usage = IDLE_USAGE;
+      this.emit('stats', this.stats());
+    }
+  }
+
+  #onOutput(line: string): void {
+    const verdict = this.#pipeline.push(line);
+    if (verdict === 'deliver') this.emit('console output', line);
+    else if (verdict === 'drop with notice') this.#say(THROTTLE_NOTICE);
+  }
+
+  #say(text: string): void {
+    this.emit('daemon message', daemonMessage(text));
+  }
+
+  #startStats(): void {
+    if (this.#statsTimer) return;
+    this.#statsTimer = setInterval(() => void this.#sampleStats(), this.#options.statsIntervalMs ?? 1000);
+    this.#statsTimer.unref();
+  }
+
+  #stopStats(): void {
+    clearInterval(this.#statsTimer);
+    this.#statsTimer = undefined;
+  }
+
+  async #sampleStats(): Promise<void> {
+    const runtime = this.#game.runtime;
+    if (this.#sampling || !runtime || this.state === 'offline') return;
+    this.#sampling = true;
+    try {
+      this.#usage = await runtime.usage();
+    } catch {
+      // /proc or the engine could not answer this time; the next tick tries again.
+    } finally {
+      this.#sampling = false;
+    }
+    // The process may have ended while the sample was taken: offline already sent its zeroed stats.
+    if (!this.#game.runtime) return;
+    this.emit('stats', this.stats());
+    if (this.#disk.stale) {
+      this.#disk.refreshIfStale().then(
+        (bytes) => this.#enforceDiskLimit(bytes),
+        () => {},
+      );
+    }
+  }
+
+  /** Once per start: a server over its disk limit is told so and stopped (1 min, then killed). */
+  #enforceDiskLimit(bytes: number): void {
+    const limit = diskLimitBytes(this.#configuration);
+    if (limit <= 0 || bytes <= limit || this.#diskStopIssued || this.state === 'offline') return;
+    this.#diskStopIssued = true;
+    this.#say(DISK_LIMIT_EXCEEDED_MESSAGE);
+    this.#game.stopWithin(DISK_LIMIT_STOP_MS).catch(() => {});
+  }
+}

@@ -1,0 +1,123 @@
+import { chmod, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire';
+import type { PanelApi } from '../panel-client/panel-client';
+import type { RuntimeDriver } from '../runtime/runtime';
+import { ManagedServer, type ManagedServerOptions } from './managed-server';
+import { StatesStore } from './states-store';
+
+/** A server uuid as the panel issues them; anything else never becomes a path. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface ServerManagerOptions {
+  /** DAEMON_DATA_DIR: `volumes/<uuid>`, `states.json`, `logs/install`, `tmp`. */
+  dataDirectory: string;
+  driver: RuntimeDriver;
+  panel: PanelApi;
+  /** Timers and limits for every server (tests shorten them). */
+  serverOptions?: Pick<
+    ManagedServerOptions,
+    'statsIntervalMs' | 'diskCheckIntervalMs' | 'throttle' | 'stopTimeoutMs' | 'crashTimeoutMs'
+  >;
+  statesDebounceMs?: number;
+}
+
+/** Every server on this daemon: boot from the panel, create, delete, persist states, shut down. */
+export class ServerManager {
+  readonly #options: ServerManagerOptions;
+  readonly #servers = new Map<string, ManagedServer>();
+  readonly #states: StatesStore;
+  #shuttingDown = false;
+
+  constructor(options: ServerManagerOptions) {
+    this.#options = options;
+    this.#states = new StatesStore(path.join(options.dataDirectory, 'states.json'), {
+      debounceMs: options.statesDebounceMs,
+    });
+  }
+
+  get driver(): RuntimeDriver {
+    return this.#options.driver;
+  }
+
+  get(uuid: string): ManagedServer | undefined {
+    return this.#servers.get(uuid);
+  }
+
+  list(): ManagedServer[] {
+    return [...this.#servers.values()];
+  }
+
+  /**
+   * Loads every server of this node from the panel, asks the panel to clear stuck install flags, and starts
+   * again each server the last daemon left starting or running (in the background: boot does not wait for them).
+   */
+  async boot(): Promise<void> {
+    await mkdir(path.join(this.#options.dataDirectory, 'volumes'), { recursive: true, mode: 0o700 });
+    const configurations = await this.#options.panel.listServers();
+    const previous = await this.#states.load();
+    for (const configuration of configurations) {
+      if (UUID.test(configuration.settings.uuid)) await this.#add(configuration);
+    }
+    await this.#options.panel.resetServers();
+    for (const server of this.#servers.values()) {
+      const state = previous.get(server.uuid);
+      if (state === 'running' || state === 'starting') server.powerInBackground('start');
+    }
+  }
+
+  /** POST /api/servers: fetches the configuration, creates the directory, installs (then starts if asked). */
+  async create(uuid: string, startOnCompletion: boolean): Promise<ManagedServer> {
+    const existing = this.#servers.get(uuid);
+    if (existing) return existing;
+    const server = await this.#add(await this.#options.panel.getServer(uuid));
+    void server.install().then((successful) => {
+      if (successful && startOnCompletion) server.powerInBackground('start');
+    });
+    return server;
+  }
+
+  /** DELETE /api/servers/:server: the server stops at once and its files go. */
+  async delete(uuid: string): Promise<void> {
+    const server = this.#servers.get(uuid);
+    if (!server) return;
+    this.#servers.delete(uuid);
+    this.#states.delete(uuid);
+    await server.destroy();
+  }
+
+  /**
+   * The daemon is stopping. Process servers cannot outlive it, so they are killed, but states.json keeps what
+   * they were doing: the next boot starts them again. Containers (docker) keep running on their own.
+   */
+  async shutdown(): Promise<void> {
+    this.#shuttingDown = true;
+    if (this.#options.driver.name === 'process') {
+      await Promise.all(this.list().map((server) => server.shutdown()));
+    }
+    await this.#states.flush();
+  }
+
+  async #add(configuration: DaemonServerConfiguration): Promise<ManagedServer> {
+    const uuid = configuration.settings.uuid;
+    if (!UUID.test(uuid)) throw new Error(`The panel sent a server uuid that is not a uuid: ${uuid}`);
+    const directory = path.join(this.#options.dataDirectory, 'volumes', uuid);
+    await mkdir(directory, { recursive: true, mode: 0o700 });
+    // mkdir's mode only applies when it creates the directory: the jail root is private either way.
+    await chmod(directory, 0o700);
+    const server = new ManagedServer({
+      ...this.#options.serverOptions,
+      configuration,
+      directory,
+      driver: this.#options.driver,
+      panel: this.#options.panel,
+      installLogDirectory: path.join(this.#options.dataDirectory, 'logs', 'install'),
+    });
+    server.on('status', (state) => {
+      if (!this.#shuttingDown && this.#servers.get(uuid) === server) this.#states.set(uuid, state);
+    });
+    this.#servers.set(uuid, server);
+    this.#states.set(uuid, server.state);
+    return server;
+  }
+}
