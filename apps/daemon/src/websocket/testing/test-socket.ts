@@ -78,16 +78,26 @@ export class TestSocket {
     const from = options.from ?? 0;
     const timeoutMs = options.timeoutMs ?? 5000;
     return new Promise((resolve, reject) => {
+      // Each waiter remembers how far it has looked, so a flood of messages costs one look each.
+      let scanned = from;
       const check = () => {
-        const found = this.messages.slice(from).find(accept);
-        if (found) {
-          done();
-          resolve(found);
+        for (; scanned < this.messages.length; scanned += 1) {
+          const message = this.messages[scanned];
+          if (message && accept(message)) {
+            done();
+            resolve(message);
+            return;
+          }
         }
       };
       const timer = setTimeout(() => {
         done();
-        reject(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(this.messages)}`));
+        const last = JSON.stringify(this.messages.slice(-5)).slice(0, 500);
+        reject(
+          new Error(
+            `no matching message within ${timeoutMs} ms (${this.messages.length} received; last: ${last})`,
+          ),
+        );
       }, timeoutMs);
       const done = () => {
         clearTimeout(timer);
