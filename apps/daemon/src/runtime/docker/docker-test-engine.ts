@@ -47,7 +47,9 @@ export function describeWithEngine(name: string, docker: Docker | undefined, sui
     });
     return;
   }
-  describe.skip(`${name} (skipped: no Docker engine answers at ${ENGINE_ADDRESS})`, suite);
+  const reason = `no Docker engine answers at ${ENGINE_ADDRESS}`;
+  console.warn(`Skipping "${name}": ${reason} (start one, or set DOCKER_HOST).`);
+  describe.skip(`${name} (skipped: ${reason})`, suite);
 }
 
 /** Builds the test images with test-images/build-test-images.sh unless the engine has both tags already. */
