@@ -1,0 +1,214 @@
+import { constants } from 'node:fs';
+import fs, { type FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import {
+  type ArchiveEntry,
+  type ArchiveEntryHeader,
+  type ArchiveKind,
+  isSupported,
+  tarEntries,
+  zipEntries,
+  zipEntryCount,
+} from './archive-reader';
+import { ByteLimit } from './byte-limit';
+import type { Denylist } from './denylist';
+import { type DiskQuota, remainingBytes } from './disk-quota';
+import { FilesystemError, isFilesystemError } from './filesystem-error';
+import type { Jail } from './jail';
+import { pathComponents } from './jail-path';
+import { writeAll } from './write-all';
+
+const { O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW, O_NOCTTY } = constants;
+
+/** Bounds on what one decompress may produce (Wings had none besides a summed-size check). */
+export interface ExtractLimits {
+  maxEntries: number;
+  /** Absolute cap on the summed uncompressed size, whatever the quota says. */
+  maxTotalBytes: number;
+  /** Largest allowed uncompressed ÷ archive size … */
+  maxRatio: number;
+  /** … applied once the uncompressed total passes this (small files of zeros are legitimately very compressible). */
+  ratioFloorBytes: number;
+}
+
+export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
+  maxEntries: 100_000,
+  maxTotalBytes: 50 * 1024 ** 3,
+  maxRatio: 250,
+  ratioFloorBytes: 256 * 1024 ** 2,
+};
+
+export interface ExtractResult {
+  /** Files and directories written. */
+  entries: number;
+  bytes: number;
+  /** Entries left out, with why (denylisted, symlinks, special files, names taken by a link or directory). */
+  skipped: { name: string; reason: string }[];
+}
+
+interface CheckedEntry {
+  components: string[];
+  header: ArchiveEntryHeader;
+  skip?: string;
+}
+
+/**
+ * Checks one entry against the jail and the limits. Unsafe names and links refuse the whole archive: absolute
+ * names, `..` that leaves the root, symlinks whose target leaves the root (a later entry could write through them),
+ * hard links (they could alias a file outside). Symlinks that stay inside are not materialised (as Wings).
+ */
+class EntryChecker {
+  count = 0;
+  total = 0;
+
+  constructor(
+    private readonly limits: ExtractLimits,
+    private readonly base: readonly string[],
+  ) {}
+
+  check(header: ArchiveEntryHeader): CheckedEntry {
+    this.count += 1;
+    if (this.count > this.limits.maxEntries) {
+      throw new FilesystemError(
+        'ETOOMANY',
+        `The archive contains more than ${this.limits.maxEntries} entries and cannot be extracted.`,
+      );
+    }
+    const unsafe = (why: string) =>
+      new FilesystemError('EARCHIVE', `The archive entry "${header.name}" ${why}.`);
+    if (header.name.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(header.name))
+      throw unsafe('has an absolute path');
+    let relative: string[];
+    try {
+      relative = pathComponents(header.name);
+    } catch {
+      throw unsafe("points outside of the server's directory");
+    }
+    const components = [...this.base, ...relative];
+    if (header.type === 'hardlink') throw unsafe('is a hard link, which cannot be extracted safely');
+    if (header.type === 'symlink') {
+      const target = header.linkname ?? '';
+      if (target === '' || target.startsWith('/')) throw unsafe('is a link pointing outside of the archive');
+      try {
+        pathComponents([...components.slice(0, -1), target].join('/'));
+      } catch {
+        throw unsafe("is a link pointing outside of the server's directory");
+      }
+      return { components, header, skip: 'symbolic links are not extracted' };
+    }
+    if (header.type === 'other') return { components, header, skip: 'special files are not extracted' };
+    if (relative.length === 0) return { components, header, skip: 'empty name' };
+    if (header.type === 'file') {
+      this.total += header.size;
+      if (this.total > this.limits.maxTotalBytes) throw new FilesystemError('ETOOBIG');
+    }
+    return { components, header };
+  }
+}
+
+/**
+ * Extracts the archive open as `handle` into the directory `base` (components below the root). First a pre-scan
+ * reads only headers and refuses the archive before anything is written (names, links, count, size, ratio,
+ * quota); then the extraction re-checks every entry and caps every byte, so an archive changed in between or a
+ * header that lies cannot get past the limits.
+ */
+export async function extractArchive(options: {
+  jail: Jail;
+  handle: FileHandle;
+  kind: ArchiveKind;
+  archiveBytes: number;
+  base: readonly string[];
+  denylist: Denylist;
+  quota: DiskQuota;
+  limits: ExtractLimits;
+}): Promise<ExtractResult> {
+  const { jail, handle, kind, archiveBytes, base, denylist, quota, limits } = options;
+  if (!(await isSupported(kind))) throw new FilesystemError('EUNSUPPORTED');
+
+  const room = await remainingBytes(quota);
+  // The decompressed stream may exceed the entries' data by headers and padding, not by more.
+  const streamCap = (declared: number) => declared + 1024 * 1024 + 1024 * limits.maxEntries;
+  const entries = (withData: boolean, cap: number) =>
+    kind === 'zip'
+      ? zipEntries(handle, withData)
+      : tarEntries(handle, kind, new ByteLimit(cap, () => new FilesystemError('ETOOBIG')));
+
+  if (kind === 'zip' && (await zipEntryCount(handle)) > limits.maxEntries) {
+    throw new FilesystemError(
+      'ETOOMANY',
+      `The archive contains more than ${limits.maxEntries} entries and cannot be extracted.`,
+    );
+  }
+  const scan = new EntryChecker(limits, base);
+  for await (const entry of entries(false, streamCap(limits.maxTotalBytes))) scan.check(entry.header);
+  if (scan.total > limits.ratioFloorBytes && scan.total / Math.max(archiveBytes, 1) > limits.maxRatio) {
+    throw new FilesystemError('ETOOBIG');
+  }
+  if (scan.total > room) throw new FilesystemError('EQUOTA');
+
+  const check = new EntryChecker({ ...limits, maxTotalBytes: scan.total }, base);
+  const result: ExtractResult = { entries: 0, bytes: 0, skipped: [] };
+  try {
+    for await (const entry of entries(true, streamCap(scan.total))) {
+      const checked = check.check(entry.header);
+      const written = await writeEntry(jail, denylist, checked, entry, result);
+      result.bytes += written;
+    }
+  } finally {
+    quota.add(result.bytes);
+  }
+  return result;
+}
+
+async function writeEntry(
+  jail: Jail,
+  denylist: Denylist,
+  checked: CheckedEntry,
+  entry: ArchiveEntry,
+  result: ExtractResult,
+): Promise<number> {
+  const { components, header } = checked;
+  const skip = (reason: string) => {
+    result.skipped.push({ name: header.name, reason });
+    return 0;
+  };
+  if (checked.skip !== undefined) return skip(checked.skip);
+  if (denylist.matches(components, header.type === 'directory')) return skip('present in the egg denylist');
+  if (header.type === 'directory') {
+    const directory = await jail.openDirectory(components, { create: true });
+    await directory.close();
+    result.entries += 1;
+    return 0;
+  }
+  const { directory, name } = await jail.openParent(components, { create: true });
+  let file: FileHandle;
+  try {
+    const mode = header.mode !== undefined && (header.mode & 0o777) !== 0 ? header.mode & 0o777 : 0o644;
+    // O_NOFOLLOW: an existing link of that name (e.g. made by the game) is never written through.
+    file = await fs.open(directory.child(name), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NOCTTY, mode);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return skip('a symbolic link of that name exists');
+    if (code === 'EISDIR') return skip('a directory of that name exists');
+    throw error;
+  } finally {
+    await directory.close();
+  }
+  try {
+    // Never more than the header declared, whatever the data stream carries.
+    const bytes = await writeAll(
+      file,
+      entry.stream as Readable,
+      header.size,
+      () => new FilesystemError('ETOOBIG'),
+    );
+    if (header.mtime !== undefined) await file.utimes(header.mtime, header.mtime).catch(() => undefined);
+    result.entries += 1;
+    return bytes;
+  } catch (error) {
+    if (isFilesystemError(error)) throw error;
+    throw new FilesystemError('EARCHIVE', 'The archive is damaged and could not be extracted completely.');
+  } finally {
+    await file.close();
+  }
+}

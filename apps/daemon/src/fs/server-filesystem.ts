@@ -1,0 +1,499 @@
+import { randomUUID } from 'node:crypto';
+import { constants } from 'node:fs';
+import fs, { type FileHandle } from 'node:fs/promises';
+import { PassThrough, type Readable } from 'node:stream';
+import {
+  DEFAULT_EXTRACT_LIMITS,
+  type ExtractLimits,
+  type ExtractResult,
+  extractArchive,
+} from './archive-extractor';
+import { detectArchive } from './archive-reader';
+import { type ArchiveFormat, type ArchiveItem, writeArchive } from './archive-writer';
+import { Denylist } from './denylist';
+import { assertRoomFor, type DiskQuota, remainingBytes, unlimitedQuota } from './disk-quota';
+import { compareEntries, describeEntry, type FileEntry } from './file-entry';
+import { parseMode } from './file-mode';
+import { archiveName, copyNameCandidates } from './file-names';
+import { errnoOf, FilesystemError, fromSystemError } from './filesystem-error';
+import { type DirectoryHandle, Jail } from './jail';
+import { joinComponents, pathComponents } from './jail-path';
+import { readExactly } from './read-exactly';
+import { removeTree, usedBytes, walkTree } from './tree';
+import { writeAll } from './write-all';
+
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
+/** Linux's O_PATH (same value on x86-64 and arm64); Node does not export it. */
+const O_PATH = 0o10000000;
+const READ_FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY;
+const CREATE_FLAGS = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY;
+
+export interface ServerFilesystemOptions {
+  /** The server's directory on the host. */
+  root: string;
+  quota?: DiskQuota;
+  /** The egg's `file_denylist` (gitignore patterns). */
+  denylist?: readonly string[];
+  extractLimits?: Partial<ExtractLimits>;
+  /** Clock for archive and copy names (tests). */
+  now?: () => Date;
+}
+
+export interface FileContents {
+  /** Exactly `size` bytes; the caller must consume or destroy it (it holds the file open). */
+  stream: Readable;
+  size: number;
+  entry: FileEntry;
+}
+
+export type FileData = Buffer | Uint8Array | string | Readable;
+
+/**
+ * One server's files, as the daemon's routes use them. Every path is a user path below the server root (`/` is the
+ * root); whatever the operation, nothing outside the root is read, written, listed, moved, deleted or chmod'ed:
+ * directories are opened one name at a time and verified on their descriptor, final names are never followed when
+ * they are symlinks, and recursive work goes through descriptors (see jail.ts).
+ */
+export class ServerFilesystem {
+  private constructor(
+    private readonly jail: Jail,
+    private readonly quota: DiskQuota,
+    private readonly denylist: Denylist,
+    private readonly limits: ExtractLimits,
+    private readonly now: () => Date,
+  ) {}
+
+  static async open(options: ServerFilesystemOptions): Promise<ServerFilesystem> {
+    return new ServerFilesystem(
+      await Jail.open(options.root),
+      options.quota ?? unlimitedQuota,
+      new Denylist(options.denylist),
+      { ...DEFAULT_EXTRACT_LIMITS, ...options.extractLimits },
+      options.now ?? (() => new Date()),
+    );
+  }
+
+  /** The resolved root directory on the host. */
+  get root(): string {
+    return this.jail.root;
+  }
+
+  /** The entries of a directory: directories first, then files, each by name. */
+  async list(directory = '/'): Promise<FileEntry[]> {
+    const handle = await this.jail.openDirectory(pathComponents(directory));
+    try {
+      const entries: FileEntry[] = [];
+      for (const name of await fs.readdir(handle.path)) {
+        const stats = await fs.lstat(handle.child(name)).catch(() => undefined);
+        if (stats !== undefined) entries.push(await describeEntry(handle, name, stats));
+      }
+      return entries.sort(compareEntries);
+    } catch (error) {
+      return fromSystemError(error);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** One entry; a symlink is described as the link. */
+  async stat(path: string): Promise<FileEntry> {
+    const components = pathComponents(path);
+    if (components.length === 0) {
+      const root = await this.jail.openRoot();
+      try {
+        return await describeEntry(root, '/', await root.handle.stat());
+      } finally {
+        await root.close();
+      }
+    }
+    return this.withParent(components, false, async (directory, name) =>
+      describeEntry(directory, name, await fs.lstat(directory.child(name))),
+    );
+  }
+
+  /** A regular file's bytes, up to the size it had when opened. Links, directories, pipes and devices are refused. */
+  async readFile(path: string): Promise<FileContents> {
+    const components = pathComponents(path);
+    if (components.length === 0) throw new FilesystemError('EISDIR');
+    const { handle, entry } = await this.withParent(components, false, async (directory, name) => {
+      const opened = await this.openRegular(directory, name);
+      const stats = await opened.stat();
+      return { handle: opened, entry: await describeEntry(directory, name, stats) };
+    });
+    return { stream: readExactly(handle, entry.size), size: entry.size, entry };
+  }
+
+  /**
+   * Writes a file (creating missing parent directories 0755, a new file 0644, an existing file keeps its mode).
+   * The quota is checked before writing: `used + (new − old) ≤ limit`; a stream of unknown size is cut off as soon
+   * as it would pass the limit. The data goes to a temporary file that replaces the target only when complete, so
+   * a refused or broken upload leaves the old file as it was.
+   */
+  async writeFile(path: string, data: FileData, size?: number): Promise<FileEntry> {
+    const components = pathComponents(path);
+    if (components.length === 0) throw new FilesystemError('EISDIR');
+    this.assertAllowed(components);
+    const bytes =
+      typeof data === 'string' ? Buffer.from(data) : data instanceof Uint8Array ? data : undefined;
+    const declared = bytes?.length ?? size;
+    return this.withParent(components, true, async (directory, name) => {
+      const existing = await fs.lstat(directory.child(name)).catch((error: unknown) => {
+        if (errnoOf(error) === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (existing?.isSymbolicLink()) throw new FilesystemError('ESYMLINK');
+      if (existing?.isDirectory()) throw new FilesystemError('EISDIR');
+      if (existing !== undefined && !existing.isFile()) throw new FilesystemError('ENOTREGULAR');
+      const oldSize = existing?.size ?? 0;
+      if (declared !== undefined) await assertRoomFor(this.quota, declared - oldSize);
+      const cap = declared ?? (await remainingBytes(this.quota)) + oldSize;
+      const tooMuch = () =>
+        declared === undefined
+          ? new FilesystemError('EQUOTA')
+          : new FilesystemError('EINVALID', 'More data was sent than announced.');
+      const temporary = `.aerie-upload-${randomUUID()}`;
+      const file = await fs.open(directory.child(temporary), CREATE_FLAGS, 0o644);
+      let written: number;
+      try {
+        await file.chmod(existing === undefined ? 0o644 : existing.mode & 0o7777);
+        written = await writeAll(
+          file,
+          bytes === undefined ? (data as AsyncIterable<Uint8Array>) : [bytes],
+          cap,
+          tooMuch,
+        );
+        await file.close();
+        await fs.rename(directory.child(temporary), directory.child(name));
+      } catch (error) {
+        await file.close().catch(() => undefined);
+        await fs.unlink(directory.child(temporary)).catch(() => undefined);
+        throw error;
+      }
+      this.quota.add(written - oldSize);
+      return describeEntry(directory, name, await fs.lstat(directory.child(name)));
+    });
+  }
+
+  /** Creates `name` (which may hold several levels) inside `path`, mode 0755. */
+  async createDirectory(name: string, path = '/'): Promise<void> {
+    if (typeof name !== 'string' || name.trim() === '') {
+      throw new FilesystemError('EINVALID', 'A valid directory name must be provided.');
+    }
+    const components = joinComponents(path, name);
+    if (components.length === 0) throw new FilesystemError('EEXISTS');
+    this.assertAllowed(components, true);
+    await this.withParent(components, true, (directory, name) => fs.mkdir(directory.child(name), 0o755));
+  }
+
+  /**
+   * Renames or moves each `from` to `to`, both relative to `root`. Missing destination directories are created; an
+   * existing destination (a symlink included) is never replaced. Every pair is checked before anything moves.
+   */
+  async rename(root: string, files: readonly { from: string; to: string }[]): Promise<void> {
+    const moves = files.map(({ from, to }) => {
+      const source = joinComponents(root, from);
+      const target = joinComponents(root, to);
+      if (source.length === 0 || target.length === 0) {
+        throw new FilesystemError('EINVALID', 'The server root cannot be renamed.');
+      }
+      this.assertAllowed(source);
+      this.assertAllowed(target);
+      return { source, target };
+    });
+    for (const { source, target } of moves) {
+      if (source.join('/') === target.join('/')) continue;
+      await this.withParent(source, false, async (from, fromName) => {
+        await fs.lstat(from.child(fromName));
+        await this.withParent(target, true, async (to, toName) => {
+          const taken = await fs.lstat(to.child(toName)).then(
+            () => true,
+            () => false,
+          );
+          if (taken) throw new FilesystemError('EEXISTS');
+          await fs.rename(from.child(fromName), to.child(toName)).catch((error: unknown) => {
+            if (errnoOf(error) === 'EINVAL') {
+              throw new FilesystemError('EINVALID', 'A folder cannot be moved inside itself.');
+            }
+            throw error;
+          });
+        });
+      });
+    }
+  }
+
+  /** Copies a regular file next to itself with Wings' naming (`name copy.ext`, `name copy 1.ext` …). */
+  async copy(location: string): Promise<FileEntry> {
+    const components = pathComponents(location);
+    if (components.length === 0) throw new FilesystemError('EISDIR');
+    this.assertAllowed(components);
+    return this.withParent(components, false, async (directory, name) => {
+      const source = await this.openRegular(directory, name);
+      let target: FileHandle | undefined;
+      let targetName = '';
+      try {
+        const stats = await source.stat();
+        await assertRoomFor(this.quota, stats.size);
+        for (const candidate of copyNameCandidates(name, this.now())) {
+          if (this.denylist.matches([...components.slice(0, -1), candidate])) continue;
+          target = await fs.open(directory.child(candidate), CREATE_FLAGS, 0o644).catch((error: unknown) => {
+            if (errnoOf(error) === 'EEXIST') return undefined;
+            throw error;
+          });
+          if (target !== undefined) {
+            targetName = candidate;
+            break;
+          }
+        }
+        if (target === undefined) throw new FilesystemError('EEXISTS');
+        await target.chmod(stats.mode & 0o7777);
+        await writeAll(target, readExactly(source, stats.size));
+        this.quota.add(stats.size);
+        return describeEntry(directory, targetName, await fs.lstat(directory.child(targetName)));
+      } finally {
+        await source.close().catch(() => undefined);
+        await target?.close();
+      }
+    });
+  }
+
+  /** Deletes each of `files` in `root`; a symlink is removed as a link, its target is never touched. */
+  async delete(root: string, files: readonly string[]): Promise<void> {
+    const targets = files.map((file) => {
+      const components = joinComponents(root, file);
+      if (components.length === 0)
+        throw new FilesystemError('EINVALID', 'The server root cannot be deleted.');
+      this.assertAllowed(components);
+      return components;
+    });
+    for (const components of targets) {
+      try {
+        const freed = await this.withParent(components, false, (directory, name) =>
+          removeTree(directory, name),
+        );
+        this.quota.add(-freed);
+      } catch (error) {
+        if (error instanceof FilesystemError && error.code === 'ENOTFOUND') continue;
+        throw error;
+      }
+    }
+  }
+
+  /**
+   * Sets permission bits. Never through a symlink (GHSA-rhq6-9rgh-v45c): the name is opened O_PATH|O_NOFOLLOW, a
+   * link is refused, and the mode is set on that very inode through its descriptor (what glibc does for
+   * fchmodat(AT_SYMLINK_NOFOLLOW), since Linux has no lchmod).
+   */
+  async chmod(root: string, files: readonly { file: string; mode: string | number }[]): Promise<void> {
+    const changes = files.map(({ file, mode }) => {
+      const components = joinComponents(root, file);
+      this.assertAllowed(components);
+      return { components, mode: parseMode(mode) };
+    });
+    for (const { components, mode } of changes) {
+      await this.withParent(components, false, async (directory, name) => {
+        const handle = await fs.open(directory.child(name), O_PATH | O_NOFOLLOW);
+        try {
+          if ((await handle.stat()).isSymbolicLink()) throw new FilesystemError('ESYMLINK');
+          await fs.chmod(`/proc/self/fd/${handle.fd}`, mode);
+        } finally {
+          await handle.close();
+        }
+      });
+    }
+  }
+
+  /**
+   * Archives `files` (names in `root`, recursively) into `archive-<time>.tar.gz` (or `.zip`) in `root`. Symlinks
+   * are stored as links, never followed. The archive counts against the quota: writing stops once it would pass
+   * the limit and the partial archive is deleted.
+   */
+  async compress(
+    root: string,
+    files: readonly string[],
+    format: ArchiveFormat = 'tar.gz',
+  ): Promise<FileEntry> {
+    if (format !== 'tar.gz' && format !== 'zip')
+      throw new FilesystemError('EINVALID', 'Unknown archive format.');
+    const base = pathComponents(root);
+    const selected = files.map((file) => {
+      const components = joinComponents(root, file);
+      const inside =
+        components.length > base.length && base.every((name, index) => components[index] === name);
+      if (!inside)
+        throw new FilesystemError('EINVALID', 'Only files inside the chosen directory can be archived.');
+      return components;
+    });
+    if (selected.length === 0) throw new FilesystemError('EINVALID', 'No files were selected.');
+    for (const components of selected)
+      await this.withParent(components, false, (d, name) => fs.lstat(d.child(name)));
+
+    return this.withDirectory(base, false, async (directory) => {
+      const { handle, name } = await this.createArchiveFile(directory, format);
+      const room = await remainingBytes(this.quota);
+      const output = new PassThrough();
+      let size: number;
+      try {
+        const [, written] = await Promise.all([
+          writeArchive(this.archiveItems(base, selected), format, output),
+          writeAll(handle, output, room, () => new FilesystemError('EQUOTA')).catch((error: unknown) => {
+            output.destroy(error as Error);
+            throw error;
+          }),
+        ]);
+        size = written;
+        await handle.close();
+      } catch (error) {
+        await handle.close().catch(() => undefined);
+        await fs.unlink(directory.child(name)).catch(() => undefined);
+        throw error;
+      }
+      this.quota.add(size);
+      return describeEntry(directory, name, await fs.lstat(directory.child(name)));
+    });
+  }
+
+  /**
+   * Extracts the archive `file` (in `root`) into `root`: zip, tar, tar.gz, and tar.bz2/xz/zst when the host has
+   * the decoder. The archive is refused as a whole, before anything is written, when an entry would land outside
+   * the root or the limits are passed (see archive-extractor.ts).
+   */
+  async decompress(root: string, file: string): Promise<ExtractResult> {
+    const base = pathComponents(root);
+    const components = joinComponents(root, file);
+    if (components.length === 0) throw new FilesystemError('EISDIR');
+    const handle = await this.withParent(components, false, (directory, name) =>
+      this.openRegular(directory, name),
+    );
+    try {
+      const head = Buffer.alloc(512);
+      const { bytesRead } = await handle.read(head, 0, 512, 0);
+      const kind = detectArchive(head.subarray(0, bytesRead));
+      if (kind === undefined) throw new FilesystemError('EUNSUPPORTED');
+      const archiveBytes = (await handle.stat()).size;
+      return await extractArchive({
+        jail: this.jail,
+        handle,
+        kind,
+        archiveBytes,
+        base,
+        denylist: this.denylist,
+        quota: this.quota,
+        limits: this.limits,
+      }).catch(fromSystemError);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Bytes used by the regular files under the root (lstat sizes, hard links once, links not followed). */
+  async diskUsage(): Promise<number> {
+    const root = await this.jail.openRoot();
+    try {
+      return await usedBytes(root);
+    } finally {
+      await root.close();
+    }
+  }
+
+  private assertAllowed(components: readonly string[], isDirectory = false): void {
+    if (this.denylist.matches(components, isDirectory)) throw new FilesystemError('EDENIED');
+  }
+
+  /** Runs `action` with the verified parent directory of `components`, mapping the kernel's errors to ours. */
+  private async withParent<T>(
+    components: readonly string[],
+    create: boolean,
+    action: (directory: DirectoryHandle, name: string) => Promise<T>,
+  ): Promise<T> {
+    const { directory, name } = await this.jail.openParent(components, { create });
+    try {
+      return await action(directory, name);
+    } catch (error) {
+      return fromSystemError(error);
+    } finally {
+      await directory.close();
+    }
+  }
+
+  private async withDirectory<T>(
+    components: readonly string[],
+    create: boolean,
+    action: (directory: DirectoryHandle) => Promise<T>,
+  ): Promise<T> {
+    const directory = await this.jail.openDirectory(components, { create });
+    try {
+      return await action(directory);
+    } catch (error) {
+      return fromSystemError(error);
+    } finally {
+      await directory.close();
+    }
+  }
+
+  /** Opens a regular file without following a link; directories, pipes and devices are refused. */
+  private async openRegular(directory: DirectoryHandle, name: string): Promise<FileHandle> {
+    const handle = await fs.open(directory.child(name), READ_FLAGS);
+    try {
+      const stats = await handle.stat();
+      if (stats.isDirectory()) throw new FilesystemError('EISDIR');
+      if (!stats.isFile()) throw new FilesystemError('ENOTREGULAR');
+      return handle;
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  private async createArchiveFile(
+    directory: DirectoryHandle,
+    format: ArchiveFormat,
+  ): Promise<{ handle: FileHandle; name: string }> {
+    const base = archiveName(this.now(), format);
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const name = attempt === 0 ? base : base.replace(`.${format}`, `-${attempt}.${format}`);
+      const handle = await fs.open(directory.child(name), CREATE_FLAGS, 0o644).catch((error: unknown) => {
+        if (errnoOf(error) === 'EEXIST') return undefined;
+        throw error;
+      });
+      if (handle !== undefined) return { handle, name };
+    }
+    throw new FilesystemError('EEXISTS');
+  }
+
+  /** The selected trees as archive items; files are reopened through the jail when their turn comes. */
+  private async *archiveItems(
+    base: readonly string[],
+    selected: readonly string[][],
+  ): AsyncGenerator<ArchiveItem> {
+    for (const components of selected) {
+      const { directory, name } = await this.jail.openParent(components);
+      try {
+        for await (const entry of walkTree(directory, name, components.slice(base.length))) {
+          const full = [...base, ...entry.relative];
+          const item: ArchiveItem = { name: entry.relative.join('/'), stats: entry.stats };
+          if (entry.stats.isSymbolicLink()) {
+            item.linkTarget = await fs.readlink(entry.parent.child(entry.name)).catch(() => undefined);
+            if (item.linkTarget === undefined) continue;
+          } else if (entry.stats.isFile()) {
+            item.open = () => this.openForArchive(full);
+          } else if (!entry.stats.isDirectory()) {
+            continue; // pipes, sockets, devices are not archived
+          }
+          yield item;
+        }
+      } finally {
+        await directory.close();
+      }
+    }
+  }
+
+  private async openForArchive(components: readonly string[]): Promise<{ handle: FileHandle; size: number }> {
+    const { directory, name } = await this.jail.openParent(components);
+    try {
+      const handle = await this.openRegular(directory, name);
+      return { handle, size: (await handle.stat()).size };
+    } finally {
+      await directory.close();
+    }
+  }
+}
