@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { RuntimeLimits, RuntimeStartOptions } from '../runtime';
 import {
@@ -9,6 +10,7 @@ import {
 } from './container-spec';
 import { numericUser } from './container-user';
 import { dockerFromHost } from './docker-connection';
+import { DockerDriver } from './docker-driver';
 
 const LIMITS: RuntimeLimits = {
   memoryMb: 1024,
@@ -154,5 +156,30 @@ describe('container spec (no engine needed)', () => {
     expect(modemOf('/run/docker.sock').socketPath).toBe('/run/docker.sock');
     const tcp = modemOf('tcp://10.0.0.2:2375');
     expect([tcp.host, tcp.port, tcp.protocol]).toEqual(['10.0.0.2', '2375', 'http']);
+  });
+});
+
+describe('without an engine', () => {
+  const nowhere = 'unix:///tmp/aerie-no-engine-here.sock';
+  const options = startOptions({ directory: tmpdir() });
+
+  it('start and install say the engine does not answer, and where they looked', async () => {
+    const driver = new DockerDriver({ dockerHost: nowhere });
+    const message = `The Docker engine at ${nowhere} does not answer (ENOENT): is dockerd running, and is DOCKER_HOST right?`;
+    const runtime = driver.createRuntime();
+    await expect(runtime.start(options)).rejects.toThrow(message);
+    expect(runtime.running).toBe(false);
+    await expect(
+      driver.install({
+        uuid: options.uuid,
+        directory: tmpdir(),
+        script: 'true',
+        image: 'img',
+        entrypoint: 'bash',
+        environment: {},
+        limits: LIMITS,
+        onOutput: () => {},
+      }),
+    ).rejects.toThrow(message);
   });
 });

@@ -44,3 +44,26 @@ export async function ignoringGone(call: Promise<unknown>): Promise<void> {
     if (status !== 404 && status !== 409 && status !== 304) throw error;
   }
 }
+
+/** Socket errors that mean no engine listens where the daemon looks (as opposed to an engine refusing a call). */
+const UNREACHABLE = new Set(['ENOENT', 'ECONNREFUSED', 'EACCES', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET']);
+
+/**
+ * Says "the engine does not answer" when that is why a call failed (instead of a bare `connect ENOENT`), so an
+ * administrator who chose RUNTIME=docker sees what to fix; any other error is returned unchanged.
+ */
+export function explainEngineError(error: unknown, address: string): unknown {
+  if (engineStatus(error) !== undefined || typeof error !== 'object' || error === null) return error;
+  const code = 'code' in error ? String(error.code) : '';
+  if (!UNREACHABLE.has(code)) return error;
+  return new Error(
+    `The Docker engine at ${address} does not answer (${code}): is dockerd running, and is DOCKER_HOST right?`,
+  );
+}
+
+/** The address a client talks to, as DOCKER_HOST would write it. */
+export function engineAddress(docker: Docker): string {
+  const modem = docker.modem as unknown as { socketPath?: string; host?: string; port?: string | number };
+  if (modem.socketPath) return `unix://${modem.socketPath}`;
+  return `tcp://${modem.host ?? 'localhost'}:${modem.port ?? 2375}`;
+}

@@ -7,7 +7,7 @@ import { forwardLines } from '../process/line-splitter';
 import type { InstallOptions, RuntimeDriver, RuntimeStartOptions, ServerRuntime } from '../runtime';
 import { type ContainerSettings, installerContainerSpec } from './container-spec';
 import { chownTree, defaultContainerUser, numericUser } from './container-user';
-import { dockerFromHost, ignoringGone } from './docker-connection';
+import { dockerFromHost, engineAddress, explainEngineError, ignoringGone } from './docker-connection';
 import { ensureImage } from './docker-images';
 import { DEFAULT_NETWORK_NAME, ensureNetwork } from './docker-network';
 import { DockerRuntime } from './docker-runtime';
@@ -28,7 +28,7 @@ export interface DockerDriverOptions {
   pidsLimit?: number;
   /** Where install scripts are written for the installer to mount (the daemon's `tmp/`); default the OS's. */
   tmpDirectory?: string;
-  /** Extra labels on every container and network-less resource Aerie creates (e.g. to tell test runs apart). */
+  /** Extra labels on every container Aerie creates (e.g. to tell test runs apart); Aerie's own always win. */
   labels?: Readonly<Record<string, string>>;
 }
 
@@ -62,6 +62,14 @@ export class DockerDriver implements RuntimeDriver {
 
   async install(options: InstallOptions): Promise<{ exitCode: number }> {
     if (options.signal?.aborted) return { exitCode: 1 };
+    try {
+      return await this.#install(options);
+    } catch (error) {
+      throw explainEngineError(error, engineAddress(this.docker));
+    }
+  }
+
+  async #install(options: InstallOptions): Promise<{ exitCode: number }> {
     const name = `${options.uuid}_installer`;
     await ignoringGone(this.docker.getContainer(name).remove({ force: true }));
     const image = await ensureImage(this.docker, options.image);

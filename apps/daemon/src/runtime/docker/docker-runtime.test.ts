@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -164,6 +164,33 @@ describeWithEngine('DockerRuntime (real engine)', docker, () => {
     socket.destroy();
     runtime.write('stop');
     expect((await exited).code).toBe(0);
+  }, 60_000);
+
+  it('carries out a kill that arrives while the container is still being created', async () => {
+    const runtime = driver.createRuntime();
+    runtimes.push(runtime as DockerRuntime);
+    const exited = waitForEvent<[RuntimeExit]>(runtime, 'exit', () => true, 30_000);
+    const starting = runtime.start(await demoServer());
+    runtime.kill();
+    await starting;
+    expect((await exited)[0]).toEqual({ code: 137, signal: null, oomKilled: false });
+  }, 60_000);
+
+  it('refuses to start when the host port is taken, saying why', async () => {
+    const options = await demoServer();
+    const blocker = createServer();
+    await new Promise<void>((resolve) =>
+      blocker.listen(options.allocations.default.port, '127.0.0.1', resolve),
+    );
+    try {
+      const runtime = driver.createRuntime();
+      await expect(runtime.start(options)).rejects.toThrow(
+        /^The server's container could not start: .*(address already in use|port is already allocated)/,
+      );
+      expect(runtime.running).toBe(false);
+    } finally {
+      blocker.close();
+    }
   }, 60_000);
 
   it('creates the container with the limits and hardening of Wings (inspect)', async () => {

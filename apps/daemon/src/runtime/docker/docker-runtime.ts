@@ -5,7 +5,13 @@ import type Docker from 'dockerode';
 import { forwardLines } from '../process/line-splitter';
 import type { RuntimeEvents, RuntimeStartOptions, RuntimeUsage, ServerRuntime } from '../runtime';
 import { type ContainerSettings, serverContainerSpec } from './container-spec';
-import { engineMessage, ignoringGone } from './docker-connection';
+import {
+  engineAddress,
+  engineMessage,
+  engineStatus,
+  explainEngineError,
+  ignoringGone,
+} from './docker-connection';
 import { ensureImage } from './docker-images';
 import { NO_USAGE, type StatsSample, usageFromStats } from './docker-stats';
 
@@ -51,14 +57,33 @@ export class DockerRuntime extends EventEmitter<RuntimeEvents> implements Server
     if (this.#started)
       throw new Error('This runtime has already been started; create a new one for each start.');
     this.#started = true;
-    const { docker, settings } = this.#context;
+    const { docker } = this.#context;
     const directory = await stat(options.directory).catch(() => undefined);
     if (!directory?.isDirectory())
       throw new Error(`The server directory ${options.directory} does not exist.`);
+    try {
+      await this.#createAndStart(options);
+    } catch (error) {
+      throw explainEngineError(error, engineAddress(docker));
+    }
+    this.#running = true;
+    if (this.#killRequested) this.kill();
+    if (this.#container) void this.#followStats(this.#container);
+  }
+
+  /** Old container out, image ready, new container created, its TTY attached, then started. */
+  async #createAndStart(options: RuntimeStartOptions): Promise<void> {
+    const { docker, settings } = this.#context;
     await ignoringGone(docker.getContainer(options.uuid).remove({ force: true }));
     const image = await ensureImage(docker, options.image);
     await this.#context.prepare(options);
-    const container = await docker.createContainer(serverContainerSpec(options, image, settings));
+    const container = await docker
+      .createContainer(serverContainerSpec(options, image, settings))
+      .catch((error: unknown) => {
+        throw engineStatus(error) === undefined
+          ? error
+          : new Error(`The server's container could not be created: ${engineMessage(error)}`);
+      });
     this.#container = container;
     // Attached before the start: the first lines a server prints go nowhere else.
     const stream = (await container.attach({
@@ -80,9 +105,6 @@ export class DockerRuntime extends EventEmitter<RuntimeEvents> implements Server
       stream.destroy();
       throw new Error(`The server's container could not start: ${engineMessage(error)}`);
     }
-    this.#running = true;
-    if (this.#killRequested) this.kill();
-    void this.#followStats(container);
     void outputDone.then(() => this.#finish(container));
   }
 
