@@ -6,6 +6,7 @@ import { buildDaemonApp, type DaemonAppOptions } from './http/app';
 import { PanelClient } from './panel-client/panel-client';
 import { loadRuntimeDriver } from './runtime/driver-loader';
 import { ServerManager } from './server/server-manager';
+import { consoleWebsocketPlugins } from './websocket/daemon-plugins';
 
 /** The hooks other parts of the daemon plug in through (the console websocket, the files API). */
 export type DaemonPlugins = Pick<DaemonAppOptions, 'registerWebsocket' | 'registerProtected'>;
@@ -17,9 +18,11 @@ export type DaemonPlugins = Pick<DaemonAppOptions, 'registerWebsocket' | 'regist
  */
 export async function runDaemon(
   env: Record<string, string | undefined> = process.env,
-  plugins: DaemonPlugins = {},
+  plugins?: DaemonPlugins,
 ): Promise<void> {
   const config = loadDaemonConfig(env);
+  // Made now, at daemon start: console tokens issued before this moment are refused.
+  const hooks = plugins ?? consoleWebsocketPlugins();
   for (const folder of ['volumes', 'logs/install', 'tmp']) {
     await mkdir(path.join(config.dataDirectory, folder), { recursive: true, mode: 0o700 });
   }
@@ -27,7 +30,7 @@ export async function runDaemon(
   const panel = new PanelClient({ url: config.panelUrl, tokenId: config.tokenId, token: config.token });
   const manager = new ServerManager({ dataDirectory: config.dataDirectory, driver, panel });
   await manager.boot();
-  const app = buildDaemonApp({ config, manager, logger: { level: config.logLevel }, ...plugins });
+  const app = buildDaemonApp({ config, manager, logger: { level: config.logLevel }, ...hooks });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

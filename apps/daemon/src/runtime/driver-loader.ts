@@ -7,8 +7,9 @@ export async function loadRuntimeDriver(
   name: 'process' | 'docker',
   dataDirectory: string,
 ): Promise<RuntimeDriver> {
-  if (name === 'process') return new ProcessDriver({ tmpDirectory: path.join(dataDirectory, 'tmp') });
-  let module: { DockerDriver?: new () => RuntimeDriver };
+  const tmpDirectory = path.join(dataDirectory, 'tmp');
+  if (name === 'process') return new ProcessDriver({ tmpDirectory });
+  let module: { DockerDriver?: new (options: { tmpDirectory: string }) => RuntimeDriver };
   try {
     // A variable specifier: the docker runtime is built alongside and may not be there yet.
     const specifier = './docker/docker-driver';
@@ -19,5 +20,5 @@ export async function loadRuntimeDriver(
     );
   }
   if (!module.DockerDriver) throw new Error('RUNTIME=docker, but the docker runtime has no DockerDriver.');
-  return new module.DockerDriver();
+  return new module.DockerDriver({ tmpDirectory });
 }

@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  demoConfiguration,
+  PANEL_TOKEN,
+  PANEL_TOKEN_ID,
+  type PanelStandIn,
+  startPanelStandIn,
+} from './testing/panel-stand-in';
+import { isAlive, nodeStartup } from './testing/server-fixtures';
+
+const AERIE = fileURLToPath(new URL('../../../bin/aerie.mjs', import.meta.url));
+const UUID = 'c0ffee00-1234-4567-89ab-cdef01234567';
+let panel: PanelStandIn;
+let dataDirectory: string;
+let child: ChildProcess | undefined;
+
+beforeEach(async () => {
+  panel = await startPanelStandIn();
+  dataDirectory = await mkdtemp(path.join(tmpdir(), 'aerie-daemon-main-'));
+});
+afterEach(async () => {
+  child?.kill('SIGKILL');
+  await panel.close();
+  await rm(dataDirectory, { recursive: true, force: true });
+});
+
+/** `aerie daemon` as `aerie up` starts it: a real child process with the contract's variables. */
+function startDaemon(env: Record<string, string>) {
+  const process_ = spawn(process.execPath, [AERIE, 'daemon'], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child = process_;
+  let output = '';
+  process_.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  process_.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => process_.once('exit', (code) => resolve(code)));
+  return { process: process_, output: () => output, exited };
+}
+
+const daemonEnv = () => ({
+  DAEMON_PORT: '0',
+  DAEMON_TOKEN_ID: PANEL_TOKEN_ID,
+  DAEMON_TOKEN: PANEL_TOKEN,
+  PANEL_URL: panel.url,
+  DAEMON_DATA_DIR: dataDirectory,
+  LOG_LEVEL: 'silent',
+});
+
+describe('aerie daemon', () => {
+  it('says which variable is missing and exits', { timeout: 20_000 }, async () => {
+    const daemon = startDaemon({ DAEMON_DATA_DIR: dataDirectory });
+    expect(await daemon.exited).not.toBe(0);
+    expect(daemon.output()).toContain('DAEMON_TOKEN_ID: is required');
+    expect(daemon.output()).toContain('DAEMON_TOKEN: is required');
+  });
+
+  it('boots from the panel, runs a server, and on SIGTERM ends it but remembers it ran', {
+    timeout: 40_000,
+  }, async () => {
+    panel.servers.set(
+      UUID,
+      demoConfiguration(UUID, { invocation: nodeStartup('game.cjs'), done: ['ready'] }),
+    );
+    const daemon = startDaemon(daemonEnv());
+    await expect
+      .poll(daemon.output, { timeout: 20_000 })
+      .toMatch(/Aerie daemon listening on http:\/\/127\.0\.0\.1:\d+/);
+    const url = /listening on (http:\/\/\S+)/.exec(daemon.output())?.[1];
+    expect(panel.resets).toBe(1);
+    const volume = path.join(dataDirectory, 'volumes', UUID);
+    expect((await stat(volume)).mode & 0o777).toBe(0o700);
+    await writeFile(
+      path.join(volume, 'game.cjs'),
+      'console.log("pid " + process.pid); console.log("ready"); process.stdin.resume();',
+    );
+    const headers = { authorization: `Bearer ${PANEL_TOKEN}`, 'content-type': 'application/json' };
+    const started = await fetch(`${url}/api/servers/${UUID}/power`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ action: 'start' }),
+    });
+    expect(started.status).toBe(202);
+    const state = async () =>
+      ((await (await fetch(`${url}/api/servers/${UUID}`, { headers })).json()) as { state: string }).state;
+    await expect.poll(state, { timeout: 10_000 }).toBe('running');
+    const logs = (await (await fetch(`${url}/api/servers/${UUID}/logs`, { headers })).json()) as {
+      data: string[];
+    };
+    const pid = Number(logs.data[0]?.split(' ')[1]);
+    expect(isAlive(pid)).toBe(true);
+
+    daemon.process.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+    expect(isAlive(pid)).toBe(false);
+    expect(JSON.parse(await readFile(path.join(dataDirectory, 'states.json'), 'utf8'))).toEqual({
+      [UUID]: 'running',
+    });
+    await expect(fetch(`${url}/api/system`, { headers })).rejects.toThrow();
+  });
+});
