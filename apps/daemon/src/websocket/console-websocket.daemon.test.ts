@@ -78,4 +78,11 @@ describe('console websocket in the daemon', () => {
     });
     sockets.push(await TestSocket.open(url, { origin: 'https://extra.example.com' }));
   });
+
+  it('closes the sockets of a server deleted through the API with 1001', async () => {
+    const owner = await connect(['*'], 'deleted-owner');
+    expect((await daemon.request('DELETE', `/api/servers/${UUID}`)).status).toBe(204);
+    expect(await owner.closed).toEqual({ code: 1001, reason: 'server deleted' });
+    expect(owner.messages.at(-1)).toEqual({ event: 'deleted', args: ['null'] });
+  });
 });

@@ -9,7 +9,11 @@ export interface ConsoleWebsocketLimits {
   maxSocketsPerIp: number;
   /** Largest inbound frame; a bigger one closes the socket with 1009. A JWT with every permission fits. */
   maxFrameBytes: number;
-  /** Inbound messages per second, refilled continuously… */
+  /**
+   * Inbound messages per second, refilled continuously; one more closes the socket with 1008. Closing rather
+   * than dropping: a console page never comes near it, and silently lost commands would be worse than a
+   * reconnect.
+   */
   messagesPerSecond: number;
   /** …with room for this many at once (a reconnect sends auth, send logs and send stats together). */
   messageBurst: number;
