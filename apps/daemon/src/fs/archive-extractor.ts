@@ -173,7 +173,7 @@ async function writeEntry(
     return 0;
   };
   if (checked.skip !== undefined) return skip(checked.skip);
-  if (denylist.matches(components, header.type === 'directory')) return skip('present in the egg denylist');
+  if (denylist.matches(components)) return skip('present in the egg denylist');
   if (header.type === 'directory') {
     const directory = await jail.openDirectory(components, { create: true });
     await directory.close();

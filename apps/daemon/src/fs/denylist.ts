@@ -12,9 +12,13 @@ export class Denylist {
     this.matcher = usable.length > 0 ? ignore().add(usable) : undefined;
   }
 
-  matches(components: readonly string[], isDirectory = false): boolean {
+  /**
+   * Whether the path is covered. It is tested as a file and as a directory: the caller may not know which it is
+   * (a delete of `config` must meet a `config/` pattern), and refusing too much is the safe side.
+   */
+  matches(components: readonly string[]): boolean {
     if (this.matcher === undefined || components.length === 0) return false;
     const path = components.join('/');
-    return this.matcher.ignores(path) || (isDirectory && this.matcher.ignores(`${path}/`));
+    return this.matcher.ignores(path) || this.matcher.ignores(`${path}/`);
   }
 }

@@ -22,7 +22,7 @@ export function pathComponents(userPath: string): string[] {
 
 /** `name` inside `directory`, both user paths (Wings joins root and each file name, then cleans the result). */
 export function joinComponents(directory: string, name: string): string[] {
-  pathComponents(name);
+  if (typeof name !== 'string') throw new FilesystemError('EINVALID', 'A path must be provided.');
   return pathComponents(`${directory}/${name}`);
 }
 

@@ -181,7 +181,7 @@ export class ServerFilesystem {
     }
     const components = joinComponents(path, name);
     if (components.length === 0) throw new FilesystemError('EEXISTS');
-    this.assertAllowed(components, true);
+    this.assertAllowed(components);
     await this.withParent(components, true, (directory, name) => fs.mkdir(directory.child(name), 0o755));
   }
 
@@ -395,8 +395,8 @@ export class ServerFilesystem {
     }
   }
 
-  private assertAllowed(components: readonly string[], isDirectory = false): void {
-    if (this.denylist.matches(components, isDirectory)) throw new FilesystemError('EDENIED');
+  private assertAllowed(components: readonly string[]): void {
+    if (this.denylist.matches(components)) throw new FilesystemError('EDENIED');
   }
 
   /** Runs `action` with the verified parent directory of `components`, mapping the kernel's errors to ours. */
