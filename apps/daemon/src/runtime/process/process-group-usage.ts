@@ -2,47 +2,86 @@ import { readdir, readFile } from 'node:fs/promises';
 
 /** Linux reports utime/stime in USER_HZ, which is 100 on every architecture Node runs on. */
 const CLOCK_TICKS_PER_SECOND = 100;
+/** One /proc scan serves every server sampled within this long (100 servers, one scan a second). */
+const SNAPSHOT_MAX_AGE_MS = 500;
 
-/** What /proc says about one process group right now. */
+/** What /proc says about one process group. */
 export interface GroupSample {
   rssBytes: number;
   /** utime + stime of every live member, in clock ticks. */
   cpuTicks: number;
+  /** When /proc was read (ms since the epoch). */
+  takenAt: number;
 }
 
-/** Fields after the command name of /proc/<pid>/stat (the name is in parentheses and may hold spaces). */
-function statFields(stat: string): string[] {
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+interface ProcessEntry {
+  pid: string;
+  cpuTicks: number;
 }
 
-async function sampleProcess(pid: string, groupId: number): Promise<GroupSample | undefined> {
+/** Live processes by process group, from one pass over /proc/<pid>/stat. */
+interface Snapshot {
+  takenAt: number;
+  groups: Map<number, ProcessEntry[]>;
+}
+
+let current: Promise<Snapshot> | undefined;
+let currentAt = 0;
+
+async function readEntry(pid: string): Promise<[number, ProcessEntry] | undefined> {
   try {
-    const fields = statFields(await readFile(`/proc/${pid}/stat`, 'utf8'));
-    // fields[0] = state, [2] = pgrp, [11] = utime, [12] = stime (stat(5) fields 3, 5, 14, 15).
-    if (Number(fields[2]) !== groupId || fields[0] === 'Z') return undefined;
-    const cpuTicks = Number(fields[11]) + Number(fields[12]);
-    // VmRSS is in kB whatever the page size; kernel threads and zombies have none.
-    const status = await readFile(`/proc/${pid}/status`, 'utf8');
-    const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
-    return { rssBytes: rssKb * 1024, cpuTicks };
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // After the command name, which is in parentheses and may hold spaces: [0] state, [2] pgrp, [11] utime,
+    // [12] stime (stat(5) fields 3, 5, 14, 15).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] === 'Z') return undefined;
+    return [Number(fields[2]), { pid, cpuTicks: Number(fields[11]) + Number(fields[12]) }];
   } catch {
     // The process ended between the listing and the read.
     return undefined;
   }
 }
 
+async function takeSnapshot(): Promise<Snapshot> {
+  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  const entries = await Promise.all(pids.map(readEntry));
+  const groups = new Map<number, ProcessEntry[]>();
+  for (const entry of entries) {
+    if (!entry) continue;
+    const members = groups.get(entry[0]);
+    if (members) members.push(entry[1]);
+    else groups.set(entry[0], [entry[1]]);
+  }
+  return { takenAt: Date.now(), groups };
+}
+
+function snapshot(): Promise<Snapshot> {
+  if (!current || Date.now() - currentAt > SNAPSHOT_MAX_AGE_MS) {
+    currentAt = Date.now();
+    current = takeSnapshot();
+    current.catch(() => {
+      current = undefined;
+    });
+  }
+  return current;
+}
+
+async function rssOf(pid: string): Promise<number> {
+  // VmRSS is in kB whatever the page size; kernel threads and processes that just ended have none.
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) * 1024;
+}
+
 /** Sums RSS and CPU time of every process whose process group is `groupId` (the runtime's leader pid). */
 export async function sampleProcessGroup(groupId: number): Promise<GroupSample> {
-  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
-  const samples = await Promise.all(pids.map((pid) => sampleProcess(pid, groupId)));
-  let rssBytes = 0;
-  let cpuTicks = 0;
-  for (const sample of samples) {
-    if (!sample) continue;
-    rssBytes += sample.rssBytes;
-    cpuTicks += sample.cpuTicks;
-  }
-  return { rssBytes, cpuTicks };
+  const { takenAt, groups } = await snapshot();
+  const members = groups.get(groupId) ?? [];
+  const sizes = await Promise.all(members.map((member) => rssOf(member.pid)));
+  return {
+    rssBytes: sizes.reduce((sum, size) => sum + size, 0),
+    cpuTicks: members.reduce((sum, member) => sum + member.cpuTicks, 0),
+    takenAt,
+  };
 }
 
 /**

@@ -166,12 +166,13 @@ describe('ProcessRuntime', () => {
     );
     await busy;
     await runtime.usage();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 700));
     const usage = await runtime.usage();
     expect(usage.memoryBytes).toBeGreaterThan(40e6);
     expect(usage.memoryLimitBytes).toBe(512_000_000);
-    expect(usage.cpuAbsolute).toBeGreaterThan(30);
-    expect(usage.cpuAbsolute).toBeLessThan(150);
+    // A busy loop: most of one core, less when other test files share the machine's cores.
+    expect(usage.cpuAbsolute).toBeGreaterThan(10);
+    expect(usage.cpuAbsolute).toBeLessThan(110);
     expect(Math.round(usage.cpuAbsolute * 1000)).toBe(usage.cpuAbsolute * 1000);
     expect(usage).toMatchObject({ rxBytes: 0, txBytes: 0 });
     const exited = waitForEvent(runtime, 'exit');

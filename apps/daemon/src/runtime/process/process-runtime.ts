@@ -32,7 +32,7 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
   #killRequested = false;
   #memoryLimitBytes = 0;
   /** The previous CPU sample; the first one measures from the spawn. */
-  #cpu = { ticks: 0, at: 0 };
+  #cpu = { ticks: 0, at: 0, percent: 0 };
 
   get running(): boolean {
     return this.#running;
@@ -61,7 +61,7 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
     );
     this.#child = child;
     this.#memoryLimitBytes = options.limits.memoryMb > 0 ? options.limits.memoryMb * 1_000_000 : 0;
-    this.#cpu = { ticks: 0, at: Date.now() };
+    this.#cpu = { ticks: 0, at: Date.now(), percent: 0 };
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', reject);
@@ -110,9 +110,13 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
     const idle = { memoryBytes: 0, memoryLimitBytes: 0, cpuAbsolute: 0, rxBytes: 0, txBytes: 0 };
     if (!this.#running || this.#ended || pid === undefined) return idle;
     const sample = await sampleProcessGroup(pid);
-    const now = Date.now();
-    const cpuAbsolute = cpuPercent(this.#cpu.ticks, sample.cpuTicks, now - this.#cpu.at);
-    this.#cpu = { ticks: sample.cpuTicks, at: now };
+    // Measured between the moments /proc was read, which a shared scan may have done a little earlier.
+    // The same scan seen twice has nothing new to say: the last figure stands.
+    if (sample.takenAt > this.#cpu.at) {
+      const percent = cpuPercent(this.#cpu.ticks, sample.cpuTicks, sample.takenAt - this.#cpu.at);
+      this.#cpu = { ticks: sample.cpuTicks, at: sample.takenAt, percent };
+    }
+    const cpuAbsolute = this.#cpu.percent;
     return { ...idle, memoryBytes: sample.rssBytes, memoryLimitBytes: this.#memoryLimitBytes, cpuAbsolute };
   }
 
