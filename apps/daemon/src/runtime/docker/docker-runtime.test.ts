@@ -256,6 +256,16 @@ describeWithEngine('DockerRuntime (real engine)', docker, () => {
     expect(runtime.running).toBe(false);
   }, 60_000);
 
+  it('splits the TTY stream into lines without \\r, a line over 64 KiB cut there', async () => {
+    const { exited, lines } = await start(
+      await demoServer({
+        startup: `node -e "process.stdout.write('a'.repeat(100000) + '\\nsecond\\r\\nthird')"`,
+      }),
+    );
+    expect((await exited).code).toBe(0);
+    expect(lines).toEqual(['a'.repeat(64 * 1024), 'second', 'third']);
+  }, 60_000);
+
   it('reports usage while running: memory in use, the container limit, network counters', async () => {
     const { runtime, exited, started } = await start(await demoServer());
     await started;

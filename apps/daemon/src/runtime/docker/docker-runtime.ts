@@ -17,6 +17,7 @@ import { NO_USAGE, type StatsSample, usageFromStats } from './docker-stats';
 
 /** How long usage() waits for the engine's first stats sample of a container that has just started. */
 const FIRST_SAMPLE_WAIT_MS = 3000;
+const TRAILING_CR = /\r+$/;
 
 /** What every runtime of one driver shares: the engine, the container settings, the work done before a create. */
 export interface DockerRuntimeContext {
@@ -97,8 +98,9 @@ export class DockerRuntime extends EventEmitter<RuntimeEvents> implements Server
     stream.on('error', () => {
       // The connection broke (engine restarted): the end of the stream below ends this run.
     });
-    // A TTY merges stdout and stderr into one raw stream (no multiplexing headers), lines ending in \r\n.
-    const outputDone = forwardLines(stream, (line) => this.emit('output', line));
+    // A TTY merges stdout and stderr into one raw stream (no multiplexing headers) and turns each \n into \r\n,
+    // so a program that writes \r\n itself arrives as \r\r\n: every trailing \r goes.
+    const outputDone = forwardLines(stream, (line) => this.emit('output', line.replace(TRAILING_CR, '')));
     try {
       await container.start();
     } catch (error) {
