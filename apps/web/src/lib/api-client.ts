@@ -26,6 +26,8 @@ export type QueryParams = Record<string, string | number | boolean | null | unde
 export interface RequestOptions {
   params?: QueryParams;
   body?: unknown;
+  /** Sent as is, as text/plain, instead of a JSON body (file contents). */
+  rawBody?: string;
   signal?: AbortSignal;
 }
 
@@ -112,14 +114,15 @@ export function createApiClient(initial: Partial<ApiClientOptions> = {}) {
   const ended = listeners<[RequestInfo]>();
   const failed = listeners<[ApiError, RequestInfo]>();
 
-  async function send(info: RequestInfo, body: unknown, signal?: AbortSignal): Promise<unknown> {
+  async function send(info: RequestInfo, { body, rawBody, signal }: RequestOptions): Promise<unknown> {
     const headers: Record<string, string> = {
       Accept: 'application/json',
       'X-Requested-With': REQUESTED_WITH_VALUE,
     };
     const csrf = options.csrfToken();
     if (csrf) headers['X-CSRF-Token'] = csrf;
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (rawBody !== undefined) headers['Content-Type'] = 'text/plain';
+    else if (body !== undefined) headers['Content-Type'] = 'application/json';
 
     const controller = new AbortController();
     let timedOut = false;
@@ -136,7 +139,7 @@ export function createApiClient(initial: Partial<ApiClientOptions> = {}) {
       response = await fetch(`${options.baseUrl}${info.url}`, {
         method: info.method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
         credentials: 'same-origin',
         signal: controller.signal,
       });
@@ -161,11 +164,11 @@ export function createApiClient(initial: Partial<ApiClientOptions> = {}) {
     return parsed;
   }
 
-  async function request<T>(method: HttpMethod, path: string, { params, body, signal }: RequestOptions = {}) {
+  async function request<T>(method: HttpMethod, path: string, { params, ...payload }: RequestOptions = {}) {
     const info: RequestInfo = { method, url: buildUrl(path, params) };
     started.emit(info);
     try {
-      return (await send(info, body, signal)) as T;
+      return (await send(info, payload)) as T;
     } catch (error) {
       if (error instanceof ApiError) failed.emit(error, info);
       throw error;

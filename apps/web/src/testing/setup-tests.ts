@@ -12,6 +12,19 @@ configure({ asyncUtilTimeout: 5_000 });
 // jsdom does not scroll; React Router's scroll restoration calls this on every navigation.
 window.scrollTo = () => undefined;
 
+// jsdom has no media queries; xterm.js reads the device pixel ratio through one. Nothing ever matches here.
+window.matchMedia ??= (query: string) =>
+  ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    dispatchEvent: () => false,
+  }) satisfies MediaQueryList;
+
 afterEach(() => {
   cleanup();
   vi.useRealTimers();

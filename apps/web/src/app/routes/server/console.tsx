@@ -1,28 +1,58 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MessageBox } from '@/components/ui/message-box';
+import { CommandInput } from '@/features/console/components/command-input';
+import { ConsoleStatus } from '@/features/console/components/console-status';
+import { ConsoleTerminal } from '@/features/console/components/console-terminal';
+import { EulaModal } from '@/features/console/components/eula-modal';
+import { PowerButtons } from '@/features/console/components/power-buttons';
+import { useLiveStats } from '@/features/console/hooks/use-live-stats';
+import { Can } from '@/features/servers/components/can';
 import { ServerContentBlock } from '@/features/servers/components/server-content-block';
 import { ServerInfoCard } from '@/features/servers/components/server-info-card';
 import { useServer } from '@/features/servers/hooks/use-server';
 
-/** The bare server page. Root admins reach it in a conflict state too, hence the notices. */
+// The charts are their own chunk: the terminal shows first.
+const StatGraphs = lazy(async () => ({
+  default: (await import('@/features/console/components/stat-graphs')).StatGraphs,
+}));
+
+/**
+ * The bare server page: the console, power controls, the server-info card with live usage, and the charts.
+ * Root admins reach it in a conflict state too, hence the notices.
+ */
 export function ConsoleRoute() {
   const { t } = useTranslation('server');
   const server = useServer();
+  const stats = useLiveStats();
   const notice = server.isInstalling
     ? t('console.installing_notice')
     : server.isTransferring
       ? t('console.transferring_notice')
       : null;
   return (
-    <ServerContentBlock title={t('title.console')}>
+    <ServerContentBlock title={t('title.console')} actions={<PowerButtons />}>
       {notice && (
         <MessageBox type="warning" className="mb-4">
           {notice}
         </MessageBox>
       )}
-      <div className="grid gap-4 lg:grid-cols-3">
-        <ServerInfoCard />
+      <div className="grid gap-4 lg:grid-cols-4">
+        <div className="min-w-0 lg:col-span-3">
+          <div className="mb-2">
+            <ConsoleStatus />
+          </div>
+          <ConsoleTerminal />
+          <Can action="control.console">
+            <CommandInput />
+          </Can>
+        </div>
+        <ServerInfoCard usage={stats.latest} />
       </div>
+      <Suspense fallback={null}>
+        <StatGraphs samples={stats.samples} limits={server.limits} />
+      </Suspense>
+      {server.eggFeatures.includes('eula') && <EulaModal />}
     </ServerContentBlock>
   );
 }

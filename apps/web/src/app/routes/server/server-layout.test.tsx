@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useServerStateStore } from '@/features/servers/stores/server-state-store';
 import { apiClient } from '@/lib/api-client';
+import { FakeWebSocket } from '@/testing/fake-web-socket';
 import { pageUser, renderApp } from '@/testing/render-app';
 import { type ServerFixture, serverDetail, serverList } from '@/testing/server-fixtures';
 import { errorEnvelope, startTestServer, type TestServer } from '@/testing/test-server';
@@ -16,7 +17,12 @@ afterAll(async () => {
   apiClient.configure({ baseUrl: '' });
   await server.close();
 });
-beforeEach(() => server.reset());
+beforeEach(() => {
+  server.reset();
+  FakeWebSocket.reset();
+  vi.stubGlobal('WebSocket', FakeWebSocket);
+});
+afterEach(() => vi.unstubAllGlobals());
 
 const base: ServerFixture = {
   identifier: 'abcd1234',
@@ -31,6 +37,9 @@ const base: ServerFixture = {
 function serve(overrides: ServerFixture = {}, access: { owner?: boolean; permissions?: string[] } = {}) {
   server.on('GET /api/client/servers/abcd1234', () => ({
     body: serverDetail({ ...base, ...overrides }, access),
+  }));
+  server.on('GET /api/client/servers/abcd1234/websocket', () => ({
+    body: { data: { token: 'token-1', socket: 'wss://node.example.com:8080/api/servers/abcd1234/ws' } },
   }));
 }
 
@@ -53,7 +62,14 @@ describe('server area', () => {
     expect(screen.getByText('150 %')).toBeInTheDocument();
     expect(screen.getByText('4 GB')).toBeInTheDocument();
     expect(screen.getByText('Unlimited')).toBeInTheDocument();
-    expect(server.requests.map((r) => r.url)).toEqual(['/api/client/servers/abcd1234']);
+    // The server, then the console socket's credentials (the socket serves every page of the server).
+    await waitFor(() =>
+      expect(server.requests.map((r) => r.url)).toEqual([
+        '/api/client/servers/abcd1234',
+        '/api/client/servers/abcd1234/websocket',
+      ]),
+    );
+    expect(FakeWebSocket.latest().url).toBe('wss://node.example.com:8080/api/servers/abcd1234/ws');
   });
 
   it('gives the owner every tab, each to its page', async () => {
@@ -241,12 +257,26 @@ describe('leaving the server', () => {
     server.on('GET /api/client', () => ({ body: serverList([]) }));
     const { router } = renderApp('/server/abcd1234', { user: pageUser() });
     await screen.findByRole('heading', { name: 'Console' });
+    await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
+    const socket = FakeWebSocket.latest();
+    socket.open();
+    socket.receive('auth success');
+    socket.receive('status', 'running');
     useServerStateStore.getState().setDirectory('/plugins');
-    useServerStateStore.getState().setStatus('running');
+    expect(useServerStateStore.getState()).toMatchObject({ status: 'running', connected: true });
 
     await router.navigate('/');
     await screen.findByRole('heading', { name: 'Dashboard' });
-    expect(useServerStateStore.getState()).toMatchObject({ status: null, directory: '/', selectedFiles: [] });
+    expect(useServerStateStore.getState()).toMatchObject({
+      status: null,
+      connected: false,
+      directory: '/',
+      selectedFiles: [],
+    });
+    // The socket is closed normally (no reconnect) and hears nothing more.
+    expect(socket.closedWith).toBe(1000);
+    socket.receive('status', 'offline');
+    expect(useServerStateStore.getState().status).toBeNull();
 
     serve({ name: 'Skyblock renamed' });
     await router.navigate('/server/abcd1234');

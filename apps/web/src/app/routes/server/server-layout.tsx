@@ -5,6 +5,7 @@ import type { ServerRouteHandle } from '@/app/routes/server/server-routes';
 import { serverTabs } from '@/app/routes/server/server-routes';
 import { ErrorPage } from '@/components/ui/screen-block';
 import { SpinnerBlock } from '@/components/ui/spinner';
+import { ConsoleSocketProvider } from '@/features/console/components/console-socket-provider';
 import { serverQueryOptions } from '@/features/servers/api/servers';
 import { ServerAreaGate } from '@/features/servers/components/server-area-gate';
 import { ServerTabs } from '@/features/servers/components/server-tabs';
@@ -13,7 +14,10 @@ import { ServerContext } from '@/features/servers/hooks/use-server';
 import { errorToMessage } from '@/lib/api-client';
 import { useUserStore } from '@/stores/user-store';
 
-/** /server/:id — loads the server, then shows its tabs and the page (or why the page cannot be shown). */
+/**
+ * /server/:id — loads the server, then shows its tabs and the page (or why the page cannot be shown). The console
+ * socket lives here, so its events (install, transfer, power state) reach every page of the server.
+ */
 export function ServerLayout() {
   const { id = '' } = useParams();
   const { t } = useTranslation('server');
@@ -28,17 +32,19 @@ export function ServerLayout() {
   if (!server.data) return <SpinnerBlock />;
   return (
     <ServerContext.Provider value={server.data}>
-      <ServerTabs
-        tabs={serverTabs.map((tab) => ({ ...tab, label: t(`nav.${tab.nav}`) }))}
-        rootAdmin={rootAdmin}
-      />
-      <ServerAreaGate
-        permission={handle?.permission}
-        isConsole={handle?.console === true}
-        rootAdmin={rootAdmin}
-      >
-        <Outlet />
-      </ServerAreaGate>
+      <ConsoleSocketProvider serverId={server.data.server.id}>
+        <ServerTabs
+          tabs={serverTabs.map((tab) => ({ ...tab, label: t(`nav.${tab.nav}`) }))}
+          rootAdmin={rootAdmin}
+        />
+        <ServerAreaGate
+          permission={handle?.permission}
+          isConsole={handle?.console === true}
+          rootAdmin={rootAdmin}
+        >
+          <Outlet />
+        </ServerAreaGate>
+      </ConsoleSocketProvider>
     </ServerContext.Provider>
   );
 }

@@ -1,0 +1,122 @@
+import '@xterm/xterm/css/xterm.css';
+import { ClientEvent, DaemonEvent } from '@aerie/shared/console/socket-events';
+import { FitAddon } from '@xterm/addon-fit';
+import { type ITerminalInitOnlyOptions, type ITerminalOptions, Terminal } from '@xterm/xterm';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useConsoleSocket } from '@/features/console/hooks/use-console-socket';
+import { useServer } from '@/features/servers/hooks/use-server';
+import { useServerStateStore } from '@/features/servers/stores/server-state-store';
+
+/** Bold yellow, like Pterodactyl's `container@pterodactyl~`: marks what the panel and daemon say, not the game. */
+export const terminalPrelude = '\u001b[1m\u001b[33mcontainer@aerie~ \u001b[0m';
+const reset = '\u001b[0m';
+const errorStyle = '\u001b[1m\u001b[41m';
+
+const options: ITerminalOptions & ITerminalInitOnlyOptions = {
+  disableStdin: true,
+  cursorStyle: 'underline',
+  cursorInactiveStyle: 'none',
+  allowTransparency: true,
+  convertEol: true,
+  fontSize: 12,
+  fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Monaco, Consolas, monospace',
+  rows: 30,
+  scrollback: 2000,
+  theme: {
+    background: '#10151b',
+    foreground: '#d6dde6',
+    cursor: 'transparent',
+    selectionBackground: '#facc1566',
+    black: '#000000',
+    red: '#e5534b',
+    green: '#9ece58',
+    yellow: '#f6e05e',
+    blue: '#4a7fe8',
+    magenta: '#bb80b3',
+    cyan: '#2ddafd',
+    white: '#d0d0d0',
+    brightBlack: '#5c6773',
+    brightRed: '#ff5370',
+    brightGreen: '#c3e88d',
+    brightYellow: '#ffcb6b',
+    brightBlue: '#82aaff',
+    brightMagenta: '#c792ea',
+    brightCyan: '#89ddff',
+    brightWhite: '#ffffff',
+  },
+};
+
+// A line's own newline would leave an empty row under it; the reset stops its colours leaking into the next.
+const asLine = (line: string) => `${line.replace(/(?:\r\n|\r|\n)$/, '')}${reset}`;
+
+/**
+ * The console: an xterm.js terminal showing console output as it comes (ANSI colours, 2,000 lines of scrollback),
+ * daemon messages and state changes after the prelude, installer and transfer output. On every (re)connect it
+ * starts afresh and asks for the last lines.
+ */
+export function ConsoleTerminal() {
+  const { t } = useTranslation('server');
+  const socket = useConsoleSocket();
+  const connected = useServerStateStore((state) => state.connected);
+  const server = useServer();
+  const host = useRef<HTMLDivElement>(null);
+  const [terminal, setTerminal] = useState<Terminal | null>(null);
+  const transferring = useRef(server.isTransferring);
+  transferring.current = server.isTransferring;
+
+  useEffect(() => {
+    if (!host.current) return;
+    const instance = new Terminal(options);
+    const fit = new FitAddon();
+    instance.loadAddon(fit);
+    instance.open(host.current);
+    const handleResize = () => fit.fit();
+    handleResize();
+    window.addEventListener('resize', handleResize);
+    setTerminal(instance);
+    return () => {
+      window.removeEventListener('resize', handleResize);
+      instance.dispose();
+      setTerminal(null);
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!terminal || !socket) return;
+    const write = (line = '') => terminal.writeln(asLine(line));
+    const unsubscribe = [
+      socket.on(DaemonEvent.consoleOutput, write),
+      socket.on(DaemonEvent.installOutput, write),
+      socket.on(DaemonEvent.transferLogs, write),
+      socket.on(DaemonEvent.daemonMessage, (line = '') =>
+        terminal.writeln(`${terminalPrelude}${asLine(line)}`),
+      ),
+      socket.on(DaemonEvent.daemonError, (line = '') =>
+        terminal.writeln(`${terminalPrelude}${errorStyle}${asLine(line)}`),
+      ),
+      socket.on(DaemonEvent.status, (status = '') =>
+        terminal.writeln(`${terminalPrelude}${t('console.terminal.marked_as', { status })}${reset}`),
+      ),
+    ];
+    return () => {
+      for (const off of unsubscribe) off();
+    };
+  }, [terminal, socket, t]);
+
+  useEffect(() => {
+    if (!terminal || !socket || !connected) return;
+    // A transfer's logs come from the new node after a reconnect: keep what the old one said.
+    if (!transferring.current) terminal.clear();
+    socket.send(ClientEvent.sendLogs);
+  }, [terminal, socket, connected]);
+
+  return (
+    <section
+      aria-label={t('console.terminal.label')}
+      className="overflow-hidden rounded-t-xl border border-ink-800 bg-[#10151b] p-2"
+    >
+      <div ref={host} data-testid="console-terminal" className="h-[28rem] min-h-0" />
+    </section>
+  );
+}
