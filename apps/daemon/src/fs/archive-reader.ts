@@ -225,7 +225,12 @@ export async function* zipEntries(handle: FileHandle, withData: boolean): AsyncG
     });
   const openStream = (entry: yauzl.Entry) =>
     new Promise<Readable>((resolve, reject) =>
-      zipfile.openReadStream(entry, (error, stream) => (error ? reject(zipError(error)) : resolve(stream))),
+      zipfile.openReadStream(entry, (error, stream) => {
+        if (error) return reject(zipError(error));
+        // yauzl may still report (e.g. "too many bytes") after our writer stopped reading at the declared size.
+        stream.on('error', () => undefined);
+        resolve(stream);
+      }),
     );
   try {
     for (let entry = await nextEntry(); entry !== undefined; entry = await nextEntry()) {

@@ -37,16 +37,20 @@ export async function makeSandbox(): Promise<Sandbox> {
   };
 }
 
-/** Paths, types, modes, sizes, contents and link targets of a tree, hashed. Links are not followed. */
+/**
+ * Paths, types, modes, sizes, contents and link targets of a tree, hashed; with `times`, modification times too.
+ * Links are not followed.
+ */
 export async function hashTree(
   directory: string,
   skip: (relative: string) => boolean = () => false,
+  times = true,
 ): Promise<string> {
   const hash = createHash('sha256');
   const visit = async (relative: string): Promise<void> => {
     const full = path.join(directory, relative);
     const stats = await fs.lstat(full);
-    hash.update(`${relative}\0${stats.mode}\0${stats.size}\0${stats.mtimeMs}\0`);
+    hash.update(`${relative}\0${stats.mode}\0${stats.size}\0${times ? stats.mtimeMs : ''}\0`);
     if (stats.isSymbolicLink()) hash.update(await fs.readlink(full));
     else if (stats.isFile()) hash.update(await fs.readFile(full));
     else if (stats.isDirectory()) {
