@@ -279,6 +279,29 @@ describeWithEngine('DockerRuntime (real engine)', docker, () => {
     await exited;
   }, 60_000);
 
+  it('holds a busy loop to its CPU limit, and usage shows it (50 % of a core reads about 50)', async () => {
+    const { runtime, exited } = await start(
+      await demoServer({
+        startup: 'echo busy; node -e "for (;;) {}"',
+        limits: { ...LIMITS, cpuPercent: 50 },
+      }),
+    );
+    const samples: number[] = [];
+    await expect
+      .poll(
+        async () => {
+          samples.push((await runtime.usage()).cpuAbsolute);
+          return samples.filter((cpu) => cpu > 25).length;
+        },
+        { timeout: 15_000, interval: 1000 },
+      )
+      .toBeGreaterThanOrEqual(2);
+    // The engine samples about once a second; a quota of 50 ms per 100 ms keeps every sample near 50.
+    expect(Math.max(...samples)).toBeLessThan(65);
+    runtime.kill();
+    expect((await exited).code).toBe(137);
+  }, 60_000);
+
   it('reports an out-of-memory kill: exit 137 with oomKilled', async () => {
     const { exited } = await start(
       await demoServer({
