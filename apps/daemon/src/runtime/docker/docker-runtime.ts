@@ -130,11 +130,14 @@ export class DockerRuntime extends EventEmitter<RuntimeEvents> implements Server
     if (!this.#running) return { ...NO_USAGE };
     if (!this.#usage) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, FIRST_SAMPLE_WAIT_MS);
-        this.#firstSample.push(() => {
+        const done = () => {
           clearTimeout(timer);
+          // A waiter that timed out leaves the list, so a stats stream that never answers costs nothing.
+          this.#firstSample = this.#firstSample.filter((waiter) => waiter !== done);
           resolve();
-        });
+        };
+        const timer = setTimeout(done, FIRST_SAMPLE_WAIT_MS);
+        this.#firstSample.push(done);
       });
     }
     return this.#running && this.#usage ? { ...this.#usage } : { ...NO_USAGE };
