@@ -139,8 +139,15 @@ export async function extractArchive(options: {
       `The archive contains more than ${limits.maxEntries} entries and cannot be extracted.`,
     );
   }
+  // The most the entries may add up to; the pre-scan's decompression stops a little past it, so a stream of
+  // zeros behind a tiny archive costs bounded CPU rather than running until the absolute cap.
+  const allowed = Math.min(
+    limits.maxTotalBytes,
+    room,
+    Math.max(limits.ratioFloorBytes, archiveBytes * limits.maxRatio),
+  );
   const scan = new EntryChecker(limits, base);
-  for await (const entry of entries(false, streamCap(limits.maxTotalBytes))) scan.check(entry.header);
+  for await (const entry of entries(false, streamCap(allowed))) scan.check(entry.header);
   if (scan.total > limits.ratioFloorBytes && scan.total / Math.max(archiveBytes, 1) > limits.maxRatio) {
     throw new FilesystemError('ETOOBIG');
   }

@@ -299,3 +299,12 @@ describe('compress', () => {
     expect(await fs.readFile(onDisk('data/a.txt'), 'utf8')).toBe('alpha');
   });
 });
+
+describe('decompression cost is bounded', () => {
+  it('stops reading a gzip stream of zeros behind a small tar instead of inflating it all', async () => {
+    const tar = await buildTar([{ name: 'small.txt', content: 'small' }]);
+    const bomb = gzipSync(Buffer.concat([tar, Buffer.alloc(16 * 1024 * 1024)]));
+    const limits = { maxEntries: 100, maxRatio: 10, ratioFloorBytes: 1024 * 1024 };
+    expect((await refusedWithoutWriting('trailing.tar.gz', bomb, { limits })).code).toBe('ETOOBIG');
+  });
+});
