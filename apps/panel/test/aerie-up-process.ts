@@ -1,12 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../src/config/load-config';
+import { appKeyFile, decodeAppKey } from '../src/crypto/app-key';
+import { SecretBox } from '../src/crypto/secret-box';
+import type { Db } from '../src/db/database';
 
 export const aerieBin = join(repoRoot, 'bin/aerie.mjs');
 
 /**
  * Starts a real `aerie up` with `env` on top of the test's environment. `ready` resolves with the panel URL once
- * both the panel and its daemon listen; `stop` sends Ctrl-C (SIGINT) and resolves with the exit code.
+ * both the panel and its daemon listen; `stop` sends Ctrl-C (SIGINT) and resolves with the exit code; `pid` is
+ * the `aerie up` process (its daemon is a child of it).
  */
 export function startAerieUp(env: Record<string, string>) {
   const child: ChildProcess = spawn(process.execPath, [aerieBin, 'up'], {
@@ -29,5 +34,12 @@ export function startAerieUp(env: Record<string, string>) {
       child.once('exit', (code) => resolve(code));
       child.kill('SIGINT');
     });
-  return { ready, stop, output: () => output };
+  return { ready, stop, output: () => output, pid: child.pid };
+}
+
+/** The local node's plain daemon token, opened with the app key `aerie up` keeps in DATA_DIR. */
+export async function localDaemonToken(db: Db, dataDir: string): Promise<string> {
+  const node = await db.selectFrom('nodes').select('daemon_token').orderBy('id').executeTakeFirstOrThrow();
+  const secretBox = new SecretBox(decodeAppKey(readFileSync(appKeyFile(dataDir), 'utf8'), 'app.key'));
+  return secretBox.open(node.daemon_token);
 }

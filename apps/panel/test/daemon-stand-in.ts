@@ -11,13 +11,15 @@ export interface DaemonCall {
 export type DaemonAnswer = { status: number; body?: unknown } | 'hang-up';
 
 /**
- * A stand-in for a node's daemon on a real socket (port 0): records every request it gets, and answers each
+ * A stand-in for a node's daemon on a real socket (port 0 unless given): records every request it gets, and answers each
  * with what `answer` decides (204 by default, Wings' answer to most calls). Its token check is Wings': the
  * `Bearer <token>` alone, 401 without it, 403 when it differs.
  */
 export async function startDaemonStandIn(options: {
   token: string;
-  answer?: (call: DaemonCall) => DaemonAnswer | undefined;
+  answer?: (call: DaemonCall) => DaemonAnswer | undefined | Promise<DaemonAnswer | undefined>;
+  /** A fixed port (default: any free one). */
+  port?: number;
 }) {
   const calls: DaemonCall[] = [];
   const app = Fastify({ logger: false });
@@ -41,7 +43,7 @@ export async function startDaemonStandIn(options: {
     if (header !== `Bearer ${options.token}`) {
       return reply.status(403).send({ error: 'You are not authorized to access this endpoint.' });
     }
-    const answer = options.answer?.(call) ?? { status: 204 };
+    const answer = (await options.answer?.(call)) ?? { status: 204 };
     if (answer === 'hang-up') {
       request.raw.socket.destroy();
       return reply;
@@ -50,7 +52,7 @@ export async function startDaemonStandIn(options: {
       ? reply.status(answer.status).send()
       : reply.status(answer.status).send(answer.body);
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return { port, calls, close: () => app.close() };

@@ -57,8 +57,9 @@ export async function bootstrapServers(
     memory: 512,
     disk: 1024,
     cpu: 100,
-    // Installation arrives with the daemon; until then the demo server counts as installed.
-    status: null,
+    // The daemon installs it once it answers (daemon-installs.ts); until then it shows as installing.
+    status: 'installing',
+    installedAt: null,
   });
   options.print?.(`Created the demo server "${DEMO_SERVER_NAME}" on the local node.`);
   return { nodeId: node.id, eggs: imported.map((e) => e.name), demoServer };

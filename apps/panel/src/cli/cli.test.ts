@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAerieUp } from '../../test/aerie-up-process';
+import { localDaemonToken, startAerieUp } from '../../test/aerie-up-process';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database';
 import { createWebDistFixture } from '../../test/web-dist-fixture';
 import { repoRoot } from '../config/load-config';
@@ -106,7 +106,10 @@ describe('the aerie command', { timeout: 90_000 }, () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<meta name="csrf-token"');
     const daemonUrl = /Aerie daemon listening on (http:\/\/\S+)/.exec(first.output())?.[1];
-    const system = await fetch(`${daemonUrl}/api/system`);
+    // The daemon answers the panel's token alone (Wings' scheme), which aerie up handed it.
+    expect((await fetch(`${daemonUrl}/api/system`)).status).toBe(401);
+    const token = await localDaemonToken(database.db, env.DATA_DIR as string);
+    const system = await fetch(`${daemonUrl}/api/system`, { headers: { authorization: `Bearer ${token}` } });
     expect(await system.json()).toMatchObject({ version: '0.1.0', os: 'linux' });
     // Users exist from the previous test, so no first admin is created.
     expect(first.output()).not.toContain('Created the first root admin');

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAerieUp } from '../../test/aerie-up-process';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database';
 import { createWebDistFixture } from '../../test/web-dist-fixture';
+import { appKeyFile, decodeAppKey } from '../crypto/app-key';
+import { SecretBox } from '../crypto/secret-box';
 
 let dir: string;
 let database: TestDatabase;
@@ -32,7 +34,7 @@ beforeAll(async () => {
     DATA_DIR: join(dir, 'data'),
     WEB_DIST: createWebDistFixture(dir),
     PORT: '0',
-    // A real port: the panel asks the local daemon for the demo server's resources.
+    // A real port: the panel hands the demo server to the local daemon and asks it for resources.
     DAEMON_PORT: String(await freePort()),
     DAEMON_SFTP_PORT: '2222',
     ADMIN_USERNAME: 'owner',
@@ -69,11 +71,58 @@ async function signIn(url: string) {
     fetch(`${url}${path}`, { headers: { accept: 'application/json', cookie: session.join('; ') } });
 }
 
+/** Environment of the `aerie up` process's child that serves the daemon (read from /proc: Linux only). */
+function daemonChildEnv(upPid: number): Record<string, string> {
+  const children = readdirSync(`/proc/${upPid}/task`).flatMap((task) =>
+    readFileSync(`/proc/${upPid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean),
+  );
+  for (const pid of children) {
+    const entries = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+    const env = Object.fromEntries(
+      entries.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+    );
+    if (env.DAEMON_PORT) return env;
+  }
+  throw new Error(`no daemon child under ${upPid}`);
+}
+
+/** Waits until `check` returns a value, for at most `ms`. */
+async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe('aerie up and the demo server', { timeout: 120_000 }, () => {
-  it('creates one demo server on the first boot only, served with offline figures from the local daemon', async () => {
+  it('creates one demo server on the first boot only and installs it through the local daemon', async () => {
     const first = startUp();
-    const get = await signIn(await first.ready);
+    const url = await first.ready;
+    const get = await signIn(url);
     expect(first.output()).toContain('Created the demo server "Demo Server" on the local node.');
+
+    // The daemon child gets the local node's credentials, the panel URL, its data folder and the runtime.
+    const node = await database.db.selectFrom('nodes').selectAll().executeTakeFirstOrThrow();
+    const secretBox = new SecretBox(
+      decodeAppKey(readFileSync(appKeyFile(env.DATA_DIR as string), 'utf8'), 'app.key'),
+    );
+    expect(daemonChildEnv(first.pid as number)).toMatchObject({
+      DAEMON_PORT: env.DAEMON_PORT,
+      DAEMON_TOKEN_ID: node.daemon_token_id,
+      DAEMON_TOKEN: secretBox.open(node.daemon_token),
+      PANEL_URL: url,
+      DAEMON_DATA_DIR: join(env.DATA_DIR as string, 'daemon'),
+      RUNTIME: 'process',
+    });
+
+    // Once the daemon answers, the panel hands it the demo server, which shows as installing until the daemon
+    // reports back on /api/remote.
+    await eventually(() =>
+      first.output().includes('Installing "Demo Server" on Local node.') ? true : undefined,
+    );
     const list = (await (await get('/api/client')).json()) as ServerListResponse;
     expect(list.data.map((item) => item.attributes.name)).toEqual(['Demo Server']);
     const demo = list.data[0]?.attributes as ServerListResponse['data'][number]['attributes'];
@@ -82,15 +131,28 @@ describe('aerie up and the demo server', { timeout: 120_000 }, () => {
       node: 'Local node',
       sftp_details: { ip: '127.0.0.1', port: 2222 },
       limits: { memory: 512, disk: 1024, cpu: 100 },
-      status: null,
-      is_installing: false,
     });
     expect(demo.relationships.allocations.data[0]?.attributes).toMatchObject({
       ip: '127.0.0.1',
       port: 25565,
       is_default: true,
     });
-    // The local daemon does not know servers yet (404): the panel answers the offline figures.
+    const installed = await eventually(async () => {
+      const current = await database.db
+        .selectFrom('servers')
+        .select(['status', 'installed_at'])
+        .executeTakeFirstOrThrow();
+      return current.installed_at !== null ? current : undefined;
+    }, 60_000);
+    expect(installed.status).toBeNull();
+    // The install script ran in the daemon's folder for the server.
+    expect(readdirSync(join(env.DATA_DIR as string, 'daemon/volumes', demo.uuid))).toContain(
+      'demo-server.mjs',
+    );
+    const server = await get(`/api/client/servers/${demo.identifier}`);
+    expect(
+      ((await server.json()) as { attributes: { is_installing: boolean } }).attributes.is_installing,
+    ).toBe(false);
     const stats = (await (
       await get(`/api/client/servers/${demo.identifier}/resources`)
     ).json()) as StatsResponse;

@@ -1,8 +1,12 @@
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrapServers } from '../bootstrap/bootstrap-servers';
+import { dispatchPendingInstalls, waitForDaemon } from '../bootstrap/daemon-installs';
 import { loadConfig } from '../config/load-config';
 import { SecretBox } from '../crypto/secret-box';
+import { DaemonClient } from '../daemon-client/daemon-client';
 import type { Db } from '../db/database';
+import { findNodeById } from '../servers/servers.repository';
 import { bootstrapFirstAdmin } from '../users/bootstrap-admin';
 import { findUserByLogin } from '../users/users.repository';
 import { prepare } from './prepare';
@@ -14,16 +18,19 @@ const aerieBin = fileURLToPath(new URL('../../../../bin/aerie.mjs', import.meta.
 
 /**
  * `aerie up` (what `npm start` runs): migrate, create the first admin if there is none, serve the panel and
- * keep a local daemon running as a child process. Ctrl-C stops all of it cleanly.
+ * keep a local daemon running as a child process, given the local node's token and the panel's URL; servers
+ * never installed are handed to it once it answers. Ctrl-C stops all of it cleanly.
  */
 export async function up(): Promise<void> {
   const config = loadConfig();
   const prepared = await prepare(config, { migrate: true });
   const admin = await bootstrapFirstAdmin(prepared.db, config.admin, console.log);
-  await bootstrapServers(prepared.db, new SecretBox(prepared.appKey), config, {
+  const secretBox = new SecretBox(prepared.appKey);
+  const { nodeId } = await bootstrapServers(prepared.db, secretBox, config, {
     firstAdminId: admin.created ? await firstAdminId(prepared.db, admin.username) : null,
     print: console.log,
   });
+  const node = await findNodeById(prepared.db, nodeId);
   const { app, url } = await servePanel(config, prepared);
   const daemon = supervise({
     name: 'daemon',
@@ -34,10 +41,26 @@ export async function up(): Promise<void> {
       DATA_DIR: config.dataDir,
       DAEMON_PORT: String(config.daemon.port),
       DAEMON_SFTP_PORT: String(config.daemon.sftpPort),
+      DAEMON_TOKEN_ID: node.daemonTokenId,
+      DAEMON_TOKEN: secretBox.open(node.daemonToken),
+      // APP_URL, except when the port was left to the system (PORT=0): then the address it got.
+      PANEL_URL: config.port === 0 ? url : config.appUrl,
+      DAEMON_DATA_DIR: join(config.dataDir, 'daemon'),
+      RUNTIME: config.daemon.runtime,
     },
   });
   console.log(`Aerie is running at ${url} (Ctrl-C to stop)`);
+  // Servers never installed (the demo server on a first boot) go to the daemon once it answers.
+  const stopInstalls = new AbortController();
+  const client = new DaemonClient(secretBox);
+  const installs = waitForDaemon(client, node, { timeoutMs: 60_000, signal: stopInstalls.signal })
+    .then((ready) =>
+      ready ? dispatchPendingInstalls(prepared.db, client, node, { print: console.log }) : null,
+    )
+    .catch((error: Error) => console.log(`Could not hand pending installs to the daemon: ${error.message}`));
   onShutdown(async () => {
+    stopInstalls.abort();
+    await installs;
     await app.close();
     await daemon.stop();
     await prepared.db.destroy();

@@ -89,6 +89,12 @@ export const envSchema = z
     TRUST_PROXY: z.string().trim().default('false'),
     DAEMON_PORT: port(8081),
     DAEMON_SFTP_PORT: port(2022),
+    RUNTIME: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .default('process')
+      .pipe(z.enum(['process', 'docker'], { error: 'must be process or docker' })),
     DEMO_PORT_RANGE: z
       .string()
       .trim()

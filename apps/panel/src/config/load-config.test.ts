@@ -36,7 +36,7 @@ describe('configuration', () => {
       apiClientRateLimit: 720,
       totpWindow: 4,
       trustProxy: false,
-      daemon: { port: 8081, sftpPort: 2022 },
+      daemon: { port: 8081, sftpPort: 2022, runtime: 'process' },
       webDist: join(repoRoot, 'apps/web/dist'),
     });
   });
@@ -61,6 +61,13 @@ describe('configuration', () => {
     expect(message).toContain('APP_KEY: must be "base64:" followed by 32 random bytes in base64');
     expect(message).toContain('MAIL_URL: must be an smtp:// or smtps:// URL');
     expect(message).not.toContain('hunter2');
+  });
+
+  it('reads RUNTIME as process or docker, and refuses anything else', () => {
+    expect(load({ RUNTIME: 'Docker' }).daemon.runtime).toBe('docker');
+    expect(messageOf({ RUNTIME: 'podman' })).toBe(
+      'Invalid configuration:\n  - RUNTIME: must be process or docker (got "podman")',
+    );
   });
 
   it('requires the reCAPTCHA keys when reCAPTCHA is on', () => {

@@ -26,7 +26,8 @@ export interface Config {
   twoFactorRequired: 0 | 1 | 2;
   /** Fastify's trustProxy: false, true, or a list of addresses/CIDRs of trusted proxies. */
   trustProxy: boolean | string[];
-  daemon: { port: number; sftpPort: number };
+  /** The local daemon `aerie up` starts: its ports and how it runs servers (RUNTIME). */
+  daemon: { port: number; sftpPort: number; runtime: 'process' | 'docker' };
   /** Ports on 127.0.0.1 the local node offers to servers (the demo server takes the first). */
   demoPortRange: { from: number; to: number };
   webDist: string;
@@ -107,7 +108,7 @@ export function loadConfig(env: Source = process.env): Config {
     totpWindow: e.TOTP_WINDOW,
     twoFactorRequired: e.APP_2FA_REQUIRED,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
-    daemon: { port: e.DAEMON_PORT, sftpPort: e.DAEMON_SFTP_PORT },
+    daemon: { port: e.DAEMON_PORT, sftpPort: e.DAEMON_SFTP_PORT, runtime: e.RUNTIME },
     demoPortRange: { from: e.DEMO_PORT_RANGE[0], to: e.DEMO_PORT_RANGE[1] },
     webDist: resolve(e.WEB_DIST ?? join(repoRoot, 'apps/web/dist')),
     logLevel: e.LOG_LEVEL,

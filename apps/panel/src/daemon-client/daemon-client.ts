@@ -76,6 +76,12 @@ export class DaemonClient {
     await this.request(node, 'POST', '/api/servers', body);
   }
 
+  /** Installs a server the daemon already has (it syncs its configuration first); reported as an install. */
+  async install(node: DaemonNode, uuid: string): Promise<void> {
+    await this.request(node, 'POST', serverPath(uuid, '/install'));
+  }
+
+  /** Runs the install script again; a failure is reported as a failed reinstall. */
   async reinstall(node: DaemonNode, uuid: string): Promise<void> {
     await this.request(node, 'POST', serverPath(uuid, '/reinstall'));
   }

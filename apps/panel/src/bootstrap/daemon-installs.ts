@@ -1,0 +1,93 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type DaemonClient, type DaemonNode, DaemonResponseError } from '../daemon-client/daemon-client';
+import type { Db } from '../db/database';
+
+/**
+ * Polls the daemon's `GET /api/system` with the node's token until it answers, for at most `timeoutMs`.
+ * @returns true once it answered, false on time-out or abort
+ */
+export async function waitForDaemon(
+  daemon: DaemonClient,
+  node: DaemonNode,
+  options: { timeoutMs?: number; intervalMs?: number; signal?: AbortSignal } = {},
+): Promise<boolean> {
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  while (!options.signal?.aborted) {
+    try {
+      await daemon.system(node);
+      return true;
+    } catch {
+      // Not listening yet, or still booting.
+    }
+    if (Date.now() >= deadline) return false;
+    await sleep(options.intervalMs ?? 250, undefined, { signal: options.signal }).catch(() => {});
+  }
+  return false;
+}
+
+export interface InstallDispatch {
+  /** uuids the daemon accepted to install. */
+  dispatched: string[];
+  /** uuids it refused or could not be asked about, with why. */
+  failed: { uuid: string; message: string }[];
+}
+
+/**
+ * Has the daemon install a server: `POST /api/servers {uuid, start_on_completion:false}` creates and installs
+ * one it does not know; one it already loaded from the panel at boot (every server of the node, installed or
+ * not) is installed in place with `POST /api/servers/{uuid}/install`, as creating it again would not.
+ */
+async function installOn(daemon: DaemonClient, node: DaemonNode, uuid: string): Promise<void> {
+  try {
+    await daemon.getServer(node, uuid);
+  } catch (error) {
+    if (error instanceof DaemonResponseError && error.status === 404) {
+      return daemon.createServer(node, uuid, false);
+    }
+    throw error;
+  }
+  await daemon.install(node, uuid);
+}
+
+/**
+ * Hands the node's servers that were never installed to its daemon (see installOn): every server whose
+ * installed_at is null and whose status is installing or null — null too, since a booting daemon resets
+ * installing servers. Each is marked installing first, so the
+ * panel shows it installing until the daemon reports back on /api/remote. A server the daemon refuses stays
+ * installing, and is tried again on the next boot.
+ */
+export async function dispatchPendingInstalls(
+  db: Db,
+  daemon: DaemonClient,
+  node: DaemonNode & { id: number },
+  options: { now?: () => Date; print?: (line: string) => void } = {},
+): Promise<InstallDispatch> {
+  const now = options.now ?? (() => new Date());
+  const pending = await db
+    .selectFrom('servers')
+    .select(['id', 'uuid', 'name'])
+    .where('node_id', '=', node.id)
+    .where('installed_at', 'is', null)
+    .where((eb) => eb.or([eb('status', 'is', null), eb('status', '=', 'installing')]))
+    .orderBy('id')
+    .execute();
+  const result: InstallDispatch = { dispatched: [], failed: [] };
+  for (const server of pending) {
+    await db
+      .updateTable('servers')
+      .set({ status: 'installing', updated_at: now() })
+      .where('id', '=', server.id)
+      .execute();
+    try {
+      await installOn(daemon, node, server.uuid);
+      result.dispatched.push(server.uuid);
+      options.print?.(`Installing "${server.name}" on ${node.name}.`);
+    } catch (error) {
+      const message =
+        error instanceof DaemonResponseError ? `${error.status} ${error.message}` : (error as Error).message;
+      result.failed.push({ uuid: server.uuid, message });
+      options.print?.(`Could not install "${server.name}" on ${node.name}: ${message}`);
+    }
+  }
+  return result;
+}
