@@ -26,6 +26,7 @@ export interface ServerFixture {
   is_transferring?: boolean;
   limits?: { memory: number; disk: number; cpu: number };
   allocations?: AllocationFixture[];
+  egg_features?: string[];
 }
 
 let counter = 0;
@@ -57,7 +58,7 @@ export function serverItem(overrides: ServerFixture = {}): ServerItem {
       },
       invocation: 'java -jar server.jar',
       docker_image: 'ghcr.io/example/java:21',
-      egg_features: ['eula'],
+      egg_features: overrides.egg_features ?? ['eula'],
       feature_limits: { databases: 1, allocations: 2, backups: 3 },
       status: overrides.status ?? null,
       is_suspended: overrides.status === 'suspended',

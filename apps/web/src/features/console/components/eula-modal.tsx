@@ -26,19 +26,18 @@ export function EulaModal() {
   const { t } = useTranslation('server');
   const server = useServer();
   const socket = useConsoleSocket();
-  const connected = useServerStateStore((state) => state.connected);
   const status = useServerStateStore((state) => state.status);
   const [visible, setVisible] = useState(false);
   const [saving, setSaving] = useState(false);
 
   useEffect(() => {
     // A running server has accepted it already; the prompt only matters while it fails to start.
-    if (!socket || !connected || status === 'running') return;
+    if (!socket || status === 'running') return;
     return socket.on(DaemonEvent.consoleOutput, (line = '') => {
       const lower = line.toLowerCase();
       if (eulaPrompts.some((prompt) => lower.includes(prompt))) setVisible(true);
     });
-  }, [socket, connected, status]);
+  }, [socket, status]);
 
   const handleAccept = async () => {
     setSaving(true);
