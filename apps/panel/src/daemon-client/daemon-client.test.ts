@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDaemonStandIn } from '../../test/daemon-stand-in';
+import { SecretBox } from '../crypto/secret-box';
+import { DaemonClient, type DaemonNode, DaemonResponseError, DaemonUnreachableError } from './daemon-client';
+
+const secretBox = new SecretBox(randomBytes(32));
+const token = 'n'.repeat(64);
+const uuid = '6f1c3a52-8d7e-4a4b-9c1d-2e3f4a5b6c7d';
+let daemon: Awaited<ReturnType<typeof startDaemonStandIn>>;
+let node: DaemonNode;
+const client = new DaemonClient(secretBox, { timeoutMs: 2000 });
+
+beforeAll(async () => {
+  daemon = await startDaemonStandIn({
+    token,
+    answer: (call) =>
+      call.url.endsWith('/missing/power')
+        ? { status: 404, body: { error: 'The requested resource does not exist on this instance.' } }
+        : call.url === '/api/system'
+          ? { status: 200, body: { version: '1.0.0' } }
+          : { status: 202 },
+  });
+  node = {
+    name: 'Stand-in',
+    scheme: 'http',
+    fqdn: '127.0.0.1',
+    daemonListen: daemon.port,
+    daemonToken: secretBox.seal(token),
+  };
+});
+afterAll(() => daemon.close());
+
+describe('DaemonClient', () => {
+  it("sends Wings' requests with the node token alone", async () => {
+    expect(await client.system(node)).toEqual({ version: '1.0.0' });
+    await client.power(node, uuid, 'restart');
+    await client.commands(node, uuid, ['say hi', 'list']);
+    await client.createServer(node, uuid, true);
+    await client.install(node, uuid);
+    await client.reinstall(node, uuid);
+    await client.denyJtis(node, uuid, ['abc', 'def']);
+    await client.sync(node, uuid);
+    expect(daemon.calls.map(({ method, url, body }) => [method, url, body])).toEqual([
+      ['GET', '/api/system', undefined],
+      ['POST', `/api/servers/${uuid}/power`, { action: 'restart' }],
+      ['POST', `/api/servers/${uuid}/commands`, { commands: ['say hi', 'list'] }],
+      ['POST', '/api/servers', { uuid, start_on_completion: true }],
+      ['POST', `/api/servers/${uuid}/install`, undefined],
+      ['POST', `/api/servers/${uuid}/reinstall`, undefined],
+      ['POST', `/api/servers/${uuid}/ws/deny`, { jtis: ['abc', 'def'] }],
+      ['POST', `/api/servers/${uuid}/sync`, undefined],
+    ]);
+    for (const call of daemon.calls) expect(call.headers.authorization).toBe(`Bearer ${token}`);
+  });
+
+  it("throws the daemon's error with its status, and tells an unreachable daemon apart", async () => {
+    const refused = await client.power(node, 'missing', 'start').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DaemonResponseError);
+    expect(refused).toMatchObject({
+      status: 404,
+      message: 'The requested resource does not exist on this instance.',
+    });
+    const wrong = { ...node, daemonToken: secretBox.seal('another token') };
+    await expect(client.power(wrong, uuid, 'start')).rejects.toMatchObject({ status: 403 });
+    const down = { ...node, daemonListen: 1 };
+    await expect(client.power(down, uuid, 'start')).rejects.toBeInstanceOf(DaemonUnreachableError);
+  });
+});
