@@ -29,21 +29,23 @@ export async function runDaemon(
   const driver = await loadRuntimeDriver(config.runtime, config.dataDirectory);
   const panel = new PanelClient({ url: config.panelUrl, tokenId: config.tokenId, token: config.token });
   const manager = new ServerManager({ dataDirectory: config.dataDirectory, driver, panel });
-  await manager.boot();
   const app = buildDaemonApp({ config, manager, logger: { level: config.logLevel }, ...hooks });
+  // Before boot: a signal while servers are starting again must still end them and keep their states.
+  const stopping = stopOnSignals(app, manager);
+  await manager.boot();
+  if (stopping.requested) return;
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   console.log(`Aerie daemon listening on http://${config.host}:${port} (runtime: ${driver.name})`);
-  stopOnSignals(app, manager);
 }
 
 /** Stops taking requests, ends process servers (states.json still says they ran), writes states, exits. */
-function stopOnSignals(app: FastifyInstance, manager: ServerManager): void {
-  let closing = false;
+function stopOnSignals(app: FastifyInstance, manager: ServerManager): { readonly requested: boolean } {
+  const state = { requested: false };
   const shutdown = () => {
-    if (closing) return;
-    closing = true;
+    if (state.requested) return;
+    state.requested = true;
     // Open sockets (console websockets) would hold close() forever.
     app.server.closeAllConnections?.();
     Promise.all([app.close(), manager.shutdown()]).then(
@@ -54,6 +56,6 @@ function stopOnSignals(app: FastifyInstance, manager: ServerManager): void {
       },
     );
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, shutdown);
+  return state;
 }

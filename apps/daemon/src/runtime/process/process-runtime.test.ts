@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   isAlive,
@@ -195,6 +197,32 @@ describe('ProcessRuntime', () => {
     expect(lines.map((line) => line.length)).toEqual([65536, 4, 65536, 4]);
     expect(lines[0]).toBe('x'.repeat(65536));
     expect(lines.slice(1)).toEqual(['next', 'y'.repeat(65536), 'last']);
+  });
+
+  it('takes its process groups down when the daemon process dies of an uncaught error', async () => {
+    const runtimeModule = fileURLToPath(new URL('./process-runtime.ts', import.meta.url));
+    const daemon = await writeScript(
+      directory,
+      'daemon.mts',
+      `import { ProcessRuntime } from ${JSON.stringify(runtimeModule)};
+const runtime = new ProcessRuntime();
+runtime.on('output', (line) => {
+  console.log(line);
+  setTimeout(() => { throw new Error('daemon bug'); }, 50);
+});
+await runtime.start({ uuid: 'x', directory: ${JSON.stringify(directory)}, startup: 'sleep 60 & echo "game $!"; wait', environment: {}, image: '', limits: ${JSON.stringify(TEST_LIMITS)}, allocations: { default: { ip: '127.0.0.1', port: 0 }, mappings: {} } });
+`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', daemon], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).not.toBe(0);
+    const pid = Number(/game (\d+)/.exec(output)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    await expect.poll(() => isAlive(pid), { timeout: 2000 }).toBe(false);
   });
 
   it('refuses to start in a directory that does not exist', async () => {

@@ -19,6 +19,29 @@ import { cpuPercent, sampleProcessGroup } from './process-group-usage';
  */
 const SHELL_SURVIVES_STOP_SIGNALS = 'trap : HUP INT QUIT TERM ABRT USR1 USR2';
 
+/** Leaders of the process groups this daemon runs now. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/**
+ * Process servers cannot outlive the daemon: their groups are detached, so a daemon that dies of an uncaught error
+ * or calls process.exit would leave them running with nobody to read their console. `exit` handlers must be
+ * synchronous, which a kill is.
+ */
+function killGroupsOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const pid of liveGroups) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+}
+
 /**
  * The embedded runtime: the startup command runs through `/bin/sh -c` in the server's directory, as the leader
  * of its own process group, so signals and kill reach whatever the command started. Like a container, the
@@ -67,6 +90,11 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
       child.once('error', reject);
     });
     this.#running = true;
+    const leader = child.pid;
+    if (leader !== undefined) {
+      killGroupsOnExit();
+      liveGroups.add(leader);
+    }
     if (this.#killRequested) this.#signalGroupOf(child, 'SIGKILL');
     child.stdin.on('error', () => {
       // EPIPE when the process closed its stdin or died: a command to a dead process goes nowhere.
@@ -81,6 +109,7 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
       this.#ended = true;
       // The main process is gone; children it left (daemons, `&` jobs) would keep the pipes open forever.
       this.#signalGroupOf(child, 'SIGKILL');
+      if (leader !== undefined) liveGroups.delete(leader);
       const exit: RuntimeExit = { code, signal };
       streamsClosed.then(() => {
         this.#running = false;
