@@ -20,8 +20,11 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  expect(await sandbox.outsideHash()).toBe(outsideBefore);
-  await sandbox.cleanup();
+  try {
+    expect(await sandbox.outsideHash()).toBe(outsideBefore);
+  } finally {
+    await sandbox.cleanup();
+  }
 });
 
 const onDisk = (relative: string) => path.join(sandbox.root, relative);

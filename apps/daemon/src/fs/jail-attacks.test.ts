@@ -39,18 +39,21 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  // Nothing outside the root changed, whatever the test did.
-  expect(await sandbox.outsideHash()).toBe(before);
-  const passwd = statSync('/etc/passwd');
-  expect([passwd.mode, passwd.size, passwd.mtimeMs]).toEqual([
-    etcPasswd.mode,
-    etcPasswd.size,
-    etcPasswd.mtimeMs,
-  ]);
-  for (const name of ['aerie-pwned', 'passwd copy', 'hostname copy', 'x.txt']) {
-    await expect(fs.lstat(path.join('/etc', name))).rejects.toThrow();
+  try {
+    // Nothing outside the root changed, whatever the test did.
+    expect(await sandbox.outsideHash()).toBe(before);
+    const passwd = statSync('/etc/passwd');
+    expect([passwd.mode, passwd.size, passwd.mtimeMs]).toEqual([
+      etcPasswd.mode,
+      etcPasswd.size,
+      etcPasswd.mtimeMs,
+    ]);
+    for (const name of ['aerie-pwned', 'passwd copy', 'hostname copy', 'x.txt']) {
+      await expect(fs.lstat(path.join('/etc', name))).rejects.toThrow();
+    }
+  } finally {
+    await sandbox.cleanup();
   }
-  await sandbox.cleanup();
 });
 
 async function expectRefused(attempt: () => Promise<unknown>): Promise<FilesystemError> {

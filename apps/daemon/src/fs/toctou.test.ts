@@ -70,8 +70,11 @@ beforeEach(async () => {
 afterEach(async () => {
   swapper?.kill('SIGKILL');
   swapper = undefined;
-  expect(await sandbox.outsideHash()).toBe(before);
-  await sandbox.cleanup();
+  try {
+    expect(await sandbox.outsideHash()).toBe(before);
+  } finally {
+    await sandbox.cleanup();
+  }
 });
 
 describe('a directory swapped for a symlink during operations', () => {
