@@ -175,8 +175,10 @@ async function writeEntry(
   result: ExtractResult,
 ): Promise<number> {
   const { components, header } = checked;
-  const skip = (reason: string) => {
+  const skip = async (reason: string) => {
     result.skipped.push({ name: header.name, reason });
+    // Read past the data we leave out (bounded by the declared size), so the archive reader moves on cleanly.
+    if (entry.stream !== undefined) for await (const _ of entry.stream) void _;
     return 0;
   };
   if (checked.skip !== undefined) return skip(checked.skip);

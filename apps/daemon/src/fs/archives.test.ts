@@ -226,6 +226,22 @@ describe('what a decompress leaves out', () => {
     await expect(fs.lstat(onDisk('alias'))).rejects.toThrow();
   });
 
+  it('skips a denylisted zip entry and carries on with the next', async () => {
+    const zip = await buildZip([
+      { name: 'server.jar', content: 'replaced jar'.repeat(1000) },
+      { name: 'after.txt', content: 'after' },
+    ]);
+    await fs.writeFile(onDisk('in.zip'), zip);
+    const guarded = await ServerFilesystem.open({ root: sandbox.root, denylist: ['*.jar'] });
+    const result = await guarded.decompress('/', 'in.zip');
+    expect(result).toMatchObject({
+      entries: 1,
+      skipped: [{ name: 'server.jar', reason: 'present in the egg denylist' }],
+    });
+    expect(await fs.readFile(onDisk('after.txt'), 'utf8')).toBe('after');
+    await expect(fs.access(onDisk('server.jar'))).rejects.toThrow();
+  });
+
   it('never writes through a link the game left where an entry lands', async () => {
     await fs.symlink(path.join(sandbox.outside, 'secret.txt'), onDisk('config.yml'));
     await fs.writeFile(onDisk('in.tar'), await buildTar([{ name: 'config.yml', content: 'pwned' }]));

@@ -34,8 +34,22 @@ while (Date.now() < end) {
 }
 `;
 
-function startSwapping(name: string): void {
+/** Starts the flipping and returns once it is seen happening (a loaded machine may be slow to start node). */
+async function startSwapping(name: string): Promise<void> {
   swapper = spawn(process.execPath, ['-e', SWAPPER, sandbox.root, name], { stdio: 'ignore' });
+  const parked = path.join(sandbox.root, `${name}.real`);
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (
+      await fs.lstat(parked).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  throw new Error('the swapper never started');
 }
 
 async function hammer(
@@ -79,7 +93,7 @@ afterEach(async () => {
 
 describe('a directory swapped for a symlink during operations', () => {
   it('never lets a read, a listing or a write reach outside', { timeout: 20_000 }, async () => {
-    startSwapping('d');
+    await startSwapping('d');
     const reads = await hammer(1500, async () => {
       const contents = await files.readFile('d/secret.txt');
       expect(await readAll(contents.stream)).toBe('inside');
@@ -108,7 +122,7 @@ describe('a directory swapped for a symlink during operations', () => {
 
 describe('a file swapped for a symlink during operations', () => {
   it('never reads, copies or chmods the link target', { timeout: 20_000 }, async () => {
-    startSwapping('f');
+    await startSwapping('f');
     const reads = await hammer(1500, async () => {
       expect(await readAll((await files.readFile('f')).stream)).toBe('inside');
     });
