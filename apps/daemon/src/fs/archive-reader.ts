@@ -136,6 +136,8 @@ export async function* tarEntries(
     if (error instanceof FilesystemError) throw error;
     throw new FilesystemError('EARCHIVE', 'The archive is damaged or is not a tar archive.');
   } finally {
+    // Stopping early (a refusal) tears the whole chain down: file reader, decoder process, limit, parser.
+    limit.destroy();
     extract.destroy();
   }
 }
