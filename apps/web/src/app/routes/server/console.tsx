@@ -1,4 +1,3 @@
-import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MessageBox } from '@/components/ui/message-box';
 import { CommandInput } from '@/features/console/components/command-input';
@@ -6,20 +5,16 @@ import { ConsoleStatus } from '@/features/console/components/console-status';
 import { ConsoleTerminal } from '@/features/console/components/console-terminal';
 import { EulaModal } from '@/features/console/components/eula-modal';
 import { PowerButtons } from '@/features/console/components/power-buttons';
+import { StatGraphs } from '@/features/console/components/stat-graphs';
 import { useLiveStats } from '@/features/console/hooks/use-live-stats';
 import { Can } from '@/features/servers/components/can';
 import { ServerContentBlock } from '@/features/servers/components/server-content-block';
 import { ServerInfoCard } from '@/features/servers/components/server-info-card';
 import { useServer } from '@/features/servers/hooks/use-server';
 
-// The charts are their own chunk: the terminal shows first.
-const StatGraphs = lazy(async () => ({
-  default: (await import('@/features/console/components/stat-graphs')).StatGraphs,
-}));
-
 /**
- * The bare server page: the console, power controls, the server-info card with live usage, and the charts.
- * Root admins reach it in a conflict state too, hence the notices.
+ * The bare server page: the console, power controls, the server-info card with live usage, and the charts (hand-drawn
+ * SVG, so they ride in this lazy chunk with xterm.js). Root admins reach it in a conflict state too, hence the notices.
  */
 export function ConsoleRoute() {
   const { t } = useTranslation('server');
@@ -49,9 +44,7 @@ export function ConsoleRoute() {
         </div>
         <ServerInfoCard usage={stats.latest} />
       </div>
-      <Suspense fallback={null}>
-        <StatGraphs samples={stats.samples} limits={server.limits} />
-      </Suspense>
+      <StatGraphs samples={stats.samples} limits={server.limits} />
       {server.eggFeatures.includes('eula') && <EulaModal />}
     </ServerContentBlock>
   );

@@ -1,4 +1,3 @@
-import clsx from 'clsx';
 import { useTranslation } from 'react-i18next';
 import { useServer } from '@/features/servers/hooks/use-server';
 import { useServerStateStore } from '@/features/servers/stores/server-state-store';
@@ -21,7 +20,7 @@ export function ConsoleStatus() {
     <p className="flex items-center gap-2 text-sm text-ink-300" data-testid="console-status">
       <span
         aria-hidden="true"
-        className={clsx('size-2.5 rounded-full', status ? (tones[status] ?? 'bg-amber-400') : 'bg-ink-600')}
+        className={`size-2.5 rounded-full ${status ? (tones[status] ?? 'bg-amber-400') : 'bg-ink-600'}`}
       />
       <span className="capitalize">{text}</span>
     </p>

@@ -4,7 +4,7 @@ import type { StatSample } from '@/features/console/hooks/use-live-stats';
 import type { ServerLimits } from '@/features/servers/api/transformers';
 import { formatBytes, megabytesToBytes } from '@/utils/format-bytes';
 
-/** Live CPU, memory and network charts of the last 20 `stats` events (loaded apart from the console page). */
+/** Live CPU, memory and network charts of the last 20 `stats` events. */
 export function StatGraphs({ samples, limits }: { samples: StatSample[]; limits: ServerLimits }) {
   const { t } = useTranslation('server');
   const bytes = (value: number) => formatBytes(value);
