@@ -10,7 +10,8 @@ export function encodeSocketMessage(event: string, args: readonly string[] = [])
 }
 
 /**
- * Reads a frame, or null when it is not JSON with a string `event` and (if present) an array of strings `args`.
+ * Reads a frame, or null when it is not JSON with a string `event` and (if present and not null) an array of
+ * strings `args`.
  * Both ends drop such frames rather than act on half a message.
  */
 export function parseSocketMessage(text: string): SocketMessage | null {
@@ -23,7 +24,8 @@ export function parseSocketMessage(text: string): SocketMessage | null {
   if (typeof value !== 'object' || value === null) return null;
   const { event, args } = value as { event?: unknown; args?: unknown };
   if (typeof event !== 'string' || event === '') return null;
-  if (args === undefined) return { event };
+  // `null` is how Go's encoder writes an empty slice (Wings): the same as no args.
+  if (args === undefined || args === null) return { event };
   if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) return null;
   return { event, args };
 }

@@ -14,6 +14,7 @@ describe('socket frames', () => {
     ['{"event":"status","args":["running"]}', { event: 'status', args: ['running'] }],
     ['{"event":"auth success"}', { event: 'auth success' }],
     ['{"event":"stats","args":[]}', { event: 'stats', args: [] }],
+    ['{"event":"send logs","args":null}', { event: 'send logs' }],
   ])('reads %s', (text, expected) => {
     expect(parseSocketMessage(text)).toEqual(expected);
   });
