@@ -74,7 +74,8 @@ describe('console page: live usage', () => {
     expect(row('Memory')).toBe('512 MB / 1 GB');
     expect(row('Disk')).toBe('3 MB / Unlimited');
     expect(row('Uptime')).toBe('1h 2m 5s');
-    expect(row('Network')).toBe('↓ 2 kB ↑ 1 kB');
+    expect(row('Inbound')).toBe('2 kB');
+    expect(row('Outbound')).toBe('1 kB');
 
     await daemon(socket, 'stats', stats({ state: 'offline' }));
     expect(row('Uptime')).toBe('Offline');

@@ -81,12 +81,10 @@ export function ServerInfoCard({ usage }: { usage?: LiveUsage | null }) {
           />
         </Row>
         {usage && (
-          <Row label={t('info.network')}>
-            {t('info.network_value', {
-              rx: formatBytes(usage.networkRxBytes),
-              tx: formatBytes(usage.networkTxBytes),
-            })}
-          </Row>
+          <>
+            <Row label={t('info.inbound')}>{formatBytes(usage.networkRxBytes)}</Row>
+            <Row label={t('info.outbound')}>{formatBytes(usage.networkTxBytes)}</Row>
+          </>
         )}
       </dl>
     </ContentBox>
