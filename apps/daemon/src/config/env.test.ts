@@ -14,6 +14,7 @@ describe('loadDaemonConfig', () => {
       panelUrl: 'http://127.0.0.1:8080',
       allowedOrigins: [],
       dataDirectory: path.resolve('data/daemon'),
+      uploadLimitMb: 100,
       runtime: 'process',
       logLevel: 'info',
     });
@@ -25,8 +26,10 @@ describe('loadDaemonConfig', () => {
         PANEL_URL: 'https://panel.example.com/',
         DAEMON_ALLOWED_ORIGINS: 'https://a.example.com, https://b.example.com/',
         RUNTIME: 'docker',
+        DAEMON_UPLOAD_LIMIT_MB: '512',
       }),
     ).toMatchObject({
+      uploadLimitMb: 512,
       dataDirectory: '/var/lib/aerie-daemon',
       panelUrl: 'https://panel.example.com',
       allowedOrigins: ['https://a.example.com', 'https://b.example.com'],
@@ -46,6 +49,7 @@ describe('loadDaemonConfig', () => {
         RUNTIME: 'lxc',
         PANEL_URL: 'panel',
         DAEMON_PORT: '99999',
+        DAEMON_UPLOAD_LIMIT_MB: '0',
       });
     } catch (error) {
       message = (error as Error).message;
@@ -54,6 +58,7 @@ describe('loadDaemonConfig', () => {
     expect(message).not.toContain('short-secret');
     expect(message).toContain('RUNTIME: must be process or docker (got "lxc")');
     expect(message).toContain('PANEL_URL: must be an http:// or https:// URL');
+    expect(message).toContain('DAEMON_UPLOAD_LIMIT_MB: must be a whole number of MiB, at least 1 (got "0")');
     expect(message).toContain('DAEMON_PORT: must be a whole number between 0 and 65535 (got "99999")');
   });
 });

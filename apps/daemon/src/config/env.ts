@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { fileLimits } from '@aerie/shared/files/file-wire';
 import { z } from 'zod';
 
 const port = z
@@ -39,6 +40,12 @@ const schema = z.object({
     ),
   DATA_DIR: z.string().trim().default('./data'),
   DAEMON_DATA_DIR: z.string().trim().optional(),
+  DAEMON_UPLOAD_LIMIT_MB: z
+    .string()
+    .trim()
+    .default(String(fileLimits.uploadLimitMb))
+    .pipe(z.string().regex(/^[1-9]\d{0,6}$/, 'must be a whole number of MiB, at least 1'))
+    .transform(Number),
   RUNTIME: z.enum(['process', 'docker'], { error: 'must be process or docker' }).default('process'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -59,6 +66,8 @@ export interface DaemonConfig {
   allowedOrigins: string[];
   /** Absolute: `volumes/<uuid>`, `states.json`, `logs/install/<uuid>.log`, `tmp/`. */
   dataDirectory: string;
+  /** Largest file a signed upload accepts, in MiB (Wings' api.upload_limit). */
+  uploadLimitMb: number;
   runtime: 'process' | 'docker';
   logLevel: z.output<typeof schema>['LOG_LEVEL'];
 }
@@ -90,6 +99,7 @@ export function loadDaemonConfig(env: Record<string, string | undefined> = proce
     panelUrl: data.PANEL_URL,
     allowedOrigins: data.DAEMON_ALLOWED_ORIGINS,
     dataDirectory: path.resolve(data.DAEMON_DATA_DIR ?? path.join(data.DATA_DIR, 'daemon')),
+    uploadLimitMb: data.DAEMON_UPLOAD_LIMIT_MB,
     runtime: data.RUNTIME,
     logLevel: data.LOG_LEVEL,
   };

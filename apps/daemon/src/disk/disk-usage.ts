@@ -71,6 +71,14 @@ export class DiskUsage {
     return this.#counting;
   }
 
+  /**
+   * Wings' in-memory counter: the daemon's own writes (file API, uploads, archives) adjust the last count at
+   * once, so a quota check between two walks sees them. A walk under way replaces it with what it found.
+   */
+  add(deltaBytes: number): void {
+    this.#bytes = Math.max(0, this.#bytes + deltaBytes);
+  }
+
   /** The last count, starting a background recount when it is stale; resolves with the new count if one ran. */
   async refreshIfStale(): Promise<number> {
     return this.stale ? this.count() : this.#bytes;

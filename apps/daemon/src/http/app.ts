@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { FilesystemError } from '../fs/filesystem-error';
 import type { ServerManager } from '../server/server-manager';
 import { systemInfo } from '../system/system-info';
 import { corsHook } from './cors';
@@ -29,6 +30,11 @@ export interface DaemonAppOptions {
     config: DaemonAppConfig,
   ) => Promise<void>;
   /**
+   * Routes authorised by a panel-signed URL instead of the node token (the signed file download and upload).
+   * Registered on the root app like the websocket: no node-token check, CORS and error handling apply.
+   */
+  registerPublic?: (app: FastifyInstance, manager: ServerManager, config: DaemonAppConfig) => Promise<void>;
+  /**
    * More node-token routes (e.g. `POST /api/servers/:server/ws/deny`, the files API). The scope already refused
    * requests without the right token; register full paths. Unknown servers are the caller's to answer with 404.
    */
@@ -56,6 +62,8 @@ export function buildDaemonApp(options: DaemonAppOptions): FastifyInstance {
   app.addHook('onRequest', corsHook(config.panelUrl, config.allowedOrigins));
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof HttpError) return reply.status(error.statusCode).send({ error: error.message });
+    // The jailed filesystem's refusals carry Wings' status and text (404 outside/missing, 403 denylist, 400).
+    if (error instanceof FilesystemError) return reply.status(error.status).send({ error: error.message });
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
       return reply
@@ -69,6 +77,7 @@ export function buildDaemonApp(options: DaemonAppOptions): FastifyInstance {
 
   if (options.registerWebsocket)
     app.register(async (root) => options.registerWebsocket?.(root, manager, config));
+  if (options.registerPublic) app.register(async (root) => options.registerPublic?.(root, manager, config));
   app.register(async (scope) => {
     scope.addHook('onRequest', nodeTokenAuth(config.token));
     scope.get('/api/system', async () => systemInfo());

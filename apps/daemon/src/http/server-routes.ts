@@ -2,6 +2,7 @@ import type { DaemonCreateServerBody } from '@aerie/shared/daemon/remote-wire';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ManagedServer } from '../server/managed-server';
 import type { ServerManager } from '../server/server-manager';
+import { fileRoutes } from './file-routes';
 import { HttpError, NOT_FOUND_MESSAGE } from './http-errors';
 import { powerRoutes } from './power-routes';
 import { panelFailure, serverOf } from './route-helpers';
@@ -44,5 +45,6 @@ export async function serverRoutes(app: FastifyInstance, manager: ServerManager)
     });
 
     await powerRoutes(scope);
+    await fileRoutes(scope);
   });
 }

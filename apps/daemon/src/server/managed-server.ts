@@ -3,6 +3,8 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire';
 import { DiskUsage } from '../disk/disk-usage';
+import type { DiskQuota } from '../fs/disk-quota';
+import { ServerFilesystem } from '../fs/server-filesystem';
 import { runInstall } from '../install/install-runner';
 import type { PanelApi } from '../panel-client/panel-client';
 import type { RuntimeDriver, RuntimeUsage } from '../runtime/runtime';
@@ -17,6 +19,7 @@ import type {
 import { daemonMessage } from './daemon-message';
 import { GameServer, ServerStateError } from './game-server';
 import { configuredSettings, diskLimitBytes } from './server-configuration';
+import { serverDiskQuota } from './server-disk-quota';
 
 export const INSTALLING_MESSAGE = 'Cannot perform this action: the server is currently installing.';
 export const SUSPENDED_MESSAGE = 'Cannot start or restart a server that is suspended.';
@@ -65,6 +68,9 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
   readonly #game: GameServer;
   readonly #pipeline: ConsolePipeline;
   readonly #disk: DiskUsage;
+  readonly #quota: DiskQuota;
+  /** The filesystem, and the denylist it was opened with (a sync that changes the denylist reopens it). */
+  #files: { denylist: string; filesystem: Promise<ServerFilesystem> } | undefined;
   #configuration: DaemonServerConfiguration;
   #usage: RuntimeUsage = IDLE_USAGE;
   #statsTimer: NodeJS.Timeout | undefined;
@@ -84,6 +90,7 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
     this.on('error', () => {});
     this.#pipeline = new ConsolePipeline(options.throttle);
     this.#disk = new DiskUsage(options.directory, { staleAfterMs: options.diskCheckIntervalMs });
+    this.#quota = serverDiskQuota(this.#disk, () => diskLimitBytes(this.#configuration));
     this.#game = new GameServer({
       uuid: this.uuid,
       directory: options.directory,
@@ -157,6 +164,30 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
   /** The disk count as of now (fresh), for callers that must not show a stale figure. */
   countDisk(): Promise<number> {
     return this.#disk.count();
+  }
+
+  /**
+   * The jailed filesystem on this server's directory (what the files API uses): the egg's `file_denylist`, and
+   * the disk limit as quota over the server's disk counter. Opened on first use; opened again when a sync,
+   * install or start brought a different denylist (the limit is read live by the quota).
+   */
+  files(): Promise<ServerFilesystem> {
+    const patterns = this.#configuration.settings.egg.file_denylist ?? [];
+    const denylist = JSON.stringify(patterns);
+    if (this.#files?.denylist !== denylist) {
+      const filesystem = ServerFilesystem.open({
+        root: this.directory,
+        quota: this.#quota,
+        denylist: patterns,
+      });
+      const opened = { denylist, filesystem };
+      this.#files = opened;
+      // A failed open (directory gone) is not remembered: the next call tries again.
+      filesystem.catch(() => {
+        if (this.#files === opened) this.#files = undefined;
+      });
+    }
+    return this.#files.filesystem;
   }
 
   /** Re-reads the configuration from the panel; a server suspended while running is stopped (1 min, then kill). */

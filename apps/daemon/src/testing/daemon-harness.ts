@@ -34,7 +34,7 @@ export async function startTestDaemon(options: {
   panel: PanelStandIn;
   dataDirectory?: string;
   serverOptions?: ServerManagerOptions['serverOptions'];
-  plugins?: Pick<DaemonAppOptions, 'registerWebsocket' | 'registerProtected'>;
+  plugins?: Pick<DaemonAppOptions, 'registerWebsocket' | 'registerProtected' | 'registerPublic'>;
 }): Promise<TestDaemon> {
   const dataDirectory = options.dataDirectory ?? (await mkdtemp(path.join(tmpdir(), 'aerie-daemon-data-')));
   const panel = new PanelClient({

@@ -63,6 +63,10 @@ export interface CompressFilesBody {
   root?: string;
   files: string[];
 }
+/** The daemon's compress body: the client API's, plus the archive format (Wings always makes tar.gz). */
+export interface DaemonCompressFilesBody extends CompressFilesBody {
+  extension?: 'tar.gz' | 'zip';
+}
 export interface DecompressFileBody {
   root?: string;
   file: string;
@@ -96,6 +100,8 @@ export const fileLimits = {
   bulkDeleteNames: 15,
   /** The editor refuses larger files (the panel's FileSizeTooLargeException). */
   editorMaxBytes: 4 * 1024 * 1024,
+  /** Largest body `POST …/files/write` takes (the daemon's per-file upload limit): 413 above it. */
+  writeMaxBytes: 100 * 1024 * 1024,
   /** The SPA's request time-outs for archive work. */
   compressTimeoutMs: 60_000,
   decompressTimeoutMs: 300_000,
@@ -107,4 +113,12 @@ export const fileLimits = {
   relativeTimeWindowMs: 48 * 60 * 60 * 1000,
   /** Mode of a new folder. */
   newFolderMode: 0o755,
+} as const;
+
+/** Error details of the files API that the panel itself raises (daemon errors carry the daemon's text). */
+export const fileMessages = {
+  /** 400 FileSizeTooLargeException of GET …/files/contents. */
+  tooLargeToEdit: 'The file you are attempting to open is too large to view in the file editor.',
+  /** 413 PostTooLargeException of POST …/files/write. */
+  writeTooLarge: 'The file contents may not be larger than 100 MiB.',
 } as const;

@@ -1,0 +1,17 @@
+import type { DiskUsage } from '../disk/disk-usage';
+import type { DiskQuota } from '../fs/disk-quota';
+
+/**
+ * A server's quota for its filesystem, read live: the limit from the current configuration (so a sync that
+ * changes it applies to the next write) and the used bytes from the server's disk counter, which every write
+ * through the filesystem adjusts. The first check of a server never counted walks its directory once.
+ */
+export function serverDiskQuota(disk: DiskUsage, limitBytes: () => number): DiskQuota {
+  return {
+    get limitBytes() {
+      return limitBytes();
+    },
+    usedBytes: () => disk.refreshIfStale(),
+    add: (deltaBytes) => disk.add(deltaBytes),
+  };
+}
