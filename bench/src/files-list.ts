@@ -1,0 +1,50 @@
+import { lstat, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ServerFilesystem } from '@aerie/daemon/fs/server-filesystem';
+import { median, timeMs } from './measure';
+
+export interface ListResult {
+  entries: number;
+  serverFilesystemMs: number[];
+  baselineMs: number[];
+}
+
+/** Creates `count` small files in `directory` (which must exist), in parallel batches. */
+export async function writeFlatDirectory(directory: string, count: number): Promise<void> {
+  for (let start = 0; start < count; start += 500) {
+    const batch = Array.from({ length: Math.min(500, count - start) }, (_, offset) =>
+      writeFile(path.join(directory, `file-${String(start + offset).padStart(5, '0')}.dat`), 'x'),
+    );
+    await Promise.all(batch);
+  }
+}
+
+/** The least a listing can do: one readdir and every lstat in flight at once, no sorting, no jail. */
+async function bareList(directory: string): Promise<number> {
+  const names = await readdir(directory);
+  const stats = await Promise.all(names.map((name) => lstat(path.join(directory, name))));
+  return stats.length;
+}
+
+/** Alternates the two listings for `rounds` rounds after a warm-up, so both see the same cache and noise. */
+export async function compareListing(
+  files: ServerFilesystem,
+  userPath: string,
+  hostPath: string,
+  rounds: number,
+): Promise<ListResult> {
+  const entries = (await files.list(userPath)).length;
+  const bare = await bareList(hostPath);
+  if (entries !== bare) throw new Error(`list returned ${entries} entries, readdir ${bare}`);
+  const result: ListResult = { entries, serverFilesystemMs: [], baselineMs: [] };
+  for (let round = 0; round < rounds; round += 1) {
+    result.baselineMs.push(await timeMs(() => bareList(hostPath)));
+    result.serverFilesystemMs.push(await timeMs(() => files.list(userPath)));
+  }
+  return result;
+}
+
+export const medians = (result: ListResult) => ({
+  serverFilesystem: median(result.serverFilesystemMs),
+  baseline: median(result.baselineMs),
+});
