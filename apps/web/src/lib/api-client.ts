@@ -29,6 +29,10 @@ export interface RequestOptions {
   /** Sent as is, as text/plain, instead of a JSON body (file contents). */
   rawBody?: string;
   signal?: AbortSignal;
+  /** This call's time-out instead of the client's (archive work runs longer than the 20 s default). */
+  timeoutMs?: number;
+  /** Hands back a successful answer's text as is instead of parsing JSON (file contents). */
+  raw?: boolean;
 }
 
 /** What request listeners see: the method and the path (with query) that was asked for. */
@@ -114,7 +118,10 @@ export function createApiClient(initial: Partial<ApiClientOptions> = {}) {
   const ended = listeners<[RequestInfo]>();
   const failed = listeners<[ApiError, RequestInfo]>();
 
-  async function send(info: RequestInfo, { body, rawBody, signal }: RequestOptions): Promise<unknown> {
+  async function send(
+    info: RequestInfo,
+    { body, rawBody, signal, timeoutMs, raw }: RequestOptions,
+  ): Promise<unknown> {
     const headers: Record<string, string> = {
       Accept: 'application/json',
       'X-Requested-With': REQUESTED_WITH_VALUE,
@@ -129,7 +136,7 @@ export function createApiClient(initial: Partial<ApiClientOptions> = {}) {
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, options.timeoutMs);
+    }, timeoutMs ?? options.timeoutMs);
     const forwardAbort = () => controller.abort();
     signal?.addEventListener('abort', forwardAbort);
 
@@ -152,6 +159,7 @@ export function createApiClient(initial: Partial<ApiClientOptions> = {}) {
       signal?.removeEventListener('abort', forwardAbort);
     }
 
+    if (raw && response.ok) return text;
     const parsed = parseJson(text);
     if (!response.ok) {
       throw new ApiError(

@@ -16,6 +16,8 @@ export interface TestResponse {
   raw?: string;
   contentType?: string;
   delayMs?: number;
+  /** Extra response headers, e.g. CORS headers of a daemon URL the page calls cross-origin. */
+  headers?: Record<string, string>;
 }
 
 export type TestHandler = (request: RecordedRequest) => TestResponse | Promise<TestResponse>;
@@ -66,6 +68,7 @@ export async function startTestServer(initial: Record<string, TestHandler> = {})
     if (res.destroyed) return;
     const payload = answer.raw ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
     res.writeHead(answer.status ?? 200, {
+      ...answer.headers,
       'content-type': answer.contentType ?? (answer.raw === undefined ? 'application/json' : 'text/plain'),
     });
     res.end(payload);

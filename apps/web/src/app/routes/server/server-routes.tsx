@@ -45,9 +45,22 @@ export const serverRoutes: RouteObject[] = [
     handle: { console: true } satisfies ServerRouteHandle,
     lazy: async () => ({ Component: (await import('@/app/routes/server/console')).ConsoleRoute }),
   },
-  page('files', 'files', 'file.*'),
-  page('files/new', 'file_editor', 'file.*'),
-  page('files/edit', 'file_editor', 'file.*'),
+  {
+    path: 'files',
+    handle: { permission: ['file.*'] } satisfies ServerRouteHandle,
+    lazy: async () => ({ Component: (await import('@/app/routes/server/files')).FilesRoute }),
+  },
+  // One module for both: the editor and the new-file flow share CodeMirror, loaded only once the page opens.
+  {
+    path: 'files/new',
+    handle: { permission: ['file.*'] } satisfies ServerRouteHandle,
+    lazy: async () => ({ Component: (await import('@/app/routes/server/file-editor')).NewFileRoute }),
+  },
+  {
+    path: 'files/edit',
+    handle: { permission: ['file.*'] } satisfies ServerRouteHandle,
+    lazy: async () => ({ Component: (await import('@/app/routes/server/file-editor')).EditFileRoute }),
+  },
   page('databases', 'databases', 'database.*'),
   page('schedules', 'schedules', 'schedule.*'),
   page('schedules/:scheduleId', 'schedules', 'schedule.*'),

@@ -1,0 +1,104 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { ReactNode } from 'react';
+import { FormProvider, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { Button } from '@/components/ui/button';
+import { FormField } from '@/components/ui/field';
+import { FlashMessageRender } from '@/components/ui/flash-message-render';
+import { Modal } from '@/components/ui/modal';
+
+export interface FieldModalProps {
+  visible: boolean;
+  onDismissed: () => void;
+  title: string;
+  label: string;
+  description?: string;
+  /** Shown when the value is blank or fails `isValid`. */
+  invalidMessage: string;
+  isValid?: (value: string) => boolean;
+  initialValue?: string;
+  submitLabel: string;
+  cancelLabel: string;
+  /** A line under the field built from the typed value, e.g. where a new directory will be created. */
+  preview?: (value: string) => ReactNode;
+  /** Flashes of a failed submit show inside the modal under this key. */
+  flashKey?: string;
+  /** Resolves true to close the modal. */
+  onSubmit: (value: string) => Promise<boolean>;
+}
+
+interface Values {
+  value: string;
+}
+
+/** One text field in a modal: new directory, new file, rename or move, and chmod all ask for one value. */
+export function FieldModal(props: FieldModalProps) {
+  // Mounted only while open, so each opening starts from the initial value.
+  if (!props.visible) return null;
+  return <FieldModalForm {...props} />;
+}
+
+function FieldModalForm({
+  onDismissed,
+  title,
+  label,
+  description,
+  invalidMessage,
+  isValid = () => true,
+  initialValue = '',
+  submitLabel,
+  cancelLabel,
+  preview,
+  flashKey,
+  onSubmit,
+}: FieldModalProps) {
+  const schema = z.object({
+    value: z
+      .string()
+      .trim()
+      .min(1, invalidMessage)
+      .refine((value) => isValid(value), invalidMessage),
+  });
+  const form = useForm<Values>({
+    resolver: zodResolver(schema),
+    defaultValues: { value: initialValue },
+    mode: 'onTouched',
+  });
+  const value = form.watch('value');
+  const handleSubmit = form.handleSubmit(async ({ value: submitted }) => {
+    if (await onSubmit(submitted)) onDismissed();
+  });
+
+  return (
+    <Modal
+      visible
+      onDismissed={onDismissed}
+      title={title}
+      showSpinnerOverlay={form.formState.isSubmitting}
+      size="sm"
+    >
+      {flashKey && <FlashMessageRender byKey={flashKey} className="mb-4" />}
+      <FormProvider {...form}>
+        <form onSubmit={handleSubmit} noValidate className="space-y-4">
+          <FormField<Values>
+            name="value"
+            label={label}
+            description={description}
+            autoFocus
+            autoComplete="off"
+            spellCheck={false}
+          />
+          {preview && <p className="break-all text-xs text-ink-400">{preview(value.trim())}</p>}
+          <div className="flex justify-end gap-3">
+            <Button variant="secondary" onClick={onDismissed}>
+              {cancelLabel}
+            </Button>
+            <Button type="submit" isLoading={form.formState.isSubmitting}>
+              {submitLabel}
+            </Button>
+          </div>
+        </form>
+      </FormProvider>
+    </Modal>
+  );
+}

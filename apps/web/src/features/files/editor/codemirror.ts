@@ -1,0 +1,116 @@
+/**
+ * Everything CodeMirror: imported only through `import()` from the editor component, so the library lands in its
+ * own lazy chunk and the file manager never loads it.
+ */
+import {
+  autocompletion,
+  closeBrackets,
+  closeBracketsKeymap,
+  completionKeymap,
+} from '@codemirror/autocomplete';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import {
+  bracketMatching,
+  defaultHighlightStyle,
+  foldGutter,
+  foldKeymap,
+  indentOnInput,
+  LanguageDescription,
+  syntaxHighlighting,
+} from '@codemirror/language';
+import { languages } from '@codemirror/language-data';
+import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
+import { Compartment, EditorState } from '@codemirror/state';
+import {
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  keymap,
+  lineNumbers,
+} from '@codemirror/view';
+
+export { languages };
+
+/** The language mode for a file name (a filename pattern first, then the extension), or null for plain text. */
+export const languageForFile = (filename: string): LanguageDescription | null =>
+  LanguageDescription.matchFilename(languages, filename);
+
+export interface EditorOptions {
+  doc: string;
+  readOnly: boolean;
+  /** Ctrl/Cmd-S. */
+  onSave: () => void;
+  label: string;
+}
+
+export interface EditorHandle {
+  getContent: () => string;
+  /** Switches the highlighting; null is plain text. */
+  setLanguage: (language: LanguageDescription | null) => Promise<void>;
+  destroy: () => void;
+}
+
+const theme = EditorView.theme(
+  {
+    '&': { height: '100%', fontSize: '13px', backgroundColor: 'transparent' },
+    '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' },
+    '.cm-gutters': { backgroundColor: 'transparent', border: 'none', color: '#6b7280' },
+  },
+  { dark: true },
+);
+
+export function createEditor(parent: HTMLElement, options: EditorOptions): EditorHandle {
+  const language = new Compartment();
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc: options.doc,
+      extensions: [
+        lineNumbers(),
+        highlightActiveLineGutter(),
+        foldGutter(),
+        history(),
+        drawSelection(),
+        indentOnInput(),
+        bracketMatching(),
+        closeBrackets(),
+        autocompletion(),
+        highlightActiveLine(),
+        highlightSelectionMatches(),
+        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        keymap.of([
+          // First, so the browser's "save page" never opens.
+          {
+            key: 'Mod-s',
+            preventDefault: true,
+            run: () => {
+              options.onSave();
+              return true;
+            },
+          },
+          ...closeBracketsKeymap,
+          ...defaultKeymap,
+          ...searchKeymap,
+          ...historyKeymap,
+          ...foldKeymap,
+          ...completionKeymap,
+          indentWithTab,
+        ]),
+        EditorState.readOnly.of(options.readOnly),
+        EditorView.editable.of(!options.readOnly),
+        EditorView.contentAttributes.of({ 'aria-label': options.label }),
+        language.of([]),
+        theme,
+      ],
+    }),
+  });
+  return {
+    getContent: () => view.state.doc.toString(),
+    setLanguage: async (description) => {
+      const support = description ? await description.load() : [];
+      view.dispatch({ effects: language.reconfigure(support) });
+    },
+    destroy: () => view.destroy(),
+  };
+}
