@@ -1,4 +1,12 @@
+import { Readable } from 'node:stream';
 import type { DaemonCreateServerBody, DaemonPowerBody } from '@aerie/shared/daemon/remote-wire';
+import type {
+  ChmodFilesBody,
+  DaemonCreateDirectoryBody,
+  DaemonFileStat,
+  DeleteFilesBody,
+  RenameFilesBody,
+} from '@aerie/shared/files/file-wire';
 import type { SecretBox } from '../crypto/secret-box';
 import { daemonAddress } from '../nodes/nodes.service';
 import type { NodeRecord } from '../servers/server-record';
@@ -37,6 +45,35 @@ export class DaemonResponseError extends Error {
 export type DaemonNode = Pick<NodeRecord, 'name' | 'scheme' | 'fqdn' | 'daemonListen' | 'daemonToken'>;
 
 const serverPath = (uuid: string, rest = '') => `/api/servers/${encodeURIComponent(uuid)}${rest}`;
+const filesPath = (uuid: string, action: string, query?: Record<string, string>) =>
+  serverPath(uuid, `/files/${action}${query ? `?${new URLSearchParams(query)}` : ''}`);
+
+/**
+ * Time-outs of the file calls. Archive work takes as long as the archive does, so it gets 15 minutes: longer
+ * than the SPA's own 60 s (compress) and 300 s (decompress), so the SPA gives up first and says the archive will
+ * appear once done, while the daemon finishes. A write may carry up to 100 MiB.
+ */
+export const fileCallTimeoutsMs = {
+  list: 30_000,
+  contents: 60_000,
+  write: 5 * 60_000,
+  /** rename, copy, delete, create-directory, chmod: one file-system operation each, but a copy or a delete can be big. */
+  change: 60_000,
+  archive: 15 * 60_000,
+} as const;
+
+/** A daemon answer whose body the caller reads (or drops with `body.destroy()`, which closes the connection). */
+export interface DaemonStream {
+  status: number;
+  headers: Headers;
+  body: Readable;
+}
+
+/** A body sent as it arrives, with its length declared up front (the daemon needs Content-Length to write). */
+export interface DaemonUpload {
+  stream: Readable;
+  length: number;
+}
 
 /**
  * The panel's side of the daemon API (reference/wings.md §1.3). Every call authenticates with
@@ -96,31 +133,135 @@ export class DaemonClient {
     await this.request(node, 'POST', serverPath(uuid, '/sync'));
   }
 
-  private async request<T>(node: DaemonNode, method: string, path: string, body?: unknown): Promise<T> {
+  /** `GET …/files/list-directory`: the directory's entries, folders first. */
+  async listDirectory(node: DaemonNode, uuid: string, directory: string): Promise<DaemonFileStat[]> {
+    const path = filesPath(uuid, 'list-directory', { directory });
+    const entries = await this.request<unknown>(node, 'GET', path, undefined, fileCallTimeoutsMs.list);
+    if (!Array.isArray(entries)) throw new DaemonResponseError(502, 'The daemon sent no directory listing');
+    return entries as DaemonFileStat[];
+  }
+
+  /** `GET …/files/contents`: the raw bytes, unread, so the caller can judge Content-Length first. */
+  async fileContents(node: DaemonNode, uuid: string, file: string): Promise<DaemonStream> {
+    const response = await this.send(node, 'GET', filesPath(uuid, 'contents', { file }), {
+      timeoutMs: fileCallTimeoutsMs.contents,
+    });
+    const body = response.body ? Readable.fromWeb(response.body) : Readable.from([]);
+    return { status: response.status, headers: response.headers, body };
+  }
+
+  /** `POST …/files/write`: the body becomes the file (parents created), streamed with its length. */
+  async writeFile(
+    node: DaemonNode,
+    uuid: string,
+    file: string,
+    contents: DaemonUpload | Buffer,
+  ): Promise<void> {
+    const upload = Buffer.isBuffer(contents)
+      ? { stream: Readable.from([contents]), length: contents.length }
+      : contents;
+    const response = await this.send(node, 'POST', filesPath(uuid, 'write', { file }), {
+      // The daemon takes the body as it is, whatever the client declared it to be.
+      headers: { 'content-type': 'application/octet-stream', 'content-length': String(upload.length) },
+      body: Readable.toWeb(upload.stream) as ReadableStream<Uint8Array>,
+      timeoutMs: fileCallTimeoutsMs.write,
+    });
+    await response.body?.cancel();
+  }
+
+  async createDirectory(node: DaemonNode, uuid: string, body: DaemonCreateDirectoryBody): Promise<void> {
+    await this.request(node, 'POST', filesPath(uuid, 'create-directory'), body, fileCallTimeoutsMs.change);
+  }
+
+  async renameFiles(node: DaemonNode, uuid: string, body: RenameFilesBody): Promise<void> {
+    await this.request(node, 'PUT', filesPath(uuid, 'rename'), body, fileCallTimeoutsMs.change);
+  }
+
+  /** The daemon names the copy itself (`name copy.ext`, beside the original). */
+  async copyFile(node: DaemonNode, uuid: string, location: string): Promise<void> {
+    await this.request(node, 'POST', filesPath(uuid, 'copy'), { location }, fileCallTimeoutsMs.change);
+  }
+
+  async deleteFiles(node: DaemonNode, uuid: string, body: DeleteFilesBody): Promise<void> {
+    await this.request(node, 'POST', filesPath(uuid, 'delete'), body, fileCallTimeoutsMs.change);
+  }
+
+  async chmodFiles(node: DaemonNode, uuid: string, body: ChmodFilesBody): Promise<void> {
+    await this.request(node, 'POST', filesPath(uuid, 'chmod'), body, fileCallTimeoutsMs.change);
+  }
+
+  /** Packs the files into a new `archive-<time>.tar.gz` in `root`; answers its stat. */
+  compressFiles(
+    node: DaemonNode,
+    uuid: string,
+    body: { root: string; files: string[] },
+  ): Promise<DaemonFileStat> {
+    return this.request(node, 'POST', filesPath(uuid, 'compress'), body, fileCallTimeoutsMs.archive);
+  }
+
+  async decompressFile(node: DaemonNode, uuid: string, body: { root: string; file: string }): Promise<void> {
+    await this.request(node, 'POST', filesPath(uuid, 'decompress'), body, fileCallTimeoutsMs.archive);
+  }
+
+  /** A JSON call: the answer's JSON (`{}` for an empty one). */
+  private async request<T>(
+    node: DaemonNode,
+    method: string,
+    path: string,
+    body?: unknown,
+    timeoutMs = this.options.timeoutMs,
+  ): Promise<T> {
+    const response = await this.send(node, method, path, {
+      timeoutMs,
+      ...(body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    return (parse(await readText(node, response)) ?? {}) as T;
+  }
+
+  /** One authenticated call; throws for an unreachable daemon or a non-2xx answer (its body read for the error). */
+  private async send(
+    node: DaemonNode,
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: string | ReadableStream<Uint8Array>; timeoutMs: number },
+  ): Promise<Response> {
     const token = this.secretBox.open(node.daemonToken);
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
       response = await fetch(
         `${daemonAddress({ scheme: node.scheme, fqdn: node.fqdn, daemon_listen: node.daemonListen })}${path}`,
         {
           method,
-          headers,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(this.options.timeoutMs),
+          headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...init.headers },
+          body: init.body,
+          // A streamed body needs half-duplex (the answer may only be read once the body is sent).
+          ...(typeof init.body === 'object' ? { duplex: 'half' as const } : {}),
+          signal: AbortSignal.timeout(init.timeoutMs),
         },
       );
     } catch (error) {
-      throw new DaemonUnreachableError(`${node.name}: ${(error as Error).message}`, { cause: error });
+      throw unreachable(node, error);
     }
-    const text = await response.text();
-    const parsed = parse(text);
     if (!response.ok) {
+      const parsed = parse(await readText(node, response));
       const message = typeof parsed?.error === 'string' ? parsed.error : `HTTP ${response.status}`;
       throw new DaemonResponseError(response.status, message);
     }
-    return (parsed ?? {}) as T;
+    return response;
+  }
+}
+
+const unreachable = (node: DaemonNode, error: unknown) =>
+  new DaemonUnreachableError(`${node.name}: ${(error as Error).message}`, { cause: error });
+
+/** The whole answer; a connection lost (or timed out) halfway counts as unreachable. */
+async function readText(node: DaemonNode, response: Response): Promise<string> {
+  try {
+    return await response.text();
+  } catch (error) {
+    throw unreachable(node, error);
   }
 }
 

@@ -22,3 +22,9 @@ export function daemonHttpError(error: unknown): unknown {
   }
   return error;
 }
+
+/** Awaits a daemon call, reporting its failure as `daemonHttpError` does. */
+export const relayDaemonErrors = <T>(call: Promise<T>): Promise<T> =>
+  call.catch((error: unknown) => {
+    throw daemonHttpError(error);
+  });

@@ -18,9 +18,11 @@ export function validateBody<S extends z.ZodObject>(
      * entries come after the rules' ones (and carry an empty `meta.rule`).
      */
     after?: (input: Record<string, unknown>) => ApiErrorItem[];
+    /** false: keep surrounding spaces (the files routes, where Laravel skips TrimStrings). */
+    trimStrings?: boolean;
   } = {},
 ): z.output<S> {
-  const input = normalizeInput(body);
+  const input = normalizeInput(body, { trim: options.trimStrings ?? true });
   const result = schema.safeParse(input);
   const later = options.after?.(input) ?? [];
   if (result.success && later.length === 0) return result.data;

@@ -24,15 +24,35 @@ export const requiredEmail = () =>
       (issue.code === 'invalid_type' && missing(issue.input) ? 'required' : 'email') satisfies LaravelRule,
   });
 
+/** Laravel's `numeric`: integers, decimals and exponents, optionally signed. */
+const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const numberAsString = (value: unknown) =>
+  typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+
 /** `nullable|numeric`: numbers and numeric strings pass, as Laravel's `numeric` does; the value stays a string. */
 export const nullableNumeric = () =>
   z.preprocess(
-    (value) => (typeof value === 'number' && Number.isFinite(value) ? String(value) : value),
+    numberAsString,
     z
       .string({ error: 'numeric' satisfies LaravelRule })
-      .regex(/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/, rule('numeric'))
+      .regex(NUMERIC, rule('numeric'))
       .nullish(),
   );
+
+/** `required|numeric`, the value kept as a string (a number becomes its decimal text). */
+export const requiredNumeric = () =>
+  z.preprocess(
+    numberAsString,
+    z
+      .string({ error: (issue) => (missing(issue.input) ? 'required' : 'numeric') satisfies LaravelRule })
+      .regex(NUMERIC, rule('numeric')),
+  );
+
+/** `required|array` of `item`: missing, null or empty fails `required` (as in Laravel), a non-list `array`. */
+export const requiredArray = <T extends z.ZodType>(item: T) =>
+  z
+    .array(item, { error: (issue) => (missing(issue.input) ? 'required' : 'array') satisfies LaravelRule })
+    .min(1, rule('required'));
 
 /**
  * `between:min,max` on a string's length, as a refinement: `requiredEmail().refine(...lengthBetween(1, 191))`.

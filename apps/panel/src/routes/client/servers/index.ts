@@ -12,6 +12,7 @@ import { parseIncludes } from '../../../servers/server-list.query';
 import { loadServerRelations } from '../../../servers/server-relations';
 import { ServerResourcesService } from '../../../servers/server-resources.service';
 import { websocketCredentials } from '../../../servers/websocket-token';
+import { fileRoutes } from './files';
 import { registerPowerRoutes } from './power';
 import { type ServerAccess, serverAccessHook } from './server-access.hook';
 
@@ -69,4 +70,5 @@ export async function serverRoutes(app: FastifyInstance) {
   );
 
   registerPowerRoutes(app, daemon);
+  await app.register(fileRoutes, { daemon });
 }

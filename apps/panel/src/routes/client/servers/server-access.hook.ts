@@ -91,3 +91,6 @@ function isExempt(
   if (exemption === 'root-admin') return user.rootAdmin && !isSuspended(state) && !state.node.maintenanceMode;
   return false;
 }
+
+/** The access the hook established, in a handler of a route under /api/client/servers/{server}. */
+export const accessOf = (request: FastifyRequest) => request.serverAccess as ServerAccess;

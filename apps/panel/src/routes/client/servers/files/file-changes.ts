@@ -1,0 +1,84 @@
+import {
+  chmodFilesBodySchema,
+  compressFilesBodySchema,
+  copyFileBodySchema,
+  createFolderBodySchema,
+  decompressFileBodySchema,
+  deleteFilesBodySchema,
+  renameFilesBodySchema,
+} from '@aerie/shared/files/file-bodies';
+import type { FileObject } from '@aerie/shared/files/file-wire';
+import type { FastifyInstance } from 'fastify';
+import type { DaemonClient } from '../../../../daemon-client/daemon-client';
+import { relayDaemonErrors } from '../../../../daemon-client/daemon-http-error';
+import { validateBody } from '../../../../http/validate';
+import { presentFileObject } from '../../../../presenters/file.presenter';
+import { accessOf } from '../server-access.hook';
+
+/** File names keep their spaces: Laravel's TrimStrings skips the files routes. */
+const untrimmed = { trimStrings: false } as const;
+
+/** Rename, copy, compress, decompress, delete, create-folder and chmod: JSON in, relayed as the daemon's body. */
+export function registerFileChangeRoutes(app: FastifyInstance, daemon: DaemonClient) {
+  const { ctx } = app;
+
+  app.put('/:server/files/rename', { config: { permission: 'file.update' } }, async (request, reply) => {
+    const { server, node } = accessOf(request);
+    const body = validateBody(renameFilesBodySchema, request.body, untrimmed);
+    await relayDaemonErrors(daemon.renameFiles(node, server.uuid, body));
+    return reply.status(204).send();
+  });
+
+  app.post('/:server/files/copy', { config: { permission: 'file.create' } }, async (request, reply) => {
+    const { server, node } = accessOf(request);
+    const { location } = validateBody(copyFileBodySchema, request.body, untrimmed);
+    await relayDaemonErrors(daemon.copyFile(node, server.uuid, location));
+    return reply.status(204).send();
+  });
+
+  app.post(
+    '/:server/files/compress',
+    { config: { permission: 'file.archive' } },
+    async (request): Promise<FileObject> => {
+      const { server, node } = accessOf(request);
+      const { root, files } = validateBody(compressFilesBodySchema, request.body, untrimmed);
+      const stat = await relayDaemonErrors(
+        daemon.compressFiles(node, server.uuid, { root: root ?? '/', files }),
+      );
+      return presentFileObject(stat, ctx.clock());
+    },
+  );
+
+  app.post('/:server/files/decompress', { config: { permission: 'file.create' } }, async (request, reply) => {
+    const { server, node } = accessOf(request);
+    const { root, file } = validateBody(decompressFileBodySchema, request.body, untrimmed);
+    await relayDaemonErrors(daemon.decompressFile(node, server.uuid, { root: root ?? '/', file }));
+    return reply.status(204).send();
+  });
+
+  app.post('/:server/files/delete', { config: { permission: 'file.delete' } }, async (request, reply) => {
+    const { server, node } = accessOf(request);
+    const body = validateBody(deleteFilesBodySchema, request.body, untrimmed);
+    await relayDaemonErrors(daemon.deleteFiles(node, server.uuid, body));
+    return reply.status(204).send();
+  });
+
+  app.post(
+    '/:server/files/create-folder',
+    { config: { permission: 'file.create' } },
+    async (request, reply) => {
+      const { server, node } = accessOf(request);
+      const { root, name } = validateBody(createFolderBodySchema, request.body, untrimmed);
+      // Wings names the parent directory `path`.
+      await relayDaemonErrors(daemon.createDirectory(node, server.uuid, { name, path: root ?? '/' }));
+      return reply.status(204).send();
+    },
+  );
+
+  app.post('/:server/files/chmod', { config: { permission: 'file.update' } }, async (request, reply) => {
+    const { server, node } = accessOf(request);
+    const body = validateBody(chmodFilesBodySchema, request.body, untrimmed);
+    await relayDaemonErrors(daemon.chmodFiles(node, server.uuid, body));
+    return reply.status(204).send();
+  });
+}
