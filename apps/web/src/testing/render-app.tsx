@@ -45,10 +45,11 @@ export function renderApp(path: string, { user, state, settings }: RenderAppOpti
     window.PterodactylUser = user;
     useUserStore.setState({ user: toUser(user) });
   }
+  // 'path?query#hash', each part optional (the file manager keeps its directory in the hash).
+  const [beforeHash = '', hash] = path.split('#');
+  const [pathname = '', search] = beforeHash.split('?');
   const router = createMemoryRouter(routes, {
-    initialEntries: [
-      { pathname: path.split('?')[0], search: path.includes('?') ? `?${path.split('?')[1]}` : '', state },
-    ],
+    initialEntries: [{ pathname, search: search ? `?${search}` : '', hash: hash ? `#${hash}` : '', state }],
   });
   const events = userEvent.setup();
   const result = render(

@@ -15,6 +15,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { type FileEntry, sortFiles, toFileEntry } from '@/features/files/api/transformers';
 import { serverKeys } from '@/features/servers/api/servers';
 import { apiClient } from '@/lib/api-client';
+import { shouldRetry } from '@/lib/query-client';
 
 const base = (serverId: string) => `/api/client/servers/${encodeURIComponent(serverId)}/files`;
 
@@ -45,10 +46,10 @@ export const fileListQueryOptions = (serverId: string, directory: string) =>
   queryOptions({
     queryKey: fileKeys.list(serverId, directory),
     queryFn: ({ signal }) => listFiles(serverId, directory, signal),
-    // Spec §9: coming back to the tab refreshes at most every 30 s; two retries before the error page.
+    // Spec §9: coming back to the tab refreshes at most every 30 s; two retries (none for a 4xx) before the error page.
     staleTime: 30_000,
     refetchOnWindowFocus: true,
-    retry: 2,
+    retry: shouldRetry,
   });
 
 export const renameFiles = (serverId: string, body: RenameFilesBody) =>
