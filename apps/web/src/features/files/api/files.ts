@@ -29,7 +29,7 @@ export const fileKeys = {
 /**
  * Time-outs of the archive calls (spec §9). A mutable object so tests can shorten them instead of waiting a minute.
  */
-export const archiveTimeouts = {
+export const archiveTimeouts: { compressMs: number; decompressMs: number } = {
   compressMs: fileLimits.compressTimeoutMs,
   decompressMs: fileLimits.decompressTimeoutMs,
 };
