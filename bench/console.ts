@@ -1,0 +1,99 @@
+// `npm run bench:console -w @aerie/bench`: the daemon's console path (game process → process runtime → throttle →
+// console websocket → 20 clients) against a bare `ws` broadcaster of the same game's lines, measured in the same
+// run: a 100,000-line flood (delivery, drops, RSS), latency at 1,000 lines/s, and RSS with 100 idle demo servers.
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { demoConfiguration } from '@aerie/daemon/testing/panel-stand-in';
+import { nodeStartup } from '@aerie/daemon/testing/server-fixtures';
+import { startBaselineBroadcaster } from './src/console-baseline';
+import { BenchClient } from './src/console-clients';
+import { type BenchDaemon, startBenchDaemon } from './src/console-daemon';
+import { type FloodResult, measureFlood } from './src/console-flood';
+import { measureIdleServers } from './src/console-idle';
+import { type LatencyResult, measureLatency } from './src/console-latency';
+import { printFlood, printIdle, printLatency } from './src/console-report';
+
+const floodLines = Number(process.env.BENCH_FLOOD_LINES ?? 100_000);
+const clientCount = Number(process.env.BENCH_CLIENTS ?? 20);
+const latencyLines = Number(process.env.BENCH_LATENCY_LINES ?? 5000);
+const latencyRate = 1000;
+const idleServers = Number(process.env.BENCH_IDLE_SERVERS ?? 100);
+const gameScript = fileURLToPath(new URL('./src/console-game.mjs', import.meta.url));
+
+/** Everything started so far, stopped in reverse order on the way out (Ctrl-C included). */
+const cleanups: Array<() => Promise<void> | void> = [];
+const cleanUp = async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await Promise.resolve(cleanup()).catch(console.error);
+};
+process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
+
+async function connectAll(url: string, origin: string, token: string): Promise<BenchClient[]> {
+  const clients = await Promise.all(
+    Array.from({ length: clientCount }, () => BenchClient.connect(url, origin, token)),
+  );
+  cleanups.push(() => {
+    for (const client of clients) client.close();
+  });
+  return clients;
+}
+
+async function baselineRuns(): Promise<{ flood: FloodResult; latency: LatencyResult }> {
+  const baseline = await startBaselineBroadcaster(gameScript);
+  cleanups.push(baseline.stop);
+  const clients = await connectAll(baseline.socketUrl, 'http://bench.invalid', 'no token needed');
+  const flood = await measureFlood(baseline.pid, clients, floodLines);
+  const latency = await measureLatency(clients, latencyLines, latencyRate);
+  await cleanUp();
+  return { flood, latency };
+}
+
+async function startFloodServer(daemon: BenchDaemon, uuid: string): Promise<void> {
+  const started = await daemon.request('POST', `/api/servers/${uuid}/power`, { action: 'start' });
+  if (started.status !== 202) throw new Error(`power start answered ${started.status}`);
+  const deadline = Date.now() + 30_000;
+  while (
+    ((await daemon.request('GET', `/api/servers/${uuid}`)).body as { state: string }).state !== 'running'
+  ) {
+    if (Date.now() > deadline) throw new Error('the flood server did not reach running');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function daemonRuns(): Promise<{ flood: FloodResult; latency: LatencyResult }> {
+  const uuid = randomUUID();
+  const server = demoConfiguration(uuid, {
+    invocation: nodeStartup(gameScript),
+    memoryMb: 0,
+    skipScripts: true,
+  });
+  const daemon = await startBenchDaemon([server]);
+  cleanups.push(daemon.stop);
+  await startFloodServer(daemon, uuid);
+  const clients = await connectAll(daemon.socketUrl(uuid), daemon.panel.url, await daemon.token(uuid));
+  const flood = await measureFlood(daemon.pid, clients, floodLines);
+  const latency = await measureLatency(clients, latencyLines, latencyRate);
+  await cleanUp();
+  return { flood, latency };
+}
+
+try {
+  console.log(
+    `flood: ${floodLines} lines, ${clientCount} clients; latency: ${latencyLines} lines at ${latencyRate}/s`,
+  );
+  const baseline = await baselineRuns();
+  const daemon = await daemonRuns();
+  const idleDaemon = await startBenchDaemon();
+  cleanups.push(idleDaemon.stop);
+  const idle = await measureIdleServers(idleDaemon, idleServers);
+  await cleanUp();
+
+  printFlood(daemon.flood, baseline.flood, clientCount);
+  printLatency(daemon.latency, baseline.latency, latencyRate);
+  printIdle(idle);
+  if (daemon.flood.clientsDone < clientCount || baseline.flood.clientsDone < clientCount) {
+    console.error('\nsome clients never saw the end of the flood: the flood figures are incomplete');
+    process.exitCode = 1;
+  }
+} finally {
+  await cleanUp();
+}

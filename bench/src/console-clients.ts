@@ -1,0 +1,121 @@
+import WebSocket from 'ws';
+
+/** What one client saw of the game's `L <index> <ns> …` lines and the daemon's notices. */
+export interface ClientRecord {
+  /** Which line indexes arrived (a line may be missing: the throttle or a slow-socket drop). */
+  seen: Uint8Array;
+  received: number;
+  firstNs: bigint;
+  lastNs: bigint;
+  /** Game-to-client latency of each line, in microseconds. */
+  latenciesUs: number[];
+  throttleNotices: number;
+  doneLines: string[];
+}
+
+const LINE_MARK = '"args":["L ';
+const THROTTLE_TEXT = 'outputting console data too quickly';
+
+/** One authenticated console socket. Lines are parsed by hand: 2 million JSON.parse calls would load the client. */
+export class BenchClient {
+  record: ClientRecord = BenchClient.#fresh(0);
+  #waiters: Array<(line: string) => boolean> = [];
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => this.#onMessage(data.toString()));
+  }
+
+  /** Opens the socket with the panel's Origin and authenticates with `token`. */
+  static async connect(url: string, origin: string, token: string): Promise<BenchClient> {
+    const ws = new WebSocket(url, { headers: { origin } });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+      ws.once('unexpected-response', (_request, response) =>
+        reject(new Error(`upgrade refused: ${response.statusCode}`)),
+      );
+    });
+    const client = new BenchClient(ws);
+    const authed = new Promise<void>((resolve, reject) => {
+      ws.on('message', (data) => {
+        const text = data.toString();
+        if (text.includes('"auth success"')) resolve();
+        if (text.includes('"jwt error"')) reject(new Error(`auth refused: ${text}`));
+      });
+    });
+    ws.send(JSON.stringify({ event: 'auth', args: [token] }));
+    await authed;
+    return client;
+  }
+
+  static #fresh(lines: number): ClientRecord {
+    return {
+      seen: new Uint8Array(lines),
+      received: 0,
+      firstNs: 0n,
+      lastNs: 0n,
+      latenciesUs: [],
+      throttleNotices: 0,
+      doneLines: [],
+    };
+  }
+
+  /** Starts a new recording for a run of `lines` lines. */
+  reset(lines: number): void {
+    this.record = BenchClient.#fresh(lines);
+  }
+
+  send(event: string, args: string[]): void {
+    this.ws.send(JSON.stringify({ event, args }));
+  }
+
+  /** Resolves with the first console line (after now) starting with `prefix`; rejects after `timeoutMs`. */
+  waitForLine(prefix: string, timeoutMs: number): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#waiters = this.#waiters.filter((waiter) => waiter !== check);
+        reject(
+          new Error(`no "${prefix}" line within ${timeoutMs} ms (${this.record.received} lines so far)`),
+        );
+      }, timeoutMs);
+      const check = (line: string) => {
+        if (!line.startsWith(prefix)) return false;
+        clearTimeout(timer);
+        resolve(line);
+        return true;
+      };
+      this.#waiters.push(check);
+    });
+  }
+
+  close(): void {
+    this.ws.terminate();
+  }
+
+  #onMessage(text: string): void {
+    const now = process.hrtime.bigint();
+    const mark = text.indexOf(LINE_MARK);
+    if (mark !== -1) {
+      const [index, sentNs] = text
+        .slice(mark + LINE_MARK.length - 2)
+        .split(' ', 3)
+        .slice(1);
+      this.#onLine(Number(index), BigInt(sentNs ?? '0'), now);
+      return;
+    }
+    if (text.includes(THROTTLE_TEXT)) this.record.throttleNotices += 1;
+    if (!text.startsWith('{"event":"console output"')) return;
+    const line = (JSON.parse(text) as { args: string[] }).args[0] ?? '';
+    this.record.doneLines.push(line);
+    this.#waiters = this.#waiters.filter((waiter) => !waiter(line));
+  }
+
+  #onLine(index: number, sentNs: bigint, now: bigint): void {
+    const record = this.record;
+    if (record.received === 0) record.firstNs = now;
+    record.lastNs = now;
+    record.received += 1;
+    if (index < record.seen.length) record.seen[index] = 1;
+    record.latenciesUs.push(Number(now - sentNs) / 1000);
+  }
+}

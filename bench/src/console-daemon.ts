@@ -1,0 +1,109 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { signTestToken } from '@aerie/daemon/auth/testing/sign-token';
+import {
+  PANEL_TOKEN,
+  PANEL_TOKEN_ID,
+  type PanelStandIn,
+  startPanelStandIn,
+} from '@aerie/daemon/testing/panel-stand-in';
+import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire';
+import { repoRoot } from './bench-setup';
+
+export interface BenchDaemon {
+  pid: number;
+  url: string;
+  panel: PanelStandIn;
+  /** The console socket of a server. */
+  socketUrl(uuid: string): string;
+  /** A websocket token with every permission, signed as the panel signs it. */
+  token(uuid: string): Promise<string>;
+  /** A request as the panel makes it (node token). */
+  request(method: string, route: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+  /** SIGTERM (the daemon ends its game processes), SIGKILL after 10 s; then the data directory goes. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `aerie daemon` in its own process (process runtime), booted against the daemon tests' panel stand-in served from
+ * this process; its RSS is then the daemon's alone, not the clients'. `servers` are on the panel before boot.
+ */
+export async function startBenchDaemon(servers: DaemonServerConfiguration[] = []): Promise<BenchDaemon> {
+  const panel = await startPanelStandIn();
+  for (const configuration of servers) panel.servers.set(configuration.settings.uuid, configuration);
+  const dataDirectory = await mkdtemp(path.join(tmpdir(), 'aerie-bench-daemon-'));
+  const child: ChildProcess = spawn(process.execPath, ['bin/aerie.mjs', 'daemon'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      DAEMON_HOST: '127.0.0.1',
+      DAEMON_PORT: '0',
+      DAEMON_TOKEN_ID: PANEL_TOKEN_ID,
+      DAEMON_TOKEN: PANEL_TOKEN,
+      PANEL_URL: panel.url,
+      DAEMON_DATA_DIR: dataDirectory,
+      RUNTIME: 'process',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await panel.close();
+    await rm(dataDirectory, { recursive: true, force: true });
+  };
+  let url: string;
+  try {
+    url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the daemon did not start:\n${log}`)), 60_000);
+      child.once('exit', () => reject(new Error(`the daemon exited:\n${log}`)));
+      child.stdout?.on('data', () => {
+        const match = /Aerie daemon listening on (http:\/\/\S+)/.exec(log);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+    });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  // Tokens issued before the daemon's boot second are refused (JwtDenylist): let that second pass.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  return {
+    pid: child.pid ?? 0,
+    url,
+    panel,
+    socketUrl: (uuid) => `${url.replace('http', 'ws')}/api/servers/${uuid}/ws`,
+    token: (uuid) =>
+      signTestToken({ server_uuid: uuid, permissions: ['*'], jti: `bench-${uuid}` }, { key: PANEL_TOKEN }),
+    async request(method, route, body) {
+      const response = await fetch(`${url}${route}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${PANEL_TOKEN}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+    },
+    stop,
+  };
+}
