@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
 import Fastify from 'fastify';
 
 export interface DaemonCall {
@@ -69,6 +70,15 @@ export async function startDaemonStandIn(options: {
     const answer = (await options.answer?.(call)) ?? { status: 204 };
     if (answer === 'hang-up') {
       request.raw.socket.destroy();
+      return reply;
+    }
+    if (answer.body instanceof Readable) {
+      // Headers go out at once, as a daemon's would, even when the stream never sends a byte.
+      reply.hijack();
+      reply.raw.writeHead(answer.status, answer.headers ?? {});
+      reply.raw.flushHeaders();
+      answer.body.pipe(reply.raw);
+      reply.raw.on('close', () => (answer.body as Readable).destroy());
       return reply;
     }
     reply.status(answer.status).headers(answer.headers ?? {});
