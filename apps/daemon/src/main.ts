@@ -3,13 +3,17 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadDaemonConfig } from './config/env';
 import { buildDaemonApp, type DaemonAppOptions } from './http/app';
+import { signedFileRoutes } from './http/signed-file-routes';
 import { PanelClient } from './panel-client/panel-client';
 import { loadRuntimeDriver } from './runtime/driver-loader';
 import { ServerManager } from './server/server-manager';
 import { consoleWebsocketPlugins } from './websocket/daemon-plugins';
 
-/** The hooks other parts of the daemon plug in through (the console websocket, the files API). */
-export type DaemonPlugins = Pick<DaemonAppOptions, 'registerWebsocket' | 'registerProtected'>;
+/** The hooks other parts of the daemon plug in through (the console websocket, the signed file URLs). */
+export type DaemonPlugins = Pick<
+  DaemonAppOptions,
+  'registerWebsocket' | 'registerProtected' | 'registerPublic'
+>;
 
 /**
  * `aerie daemon`: loads its servers from the panel, starts again those that were running, and serves the daemon
@@ -29,7 +33,12 @@ export async function runDaemon(
   const driver = await loadRuntimeDriver(config.runtime, config.dataDirectory);
   const panel = new PanelClient({ url: config.panelUrl, tokenId: config.tokenId, token: config.token });
   const manager = new ServerManager({ dataDirectory: config.dataDirectory, driver, panel });
-  const app = buildDaemonApp({ config, manager, logger: { level: config.logLevel }, ...hooks });
+  // The node-token file routes are part of the app; the signed download/upload URLs are its public hook.
+  const files = signedFileRoutes({
+    dataDirectory: config.dataDirectory,
+    uploadLimitMb: config.uploadLimitMb,
+  });
+  const app = buildDaemonApp({ config, manager, logger: { level: config.logLevel }, ...files, ...hooks });
   // Before boot: a signal while servers are starting again must still end them and keep their states.
   const stopping = stopOnSignals(app, manager);
   await manager.boot();

@@ -64,6 +64,9 @@ export async function startTestDaemon(options: {
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    // As `aerie daemon` on SIGTERM: a keep-alive connection whose response the client already read in full (a
+    // streamed body ends server-side a moment later) would otherwise hold close() until its timeout.
+    app.server.closeAllConnections?.();
     await Promise.all([app.close(), manager.shutdown()]);
   };
   return {

@@ -1,0 +1,117 @@
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { FILE_DOWNLOAD_PURPOSE, FILE_UPLOAD_PURPOSE } from '@aerie/shared/files/file-wire';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { UsedTokenStore } from '../auth/used-token-store';
+import { FilesystemError, type FilesystemErrorCode } from '../fs/filesystem-error';
+import type { ServerManager } from '../server/server-manager';
+import type { DaemonAppConfig, DaemonAppOptions } from './app';
+import { attachmentDisposition } from './content-disposition';
+import { HttpError, UNPARSABLE_BODY_MESSAGE } from './http-errors';
+import { authoriseSignedFile } from './signed-file-token';
+import { stageUploads } from './upload-staging';
+
+export const NOT_MULTIPART_MESSAGE = 'The upload must be sent as multipart/form-data.';
+/** Where used signed-URL ids are kept, in the daemon's data directory. */
+export const USED_TOKENS_FILE = 'used-file-tokens.json';
+
+/** Wings answers 404 for a directory; a link or a pipe is as little a file to download. */
+const NOT_DOWNLOADABLE = new Set<FilesystemErrorCode>(['EISDIR', 'ENOTREGULAR', 'ESYMLINK']);
+
+export interface SignedFileRoutesOptions {
+  /** DAEMON_DATA_DIR: the used-token file, and `tmp/uploads` for files being received. */
+  dataDirectory: string;
+  /** DAEMON_UPLOAD_LIMIT_MB: the largest file an upload accepts. */
+  uploadLimitMb: number;
+}
+
+/**
+ * The panel-signed file URLs (wings.md §1.3, §6.8) as the daemon app's public hook:
+ * `buildDaemonApp({ …, ...signedFileRoutes({ dataDirectory, uploadLimitMb }) })`.
+ */
+export function signedFileRoutes(options: SignedFileRoutesOptions): Pick<DaemonAppOptions, 'registerPublic'> {
+  const usedTokens = new UsedTokenStore(path.join(options.dataDirectory, USED_TOKENS_FILE));
+  return {
+    registerPublic: async (app, manager, config) => {
+      await app.register(async (scope) =>
+        registerSignedFileRoutes(scope, manager, config, options, usedTokens),
+      );
+    },
+  };
+}
+
+async function registerSignedFileRoutes(
+  scope: FastifyInstance,
+  manager: ServerManager,
+  config: DaemonAppConfig,
+  options: SignedFileRoutesOptions,
+  usedTokens: UsedTokenStore,
+): Promise<void> {
+  const limitBytes = options.uploadLimitMb * 1024 * 1024;
+  const authorise = (
+    token: string | undefined,
+    purpose: typeof FILE_DOWNLOAD_PURPOSE | typeof FILE_UPLOAD_PURPOSE,
+  ) => authoriseSignedFile(token, { purpose, nodeToken: config.token, manager, usedTokens });
+
+  // Parts are read in the handler, after the token: a refused upload never has its files parsed.
+  await scope.register(multipart, {
+    preservePath: true,
+    throwFileSizeLimit: false,
+    limits: { fileSize: limitBytes },
+  });
+
+  /** `GET /download/file?token=`: the token's `file_path`, as an attachment. Anything but a regular file is 404. */
+  scope.get<{ Querystring: { token?: string } }>('/download/file', async (request, reply) => {
+    const { claims, server } = await authorise(request.query.token, FILE_DOWNLOAD_PURPOSE);
+    const files = await server.files();
+    const { stream, size, entry } = await files.readFile(claims.file_path ?? '').catch((error: unknown) => {
+      if (error instanceof FilesystemError && NOT_DOWNLOADABLE.has(error.code)) {
+        throw new FilesystemError('ENOTFOUND');
+      }
+      throw error;
+    });
+    reply.header('content-type', 'application/octet-stream');
+    reply.header('content-length', size);
+    reply.header('content-disposition', attachmentDisposition(entry.name));
+    reply.header('x-content-type-options', 'nosniff');
+    return reply.send(stream);
+  });
+
+  /**
+   * `POST /upload/file?token=&directory=`: multipart field `files` (many), each at most the upload limit. All are
+   * received first; then each is written into `directory` through the jailed filesystem (denylist and quota per
+   * file, as Wings: a refusal stops there, the files before it stay written).
+   */
+  scope.post<{ Querystring: { token?: string; directory?: string } }>(
+    '/upload/file',
+    async (request, reply) => {
+      const { server } = await authorise(request.query.token, FILE_UPLOAD_PURPOSE);
+      if (!request.isMultipart()) throw new HttpError(400, NOT_MULTIPART_MESSAGE);
+      const staged = await stageUploads(request.parts(), {
+        directory: path.join(options.dataDirectory, 'tmp', 'uploads'),
+        limitMb: options.uploadLimitMb,
+      }).catch((error: unknown) => {
+        if (error instanceof HttpError || (error as NodeJS.ErrnoException).errno !== undefined) throw error;
+        // Busboy's complaints about a broken form (no boundary, a part cut short).
+        throw new HttpError(400, UNPARSABLE_BODY_MESSAGE);
+      });
+      try {
+        const files = await server.files();
+        const directory = (request.query.directory ?? '/').replace(/\/+$/, '');
+        for (const file of staged.files) {
+          const data = createReadStream(file.path);
+          try {
+            await files.writeFile(`${directory}/${file.name}`, data, file.size);
+          } finally {
+            // A refusal before the first byte (denylist, quota) leaves the stream unread: its descriptor goes now.
+            data.destroy();
+          }
+        }
+      } finally {
+        await staged.cleanup();
+      }
+      return reply.status(200).send();
+    },
+  );
+}

@@ -1,0 +1,40 @@
+import type { DaemonJwtClaims, JwtPurpose } from '../auth/daemon-jwt';
+import { verifyDaemonJwt } from '../auth/daemon-jwt';
+import { JWT_ERROR_MESSAGES } from '../auth/jwt-errors';
+import type { UsedTokenStore } from '../auth/used-token-store';
+import type { ManagedServer } from '../server/managed-server';
+import type { ServerManager } from '../server/server-manager';
+import { HttpError, NOT_FOUND_MESSAGE } from './http-errors';
+
+export const TOKEN_USED_MESSAGE = 'jwt: this link has already been used, request a new one';
+
+export interface SignedFileAccess {
+  claims: DaemonJwtClaims & { unique_id: string };
+  server: ManagedServer;
+}
+
+/**
+ * A signed file URL's token, checked the way the routes need it: signature with the node token, exp/nbf/iat,
+ * the purpose (a websocket token, or one for the other file route, opens nothing: GHSA-8r6w-3qq5-4p4r), a
+ * `unique_id`, a server on this node, and one-time use (claimed last, so a refused request spends nothing).
+ * @throws HttpError 403 with the JWT text for a bad token or a used one; 404 for a server not on this node
+ */
+export async function authoriseSignedFile(
+  token: string | undefined,
+  options: { purpose: JwtPurpose; nodeToken: string; manager: ServerManager; usedTokens: UsedTokenStore },
+): Promise<SignedFileAccess> {
+  const result = await verifyDaemonJwt(token ?? '', {
+    nodeToken: options.nodeToken,
+    purpose: options.purpose,
+  });
+  if (!result.ok) throw new HttpError(403, result.error.message);
+  const { claims } = result;
+  const unique = claims.unique_id;
+  const fileMissing = options.purpose === 'file_download' && !claims.file_path;
+  if (unique === undefined || unique === '' || fileMissing)
+    throw new HttpError(403, JWT_ERROR_MESSAGES.claims);
+  const server = options.manager.get(claims.server_uuid);
+  if (!server) throw new HttpError(404, NOT_FOUND_MESSAGE);
+  if (!(await options.usedTokens.claim(unique, claims.exp))) throw new HttpError(403, TOKEN_USED_MESSAGE);
+  return { claims: { ...claims, unique_id: unique }, server };
+}
