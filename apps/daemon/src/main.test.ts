@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { signTestToken } from './auth/testing/sign-token';
 import {
   demoConfiguration,
   PANEL_TOKEN,
@@ -106,5 +107,54 @@ describe('aerie daemon', () => {
       [UUID]: 'running',
     });
     await expect(fetch(`${url}/api/system`, { headers })).rejects.toThrow();
+  });
+
+  it('serves the files API and the signed download/upload URLs, one-time across a restart', {
+    timeout: 40_000,
+  }, async () => {
+    panel.servers.set(UUID, demoConfiguration(UUID, { skipScripts: true }));
+    const boot = async () => {
+      const daemon = startDaemon({ ...daemonEnv(), DAEMON_UPLOAD_LIMIT_MB: '1' });
+      await expect.poll(daemon.output, { timeout: 20_000 }).toMatch(/listening on http:\/\/\S+/);
+      return { daemon, url: /listening on (http:\/\/\S+)/.exec(daemon.output())?.[1] ?? '' };
+    };
+    let { daemon, url } = await boot();
+    const headers = { authorization: `Bearer ${PANEL_TOKEN}` };
+    const written = await fetch(`${url}/api/servers/${UUID}/files/write?file=/docs/readme.txt`, {
+      method: 'POST',
+      headers,
+      body: 'read me',
+    });
+    expect(written.status).toBe(204);
+    const listing = await fetch(`${url}/api/servers/${UUID}/files/list-directory?directory=/docs`, {
+      headers,
+    });
+    expect(await listing.json()).toEqual([expect.objectContaining({ name: 'readme.txt', size: 7 })]);
+
+    const sign = (claims: Record<string, unknown>) =>
+      signTestToken({ server_uuid: UUID, unique_id: `id-${Math.random()}`, ...claims }, { key: PANEL_TOKEN });
+    const downloadToken = await sign({ purpose: 'file_download', file_path: '/docs/readme.txt' });
+    const download = () => fetch(`${url}/download/file?token=${downloadToken}`);
+    expect(await (await download()).text()).toBe('read me');
+
+    const body = new FormData();
+    body.append('files', new Blob(['uploaded']), 'upload.txt');
+    body.append('files', new Blob([Buffer.alloc(1024 * 1024 + 1)]), 'too-big.bin');
+    const oversize = await fetch(
+      `${url}/upload/file?token=${await sign({ purpose: 'file_upload' })}&directory=/docs`,
+      {
+        method: 'POST',
+        body,
+      },
+    );
+    expect(oversize.status).toBe(400);
+    await expect(stat(path.join(dataDirectory, 'volumes', UUID, 'docs', 'upload.txt'))).rejects.toThrow();
+
+    daemon.process.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+    ({ daemon, url } = await boot());
+    expect((await download()).status).toBe(403);
+    daemon.process.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
   });
 });
