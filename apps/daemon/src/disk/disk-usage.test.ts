@@ -42,4 +42,15 @@ describe('disk usage', () => {
     expect(await countDirectoryBytes(directory)).toBe(0);
     expect(await countDirectoryBytes(path.join(directory, 'missing'))).toBe(0);
   });
+
+  it("adjusts the last count by the daemon's own writes, never below 0, until the next walk", async () => {
+    await writeFile(path.join(directory, 'a.bin'), Buffer.alloc(100));
+    const usage = new DiskUsage(directory);
+    await usage.count();
+    usage.add(50);
+    expect(usage.bytes).toBe(150);
+    usage.add(-500);
+    expect(usage.bytes).toBe(0);
+    expect(await usage.count()).toBe(100);
+  });
 });
