@@ -19,7 +19,9 @@ beforeAll(async () => {
         ? { status: 404, body: { error: 'The requested resource does not exist on this instance.' } }
         : call.url === '/api/system'
           ? { status: 200, body: { version: '1.0.0' } }
-          : { status: 202 },
+          : call.path.endsWith('/files/contents')
+            ? { status: 200, headers: { 'x-mime-type': 'text/plain' }, body: Buffer.from('raw\x00bytes') }
+            : { status: 202 },
   });
   node = {
     name: 'Stand-in',
@@ -65,5 +67,26 @@ describe('DaemonClient', () => {
     await expect(client.power(wrong, uuid, 'start')).rejects.toMatchObject({ status: 403 });
     const down = { ...node, daemonListen: 1 };
     await expect(client.power(down, uuid, 'start')).rejects.toBeInstanceOf(DaemonUnreachableError);
+  });
+
+  it("streams file contents with the answer's headers, and sends a write with its length", async () => {
+    const contents = await client.fileContents(node, uuid, '/a b.txt');
+    expect(contents.status).toBe(200);
+    expect(contents.headers.get('content-length')).toBe('9');
+    expect(contents.headers.get('x-mime-type')).toBe('text/plain');
+    const chunks: Buffer[] = [];
+    for await (const chunk of contents.body) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString('latin1')).toBe('raw\x00bytes');
+    expect(daemon.calls.at(-1)).toMatchObject({ method: 'GET', query: { file: '/a b.txt' } });
+
+    await client.writeFile(node, uuid, 'x.bin', Buffer.from([0, 1, 2]));
+    const write = daemon.calls.at(-1);
+    expect(write).toMatchObject({
+      method: 'POST',
+      path: `/api/servers/${uuid}/files/write`,
+      query: { file: 'x.bin' },
+    });
+    expect(write?.headers['content-length']).toBe('3');
+    expect(write?.body).toEqual(Buffer.from([0, 1, 2]));
   });
 });
