@@ -53,6 +53,10 @@ describe('install', () => {
       await daemon.request('POST', '/api/servers', { body: { uuid: FRESH, start_on_completion: true } }),
     ).toMatchObject({ status: 202 });
     const { server, events } = record(FRESH);
+    // Browsers reload the server on `install completed`: by then the panel must have the report.
+    const reportsAtCompletion = waitForEvent(server, 'install completed').then(() => [
+      ...panel.installReports,
+    ]);
     await expect
       .poll(() => panel.installReports, { timeout: 20_000 })
       .toEqual([{ uuid: FRESH, body: { successful: true, reinstall: false } }]);
@@ -69,6 +73,9 @@ describe('install', () => {
     expect(events).toContainEqual([
       'daemon message',
       `${DAEMON_MESSAGE_PREFIX}Installation process completed.`,
+    ]);
+    expect(await reportsAtCompletion).toEqual([
+      { uuid: FRESH, body: { successful: true, reinstall: false } },
     ]);
     expect(events.findIndex(([name]) => name === 'install completed')).toBeGreaterThan(
       events.findIndex(([name]) => name === 'install output'),

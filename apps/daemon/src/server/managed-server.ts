@@ -221,13 +221,15 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
     }
     if (this.#deleted) return false;
     this.#say(INSTALL_COMPLETED_MESSAGE);
-    this.emit('install completed');
     void this.#disk.count().catch(() => {});
+    // The panel first, the sockets after: a browser reloads the server on `install completed`, and must not
+    // read it back while the panel still says installing.
     await this.#options.panel
       .reportInstall(this.uuid, { successful, reinstall: options.reinstall ?? false })
       .catch((error: unknown) => {
         this.#say(`Could not report the installation to the panel: ${(error as Error).message}`);
       });
+    this.emit('install completed');
     return successful;
   }
 
