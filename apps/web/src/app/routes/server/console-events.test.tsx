@@ -1,9 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiClient } from '@/lib/api-client';
-import { authenticate, openConsole, terminalText } from '@/testing/console-page';
+import { authenticate, consoleServer, openConsole, terminalText } from '@/testing/console-page';
 import { FakeWebSocket } from '@/testing/fake-web-socket';
 import { pageUser } from '@/testing/render-app';
+import { serverDetail } from '@/testing/server-fixtures';
 import { errorEnvelope, startTestServer, type TestServer } from '@/testing/test-server';
 
 // The first test of the file compiles the console chunk (xterm.js); a busy two-core machine needs more than 5 s.
@@ -129,6 +130,32 @@ describe('console page: install, transfer and restore events', () => {
     await waitFor(() =>
       expect(screen.queryByText(/This server is running its installer/)).not.toBeInTheDocument(),
     );
+  });
+
+  it('reloads a server that was installing when the socket authenticates (an install that ended unseen)', async () => {
+    const { socket } = await openConsole(panel, {
+      user: pageUser({ root_admin: true }),
+      server: { status: 'installing' },
+    });
+    expect(await screen.findByText(/This server is running its installer/)).toBeInTheDocument();
+    // The install ended before the socket was there: the panel already has the server installed.
+    panel.on('GET /api/client/servers/abcd1234', () => ({
+      body: serverDetail(consoleServer, { owner: true }),
+    }));
+    authenticate(socket, 'offline');
+    await waitFor(() => expect(serverRequests()).toHaveLength(2));
+    await waitFor(() =>
+      expect(screen.queryByText(/This server is running its installer/)).not.toBeInTheDocument(),
+    );
+    expect(screen.getByTestId('console-status')).toHaveTextContent('offline');
+  });
+
+  it('does not reload an installed server on authentication', async () => {
+    const { socket } = await openConsole(panel);
+    await screen.findByTestId('console-terminal');
+    authenticate(socket, 'offline');
+    await screen.findByText('offline');
+    expect(serverRequests()).toHaveLength(1);
   });
 
   it('blocks the page for other users while installing and lets them back in when it is done', async () => {

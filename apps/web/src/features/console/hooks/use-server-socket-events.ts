@@ -19,6 +19,11 @@ export function useServerSocketEvents(serverId: string) {
     serverCache.setStatus(queryClient, serverId, 'installing'),
   );
   useSocketEvent(DaemonEvent.installCompleted, () => void serverCache.reload(queryClient, serverId));
+  // An install that ended before this socket connected sent its `install completed` to nobody: a page loaded
+  // mid-install would show Installing for good. Each (re)authentication checks again.
+  useSocketEvent(DaemonEvent.authSuccess, () => {
+    if (serverCache.get(queryClient, serverId)?.isInstalling) void serverCache.reload(queryClient, serverId);
+  });
   useSocketEvent(DaemonEvent.backupRestoreCompleted, () => {
     serverCache.setStatus(queryClient, serverId, null);
     void navigate(paths.server(serverId));

@@ -7,6 +7,10 @@ import type { ServerStatus } from '@/features/servers/api/transformers';
  * to the cached server so the whole area (blocked views, notices) follows without a reload.
  */
 export const serverCache = {
+  /** The cached server, if loaded. */
+  get(queryClient: QueryClient, id: string) {
+    return queryClient.getQueryData<LoadedServer>(serverKeys.detail(id))?.server;
+  },
   setStatus(queryClient: QueryClient, id: string, status: ServerStatus | null) {
     queryClient.setQueryData<LoadedServer>(serverKeys.detail(id), (loaded) =>
       loaded
