@@ -16,9 +16,10 @@ export interface RunningPanel {
 
 /**
  * Starts the real panel the way a user does (`aerie up`), in a fresh data directory, and waits until
- * it answers. The web app must have been built (npm test does that first).
+ * it answers. The web app must have been built (npm test does that first). `extraEnv` adds or overrides keys
+ * (`RUNTIME=docker`, say).
  */
-export async function startPanel(): Promise<RunningPanel> {
+export async function startPanel(extraEnv: Record<string, string> = {}): Promise<RunningPanel> {
   if (!existsSync(join(repoRoot, 'apps/web/dist/index.html'))) {
     throw new Error('apps/web/dist is missing: build the web app first (npm run build)');
   }
@@ -36,6 +37,7 @@ export async function startPanel(): Promise<RunningPanel> {
       ADMIN_USERNAME: admin.username,
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
