@@ -17,7 +17,12 @@ afterAll(async () => {
 
 const MiB = 1024 * 1024;
 const writeUrl = (file: string) => `${f.base}/write?file=${encodeURIComponent(file)}`;
-const lastCall = () => f.daemon.calls.at(-1);
+/** The daemon call the last request made; a request that made none fails the test here. */
+const lastCall = () => {
+  const call = f.daemon.calls.at(-1);
+  if (!call) throw new Error('the panel made no daemon call');
+  return call;
+};
 
 /** A raw POST the way the SPA's editor saves: its own content type, the CSRF header. */
 const write = (file: string, payload: string | Buffer | Readable, headers: Record<string, string> = {}) =>
@@ -50,26 +55,26 @@ describe('POST …/files/write', () => {
       path: `/api/servers/${f.server.uuid}/files/write`,
       query: { file: '/config/server.properties' },
     });
-    expect(call?.headers.authorization).toBe(`Bearer ${f.token}`);
-    expect(call?.headers['content-type']).toBe('application/octet-stream');
-    expect(call?.headers['content-length']).toBe(String(Buffer.byteLength(text)));
-    expect((call?.body as Buffer).equals(Buffer.from(text))).toBe(true);
+    expect(call.headers.authorization).toBe(`Bearer ${f.token}`);
+    expect(call.headers['content-type']).toBe('application/octet-stream');
+    expect(call.headers['content-length']).toBe(String(Buffer.byteLength(text)));
+    expect((call.body as Buffer).equals(Buffer.from(text))).toBe(true);
     expect(f.files.get('config/server.properties')?.toString()).toBe(text);
   });
 
   it('takes a JSON-typed body as text, never parsing it', async () => {
     const json = '{ "not": "parsed" ,}';
     expect((await write('a.json', json, { 'content-type': 'application/json' })).statusCode).toBe(204);
-    expect((lastCall()?.body as Buffer).toString()).toBe(json);
-    expect(lastCall()?.headers['content-type']).toBe('application/octet-stream');
+    expect((lastCall().body as Buffer).toString()).toBe(json);
+    expect(lastCall().headers['content-type']).toBe('application/octet-stream');
   });
 
   it('passes binary bodies of several MiB unchanged', async () => {
     const bytes = randomBytes(3 * MiB);
     const response = await write('world/region.bin', bytes, { 'content-type': 'application/octet-stream' });
     expect(response.statusCode).toBe(204);
-    expect(lastCall()?.headers['content-length']).toBe(String(bytes.length));
-    expect((lastCall()?.body as Buffer).equals(bytes)).toBe(true);
+    expect(lastCall().headers['content-length']).toBe(String(bytes.length));
+    expect((lastCall().body as Buffer).equals(bytes)).toBe(true);
   });
 
   it('gives a chunked body its length before sending it on', async () => {
@@ -77,13 +82,13 @@ describe('POST …/files/write', () => {
       'transfer-encoding': 'chunked',
     });
     expect(response.statusCode).toBe(204);
-    expect(lastCall()?.headers['content-length']).toBe('7');
-    expect((lastCall()?.body as Buffer).toString()).toBe('one two');
+    expect(lastCall().headers['content-length']).toBe('7');
+    expect((lastCall().body as Buffer).toString()).toBe('one two');
   });
 
   it('writes an empty file from an empty body', async () => {
     expect((await write('empty.txt', '')).statusCode).toBe(204);
-    expect(lastCall()?.headers['content-length']).toBe('0');
+    expect(lastCall().headers['content-length']).toBe('0');
     expect(f.files.get('empty.txt')?.length).toBe(0);
   });
 
