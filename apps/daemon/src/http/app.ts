@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { FilesystemError } from '../fs/filesystem-error';
 import type { ServerManager } from '../server/server-manager';
 import { systemInfo } from '../system/system-info';
@@ -48,7 +48,13 @@ export interface DaemonAppOptions {
 /** The daemon's HTTP API (Wings §1.3): CORS on everything, the node token on /api/* except the websocket. */
 export function buildDaemonApp(options: DaemonAppOptions): FastifyInstance {
   const { config, manager } = options;
-  const app = Fastify({ logger: options.logger ?? false, routerOptions: { ignoreTrailingSlash: true } });
+  const app = Fastify({
+    logger: options.logger ?? false,
+    routerOptions: { ignoreTrailingSlash: true },
+    // The panel polls every server's usage: a line per request would bury the daemon's own messages under
+    // `aerie up`. Errors are still logged by the error handler.
+    logController: new LogController({ disableRequestLogging: true }),
+  });
 
   // An empty JSON body is no body: the panel posts /install, /sync… without one.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
