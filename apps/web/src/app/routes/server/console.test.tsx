@@ -1,30 +1,14 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiClient } from '@/lib/api-client';
+import { describe, expect, it, vi } from 'vitest';
 import { authenticate, openConsole, terminalText } from '@/testing/console-page';
 import { FakeWebSocket } from '@/testing/fake-web-socket';
+import { setUpPanelTestServer } from '@/testing/panel-test-hooks';
 import { pageUser } from '@/testing/render-app';
-import { startTestServer, type TestServer } from '@/testing/test-server';
 
 // The first test of the file compiles the console chunk (xterm.js); a busy two-core machine needs more than 5 s.
 vi.setConfig({ testTimeout: 20_000 });
 
-let panel: TestServer;
-
-beforeAll(async () => {
-  panel = await startTestServer();
-  apiClient.configure({ baseUrl: panel.url });
-});
-afterAll(async () => {
-  apiClient.configure({ baseUrl: '' });
-  await panel.close();
-});
-beforeEach(() => {
-  panel.reset();
-  FakeWebSocket.reset();
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-});
-afterEach(() => vi.unstubAllGlobals());
+const panel = setUpPanelTestServer();
 
 const daemon = (socket: FakeWebSocket, event: string, ...args: string[]) =>
   act(() => socket.receive(event, ...args));

@@ -1,32 +1,18 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiClient } from '@/lib/api-client';
-import { FakeWebSocket } from '@/testing/fake-web-socket';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fileList, fileObject, filesApi, openFilesPage } from '@/testing/files-page';
-import { startTestServer, type TestServer } from '@/testing/test-server';
+import { setUpPanelTestServer } from '@/testing/panel-test-hooks';
 
 // The first test compiles CodeMirror's chunk; a busy two-core machine needs more than 5 s.
 vi.setConfig({ testTimeout: 30_000 });
 
-let panel: TestServer;
+const panel = setUpPanelTestServer();
 
-beforeAll(async () => {
+beforeAll(() => {
   // jsdom lays nothing out; CodeMirror measures text ranges after each update.
   Range.prototype.getClientRects ??= () => Object.assign([], { item: () => null }) as unknown as DOMRectList;
   Range.prototype.getBoundingClientRect ??= () => new DOMRect();
-  panel = await startTestServer();
-  apiClient.configure({ baseUrl: panel.url });
 });
-afterAll(async () => {
-  apiClient.configure({ baseUrl: '' });
-  await panel.close();
-});
-beforeEach(() => {
-  panel.reset();
-  FakeWebSocket.reset();
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-});
-afterEach(() => vi.unstubAllGlobals());
 
 const writes = () => panel.requests.filter((request) => request.url.startsWith(`${filesApi}/write`));
 const editorText = () => screen.getByTestId('code-editor').querySelector('.cm-content')?.textContent ?? '';

@@ -1,30 +1,13 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { archiveTimeouts } from '@/features/files/api/files';
-import { apiClient } from '@/lib/api-client';
 import { browser } from '@/lib/browser';
-import { FakeWebSocket } from '@/testing/fake-web-socket';
 import { fileList, fileObject, filesApi, listedNames, openFilesPage } from '@/testing/files-page';
-import { startTestServer, type TestServer } from '@/testing/test-server';
+import { setUpPanelTestServer } from '@/testing/panel-test-hooks';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-let panel: TestServer;
-
-beforeAll(async () => {
-  panel = await startTestServer();
-  apiClient.configure({ baseUrl: panel.url });
-});
-afterAll(async () => {
-  apiClient.configure({ baseUrl: '' });
-  await panel.close();
-});
-beforeEach(() => {
-  panel.reset();
-  FakeWebSocket.reset();
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-});
-afterEach(() => vi.unstubAllGlobals());
+const panel = setUpPanelTestServer();
 
 const serve = (files: ReturnType<typeof fileObject>[]) =>
   panel.on(`GET ${filesApi}/list`, () => ({ body: fileList(files) }));
