@@ -80,7 +80,12 @@ export function supervise(options: SupervisorOptions): Supervised {
       if (timer) clearTimeout(timer);
       const running = child;
       if (!running || running.exitCode !== null || running.signalCode !== null) return;
-      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      // The child may exit before its last lines (a goodbye, an error) are read from its pipes: wait for 'close',
+      // but not for ever after 'exit' (a grandchild holding the pipes open would keep them so).
+      const exited = new Promise<void>((resolve) => {
+        running.once('close', () => resolve());
+        running.once('exit', () => setTimeout(resolve, 1000).unref());
+      });
       running.kill('SIGTERM');
       const grace = setTimeout(() => running.kill('SIGKILL'), options.stopTimeoutMs ?? 5000);
       await exited;
