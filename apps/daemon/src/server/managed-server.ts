@@ -20,6 +20,7 @@ import { daemonMessage } from './daemon-message';
 import { GameServer, ServerStateError } from './game-server';
 import { configuredSettings, diskLimitBytes } from './server-configuration';
 import { serverDiskQuota } from './server-disk-quota';
+import { everyInterval } from './shared-interval';
 
 export const INSTALLING_MESSAGE = 'Cannot perform this action: the server is currently installing.';
 export const SUSPENDED_MESSAGE = 'Cannot start or restart a server that is suspended.';
@@ -73,7 +74,8 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
   #files: { denylist: string; filesystem: Promise<ServerFilesystem> } | undefined;
   #configuration: DaemonServerConfiguration;
   #usage: RuntimeUsage = IDLE_USAGE;
-  #statsTimer: NodeJS.Timeout | undefined;
+  /** Stops this server's samples on the shared stats clock; set while it runs. */
+  #stopStatsClock: (() => void) | undefined;
   #sampling = false;
   #diskStopIssued = false;
   #installing = false;
@@ -312,14 +314,16 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
   }
 
   #startStats(): void {
-    if (this.#statsTimer) return;
-    this.#statsTimer = setInterval(() => void this.#sampleStats(), this.#options.statsIntervalMs ?? 1000);
-    this.#statsTimer.unref();
+    if (this.#stopStatsClock) return;
+    this.#stopStatsClock = everyInterval(
+      this.#options.statsIntervalMs ?? 1000,
+      () => void this.#sampleStats(),
+    );
   }
 
   #stopStats(): void {
-    clearInterval(this.#statsTimer);
-    this.#statsTimer = undefined;
+    this.#stopStatsClock?.();
+    this.#stopStatsClock = undefined;
   }
 
   async #sampleStats(): Promise<void> {
@@ -335,7 +339,8 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
     }
     // The process may have ended while the sample was taken: offline already sent its zeroed stats.
     if (!this.#game.runtime) return;
-    this.emit('stats', this.stats());
+    // The sample itself is kept for GET /api/servers/:uuid; the event object only for sockets that listen.
+    if (this.listenerCount('stats') > 0) this.emit('stats', this.stats());
     if (this.#disk.stale) {
       this.#disk.refreshIfStale().then(
         (bytes) => this.#enforceDiskLimit(bytes),

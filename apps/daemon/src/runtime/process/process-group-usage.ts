@@ -1,95 +1,86 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readProcStat } from './proc-stat';
+import { scanProcessGroups } from './process-group-scan';
 
 /** Linux reports utime/stime in USER_HZ, which is 100 on every architecture Node runs on. */
 const CLOCK_TICKS_PER_SECOND = 100;
-/** One /proc scan serves every server sampled within this long (100 servers, one scan a second). */
-const SNAPSHOT_MAX_AGE_MS = 500;
+/**
+ * How long the members one /proc scan found are trusted. Between scans only their own stat files are read (two
+ * for a `sh -c game` server, instead of every process on the host); a process the game forks later is counted
+ * from the next scan on.
+ */
+const MEMBERS_MAX_AGE_MS = 10_000;
 
-/** What /proc says about one process group. */
-export interface GroupSample {
+/** What one process group uses now. */
+export interface GroupUsage {
+  /** RSS of every live member. */
   rssBytes: number;
-  /** utime + stime of every live member, in clock ticks. */
-  cpuTicks: number;
-  /** When /proc was read (ms since the epoch). */
-  takenAt: number;
+  /** Since the previous sample: 100 = one full core, 3 decimals. */
+  cpuPercent: number;
 }
 
-interface ProcessEntry {
-  pid: string;
-  cpuTicks: number;
-}
-
-/** Live processes by process group, from one pass over /proc/<pid>/stat. */
-interface Snapshot {
-  takenAt: number;
-  groups: Map<number, ProcessEntry[]>;
-}
-
-let current: Promise<Snapshot> | undefined;
-let currentAt = 0;
-
-async function readEntry(pid: string): Promise<[number, ProcessEntry] | undefined> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // After the command name, which is in parentheses and may hold spaces: [0] state, [2] pgrp, [11] utime,
-    // [12] stime (stat(5) fields 3, 5, 14, 15).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields[0] === 'Z') return undefined;
-    return [Number(fields[2]), { pid, cpuTicks: Number(fields[11]) + Number(fields[12]) }];
-  } catch {
-    // The process ended between the listing and the read.
-    return undefined;
-  }
-}
-
-async function takeSnapshot(): Promise<Snapshot> {
-  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
-  const entries = await Promise.all(pids.map(readEntry));
-  const groups = new Map<number, ProcessEntry[]>();
-  for (const entry of entries) {
-    if (!entry) continue;
-    const members = groups.get(entry[0]);
-    if (members) members.push(entry[1]);
-    else groups.set(entry[0], [entry[1]]);
-  }
-  return { takenAt: Date.now(), groups };
-}
-
-function snapshot(): Promise<Snapshot> {
-  if (!current || Date.now() - currentAt > SNAPSHOT_MAX_AGE_MS) {
-    currentAt = Date.now();
-    current = takeSnapshot();
-    current.catch(() => {
-      current = undefined;
-    });
-  }
-  return current;
-}
-
-async function rssOf(pid: string): Promise<number> {
-  // VmRSS is in kB whatever the page size; kernel threads and processes that just ended have none.
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) * 1024;
-}
-
-/** Sums RSS and CPU time of every process whose process group is `groupId` (the runtime's leader pid). */
-export async function sampleProcessGroup(groupId: number): Promise<GroupSample> {
-  const { takenAt, groups } = await snapshot();
-  const members = groups.get(groupId) ?? [];
-  const sizes = await Promise.all(members.map((member) => rssOf(member.pid)));
-  return {
-    rssBytes: sizes.reduce((sum, size) => sum + size, 0),
-    cpuTicks: members.reduce((sum, member) => sum + member.cpuTicks, 0),
-    takenAt,
-  };
+/** CPU use over an interval as Wings reports it: 100 = one full core, 3 decimals. */
+function cpuPercent(usedTicks: number, elapsedMs: number): number {
+  if (elapsedMs <= 0) return 0;
+  const used = usedTicks / CLOCK_TICKS_PER_SECOND;
+  return Math.round((used / (elapsedMs / 1000)) * 100 * 1000) / 1000;
 }
 
 /**
- * CPU use between two samples as Wings reports it: 100 = one full core, 3 decimals. Members that ended take their
- * ticks with them, so a drop counts as zero rather than negative.
+ * The usage of one process group (a process server: its shell, the game, whatever they started), summed over its
+ * members. Members are learnt from a shared /proc scan every MEMBERS_MAX_AGE_MS; each sample reads only theirs,
+ * and a member whose stat is gone, a zombie or in another group (its pid reused) is dropped at once.
  */
-export function cpuPercent(previousTicks: number, ticks: number, elapsedMs: number): number {
-  if (elapsedMs <= 0) return 0;
-  const used = Math.max(0, ticks - previousTicks) / CLOCK_TICKS_PER_SECOND;
-  return Math.round((used / (elapsedMs / 1000)) * 100 * 1000) / 1000;
+export class ProcessGroupUsage {
+  readonly #groupId: number;
+  readonly #spawnedAt: number;
+  /** Each member's CPU ticks at the previous sample (or when it was first seen). */
+  readonly #members = new Map<number, number>();
+  #membersLearntAt: number | undefined;
+  #sampledAt: number;
+  #cpuPercent = 0;
+
+  /** @param groupId the leader's pid @param spawnedAt when the leader was spawned: the first CPU figure runs from it */
+  constructor(groupId: number, spawnedAt = Date.now()) {
+    this.#groupId = groupId;
+    this.#spawnedAt = spawnedAt;
+    this.#sampledAt = spawnedAt;
+  }
+
+  async sample(): Promise<GroupUsage> {
+    const learntAt = this.#membersLearntAt;
+    if (learntAt === undefined || Date.now() - learntAt > MEMBERS_MAX_AGE_MS) await this.#learnMembers();
+    let rssBytes = 0;
+    let usedTicks = 0;
+    for (const [pid, previousTicks] of this.#members) {
+      const stat = readProcStat(pid);
+      if (stat?.groupId !== this.#groupId) {
+        this.#members.delete(pid);
+        continue;
+      }
+      rssBytes += stat.rssBytes;
+      // A member that ended takes its ticks with it: its last interval is lost rather than counted negative.
+      usedTicks += Math.max(0, stat.cpuTicks - previousTicks);
+      this.#members.set(pid, stat.cpuTicks);
+    }
+    const takenAt = Date.now();
+    if (takenAt > this.#sampledAt) {
+      this.#cpuPercent = cpuPercent(usedTicks, takenAt - this.#sampledAt);
+      this.#sampledAt = takenAt;
+    }
+    return { rssBytes, cpuPercent: this.#cpuPercent };
+  }
+
+  async #learnMembers(): Promise<void> {
+    const firstTime = this.#membersLearntAt === undefined;
+    const startedAt = Date.now();
+    const groups = await scanProcessGroups(this.#spawnedAt);
+    for (const pid of groups.get(this.#groupId) ?? []) {
+      if (this.#members.has(pid)) continue;
+      // The first scan finds what was born since the spawn: all its time is new. A member found by a later scan
+      // may have run unseen for a while; counting that time in one interval would show a spike, so it counts
+      // from now.
+      this.#members.set(pid, firstTime ? 0 : (readProcStat(pid)?.cpuTicks ?? 0));
+    }
+    this.#membersLearntAt = startedAt;
+  }
 }

@@ -10,7 +10,7 @@ import type {
 } from '../runtime';
 import { substituteStartup } from '../wings-environment';
 import { forwardLines } from './line-splitter';
-import { cpuPercent, sampleProcessGroup } from './process-group-usage';
+import { ProcessGroupUsage } from './process-group-usage';
 
 /**
  * The shell leads the group and receives its signals too; left at their defaults it would die at once and the
@@ -54,8 +54,8 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
   /** A kill that arrived while the start was still checking the directory: carried out right after the spawn. */
   #killRequested = false;
   #memoryLimitBytes = 0;
-  /** The previous CPU sample; the first one measures from the spawn. */
-  #cpu = { ticks: 0, at: 0, percent: 0 };
+  /** The usage of the process group the child leads; its first CPU figure measures from the spawn. */
+  #group: ProcessGroupUsage | undefined;
 
   get running(): boolean {
     return this.#running;
@@ -84,7 +84,7 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
     );
     this.#child = child;
     this.#memoryLimitBytes = options.limits.memoryMb > 0 ? options.limits.memoryMb * 1_000_000 : 0;
-    this.#cpu = { ticks: 0, at: Date.now(), percent: 0 };
+    const spawnedAt = Date.now();
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', reject);
@@ -92,6 +92,7 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
     this.#running = true;
     const leader = child.pid;
     if (leader !== undefined) {
+      this.#group = new ProcessGroupUsage(leader, spawnedAt);
       killGroupsOnExit();
       liveGroups.add(leader);
     }
@@ -135,18 +136,15 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
 
   /** Sums the whole process group from /proc: the game is often a child of the shell, with children of its own. */
   async usage(): Promise<RuntimeUsage> {
-    const pid = this.#child?.pid;
     const idle = { memoryBytes: 0, memoryLimitBytes: 0, cpuAbsolute: 0, rxBytes: 0, txBytes: 0 };
-    if (!this.#running || this.#ended || pid === undefined) return idle;
-    const sample = await sampleProcessGroup(pid);
-    // Measured between the moments /proc was read, which a shared scan may have done a little earlier.
-    // The same scan seen twice has nothing new to say: the last figure stands.
-    if (sample.takenAt > this.#cpu.at) {
-      const percent = cpuPercent(this.#cpu.ticks, sample.cpuTicks, sample.takenAt - this.#cpu.at);
-      this.#cpu = { ticks: sample.cpuTicks, at: sample.takenAt, percent };
-    }
-    const cpuAbsolute = this.#cpu.percent;
-    return { ...idle, memoryBytes: sample.rssBytes, memoryLimitBytes: this.#memoryLimitBytes, cpuAbsolute };
+    if (!this.#running || this.#ended || !this.#group) return idle;
+    const sample = await this.#group.sample();
+    return {
+      ...idle,
+      memoryBytes: sample.rssBytes,
+      memoryLimitBytes: this.#memoryLimitBytes,
+      cpuAbsolute: sample.cpuPercent,
+    };
   }
 
   #signalGroupOf(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
