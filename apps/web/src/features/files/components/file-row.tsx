@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { FileArchiveIcon, FileIcon, FolderIcon, LinkIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
-import { type FileEntry, isEditable } from '@/features/files/api/transformers';
+import { type FileEntry, isArchiveType, isEditable } from '@/features/files/api/transformers';
 import { type FileAction, FileRowMenu } from '@/features/files/components/file-row-menu';
 import { useFilePermissions } from '@/features/files/hooks/use-file-permissions';
 import { formatModified } from '@/features/files/utils/format-modified';
@@ -43,6 +44,13 @@ function FileName({ file, directory }: { file: FileEntry; directory: string }) {
   return <span className="truncate font-medium text-ink-100">{file.name}</span>;
 }
 
+/** Folder, archive, link or plain file (SVG: an emoji needs a font the machine may not have). */
+function FileTypeIcon({ file }: { file: FileEntry }) {
+  if (file.isSymlink) return <LinkIcon />;
+  if (!file.isFile) return <FolderIcon className="text-brand-400" />;
+  return isArchiveType(file) ? <FileArchiveIcon /> : <FileIcon />;
+}
+
 export function FileRow({ file, directory, selected, onSelect, onAction }: FileRowProps) {
   const { t } = useTranslation('server');
   return (
@@ -57,8 +65,8 @@ export function FileRow({ file, directory, selected, onSelect, onAction }: FileR
         onChange={(event) => onSelect(event.target.checked)}
         className="size-4 accent-brand-500"
       />
-      <span aria-hidden="true" className="w-5 text-center text-ink-400">
-        {file.isFile ? '📄' : '📁'}
+      <span className="flex w-5 justify-center text-base text-ink-400">
+        <FileTypeIcon file={file} />
       </span>
       <span className="flex min-w-0 flex-1">
         <FileName file={file} directory={directory} />

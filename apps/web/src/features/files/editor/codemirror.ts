@@ -11,7 +11,6 @@ import {
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import {
   bracketMatching,
-  defaultHighlightStyle,
   foldGutter,
   foldKeymap,
   indentOnInput,
@@ -29,6 +28,7 @@ import {
   keymap,
   lineNumbers,
 } from '@codemirror/view';
+import { darkHighlightStyle } from '@/features/files/editor/dark-highlight';
 
 export { languages };
 
@@ -78,7 +78,7 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): Edito
         autocompletion(),
         highlightActiveLine(),
         highlightSelectionMatches(),
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        syntaxHighlighting(darkHighlightStyle),
         keymap.of([
           // First, so the browser's "save page" never opens.
           {
