@@ -1,10 +1,8 @@
-import { constants, type Stats } from 'node:fs';
-import fs from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { modeBits, modeString } from './file-mode';
 import type { DirectoryHandle } from './jail';
-import { mimeFromContent, mimeFromName, SNIFF_BYTES } from './mime';
-
-const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
+import { mimeFromName, SNIFF_BYTES } from './mime';
+import { readHead } from './read-head';
 
 /** One row of a listing, in Wings' field names (the panel turns it into a file_object). */
 export interface FileEntry {
@@ -32,6 +30,11 @@ export async function describeEntry(
   name: string,
   stats: Stats,
 ): Promise<FileEntry> {
+  return entryFromStats(name, stats, mimeWithoutReading(name, stats) ?? (await sniff(directory, name)));
+}
+
+/** The row for `name` once its mime is known. */
+export function entryFromStats(name: string, stats: Stats, mime: string): FileEntry {
   return {
     name,
     created: stats.ctime.toISOString(),
@@ -42,33 +45,21 @@ export async function describeEntry(
     directory: stats.isDirectory(),
     file: stats.isFile(),
     symlink: stats.isSymbolicLink(),
-    mime: await mimeOf(directory, name, stats),
+    mime,
   };
 }
 
-async function mimeOf(directory: DirectoryHandle, name: string, stats: Stats): Promise<string> {
+/** The mime when the type or the name settle it; `undefined` for a regular file whose content must be sniffed. */
+export function mimeWithoutReading(name: string, stats: Stats): string | undefined {
   if (stats.isDirectory()) return 'inode/directory';
   if (stats.isSymbolicLink()) return 'inode/symlink';
   if (!stats.isFile()) return 'application/octet-stream';
-  return mimeFromName(name) ?? (await sniff(directory, name));
+  return mimeFromName(name);
 }
 
 async function sniff(directory: DirectoryHandle, name: string): Promise<string> {
-  // O_NOFOLLOW: the entry may have been swapped for a link since the lstat; O_NONBLOCK: or for a FIFO.
-  const handle = await fs
-    .open(directory.child(name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
-    .catch(() => undefined);
-  if (handle === undefined) return 'application/octet-stream';
-  try {
-    if (!(await handle.stat()).isFile()) return 'application/octet-stream';
-    const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    return mimeFromContent(buffer.subarray(0, bytesRead));
-  } catch {
-    return 'application/octet-stream';
-  } finally {
-    await handle.close();
-  }
+  const head = await readHead(directory, name, Buffer.allocUnsafe(SNIFF_BYTES));
+  return head.kind === 'regular' ? head.mime : 'application/octet-stream';
 }
 
 /** Directories first, then everything else, each by name. */

@@ -12,12 +12,14 @@ import { detectArchive } from './archive-reader';
 import { type ArchiveFormat, type ArchiveItem, writeArchive } from './archive-writer';
 import { Denylist } from './denylist';
 import { assertRoomFor, type DiskQuota, remainingBytes, unlimitedQuota } from './disk-quota';
-import { compareEntries, describeEntry, type FileEntry } from './file-entry';
+import { describeEntry, type FileEntry } from './file-entry';
 import { parseMode } from './file-mode';
 import { archiveName, copyNameCandidates } from './file-names';
 import { errnoOf, FilesystemError, fromSystemError } from './filesystem-error';
 import { type DirectoryHandle, Jail } from './jail';
-import { joinComponents, pathComponents } from './jail-path';
+import { displayPath, joinComponents, pathComponents } from './jail-path';
+import { listDirectory } from './list-directory';
+import { MimeCache } from './mime-cache';
 import { readExactly } from './read-exactly';
 import { removeTree, usedBytes, walkTree } from './tree';
 import { writeAll } from './write-all';
@@ -27,7 +29,6 @@ const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } 
 const O_PATH = 0o10000000;
 const READ_FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY;
 const CREATE_FLAGS = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY;
-const LIST_BATCH = 64;
 
 export interface ServerFilesystemOptions {
   /** The server's directory on the host. */
@@ -56,6 +57,9 @@ export type FileData = Buffer | Uint8Array | string | Readable;
  * they are symlinks, and recursive work goes through descriptors (see jail.ts).
  */
 export class ServerFilesystem {
+  /** Sniffed mimes of unchanged files, so listing a big folder again does not reopen every file. */
+  private readonly mimes = new MimeCache();
+
   private constructor(
     private readonly jail: Jail,
     private readonly quota: DiskQuota,
@@ -81,19 +85,10 @@ export class ServerFilesystem {
 
   /** The entries of a directory: directories first, then files, each by name. */
   async list(directory = '/'): Promise<FileEntry[]> {
-    const handle = await this.jail.openDirectory(pathComponents(directory));
+    const components = pathComponents(directory);
+    const handle = await this.jail.openDirectory(components);
     try {
-      const names = await fs.readdir(handle.path);
-      const entries: FileEntry[] = [];
-      // In batches: a 10,000-file world folder should not wait on one lstat at a time.
-      for (let start = 0; start < names.length; start += LIST_BATCH) {
-        const batch = names.slice(start, start + LIST_BATCH).map(async (name) => {
-          const stats = await fs.lstat(handle.child(name)).catch(() => undefined);
-          return stats === undefined ? undefined : describeEntry(handle, name, stats);
-        });
-        for (const entry of await Promise.all(batch)) if (entry !== undefined) entries.push(entry);
-      }
-      return entries.sort(compareEntries);
+      return await listDirectory(handle, this.mimes, displayPath(components));
     } catch (error) {
       return fromSystemError(error);
     } finally {
