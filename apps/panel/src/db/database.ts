@@ -17,9 +17,11 @@ export const sqliteFile = (dataDir: string) => join(dataDir, 'aerie.sqlite');
 export function createDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Db {
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:/.test(url)) {
-    return new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }),
-    });
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle connection the server ends (a restart, a failover, an admin's kill) is reported here; without a
+    // listener Node throws it and the panel dies. The pool drops that client and opens another when needed.
+    pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   if (url && /^(mysql|mariadb):/.test(url)) {
     const pool = createPool({
