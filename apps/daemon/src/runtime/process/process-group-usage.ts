@@ -6,7 +6,7 @@ const CLOCK_TICKS_PER_SECOND = 100;
 /**
  * How long the members one /proc scan found are trusted. Between scans only their own stat files are read (two
  * for a `sh -c game` server, instead of every process on the host); a process the game forks later is counted
- * from the next scan on.
+ * from the next scan on (a young group is scanned more often, see sample()).
  */
 const MEMBERS_MAX_AGE_MS = 10_000;
 
@@ -39,16 +39,22 @@ export class ProcessGroupUsage {
   #sampledAt: number;
   #cpuPercent = 0;
 
-  /** @param groupId the leader's pid @param spawnedAt when the leader was spawned: the first CPU figure runs from it */
-  constructor(groupId: number, spawnedAt = Date.now()) {
+  /**
+   * @param groupId the leader's pid
+   * @param options.spawnedAt when the leader was spawned: the first CPU figure runs from it
+   */
+  constructor(groupId: number, options: { spawnedAt?: number } = {}) {
     this.#groupId = groupId;
-    this.#spawnedAt = spawnedAt;
-    this.#sampledAt = spawnedAt;
+    this.#spawnedAt = options.spawnedAt ?? Date.now();
+    this.#sampledAt = this.#spawnedAt;
   }
 
   async sample(): Promise<GroupUsage> {
     const learntAt = this.#membersLearntAt;
-    if (learntAt === undefined || Date.now() - learntAt > MEMBERS_MAX_AGE_MS) await this.#learnMembers();
+    // A young group is still starting its processes (the shell forks the game): its members are trusted only
+    // as long as the group had lived when they were learnt, so scans come often at first and settle at the max.
+    const trustedMs = Math.min(MEMBERS_MAX_AGE_MS, (learntAt ?? 0) - this.#spawnedAt);
+    if (learntAt === undefined || Date.now() - learntAt > trustedMs) await this.#learnMembers();
     let rssBytes = 0;
     let usedTicks = 0;
     for (const [pid, previousTicks] of this.#members) {

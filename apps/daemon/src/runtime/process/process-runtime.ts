@@ -92,7 +92,7 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
     this.#running = true;
     const leader = child.pid;
     if (leader !== undefined) {
-      this.#group = new ProcessGroupUsage(leader, spawnedAt);
+      this.#group = new ProcessGroupUsage(leader, { spawnedAt });
       killGroupsOnExit();
       liveGroups.add(leader);
     }
