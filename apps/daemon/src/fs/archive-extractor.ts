@@ -1,6 +1,5 @@
 import { constants } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
 import {
   type ArchiveEntry,
   type ArchiveEntryHeader,
@@ -13,7 +12,8 @@ import {
 import { ByteLimit } from './byte-limit';
 import type { Denylist } from './denylist';
 import { type DiskQuota, remainingBytes } from './disk-quota';
-import { FilesystemError, isFilesystemError } from './filesystem-error';
+import { ExtractDirectories } from './extract-directories';
+import { errnoOf, FilesystemError, isFilesystemError } from './filesystem-error';
 import type { Jail } from './jail';
 import { pathComponents } from './jail-path';
 import { writeAll } from './write-all';
@@ -155,20 +155,22 @@ export async function extractArchive(options: {
 
   const check = new EntryChecker({ ...limits, maxTotalBytes: scan.total }, base);
   const result: ExtractResult = { entries: 0, bytes: 0, skipped: [] };
+  const directories = new ExtractDirectories(jail);
   try {
     for await (const entry of entries(true, streamCap(scan.total))) {
       const checked = check.check(entry.header);
-      const written = await writeEntry(jail, denylist, checked, entry, result);
+      const written = await writeEntry(directories, denylist, checked, entry, result);
       result.bytes += written;
     }
   } finally {
     quota.add(result.bytes);
+    await directories.closeAll();
   }
   return result;
 }
 
 async function writeEntry(
-  jail: Jail,
+  directories: ExtractDirectories,
   denylist: Denylist,
   checked: CheckedEntry,
   entry: ArchiveEntry,
@@ -184,30 +186,39 @@ async function writeEntry(
   if (checked.skip !== undefined) return skip(checked.skip);
   if (denylist.matches(components)) return skip('present in the egg denylist');
   if (header.type === 'directory') {
-    const directory = await jail.openDirectory(components, { create: true });
-    await directory.close();
+    await directories.get(components);
     result.entries += 1;
     return 0;
   }
-  const { directory, name } = await jail.openParent(components, { create: true });
+  const parent = components.slice(0, -1);
+  const name = components.at(-1) as string;
+  const mode = header.mode !== undefined && (header.mode & 0o777) !== 0 ? header.mode & 0o777 : 0o644;
+  // O_NOFOLLOW: an existing link of that name (e.g. made by the game) is never written through.
+  const create = async () =>
+    fs.open(
+      (await directories.get(parent)).child(name),
+      O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NOCTTY,
+      mode,
+    );
   let file: FileHandle;
   try {
-    const mode = header.mode !== undefined && (header.mode & 0o777) !== 0 ? header.mode & 0o777 : 0o644;
-    // O_NOFOLLOW: an existing link of that name (e.g. made by the game) is never written through.
-    file = await fs.open(directory.child(name), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NOCTTY, mode);
+    file = await create().catch(async (error: unknown) => {
+      // The kept-open directory was removed meanwhile: walk to it (and make it) afresh, once.
+      if (errnoOf(error) !== 'ENOENT') throw error;
+      await directories.forget(parent);
+      return create();
+    });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoOf(error);
     if (code === 'ELOOP') return skip('a symbolic link of that name exists');
     if (code === 'EISDIR') return skip('a directory of that name exists');
     throw error;
-  } finally {
-    await directory.close();
   }
   try {
     // Never more than the header declared, whatever the data stream carries.
     const bytes = await writeAll(
       file,
-      entry.stream as Readable,
+      entry.stream as AsyncIterable<Uint8Array>,
       header.size,
       () => new FilesystemError('ETOOBIG'),
     );

@@ -87,7 +87,7 @@ async function feedTar(
     return;
   }
   if (kind === 'gzip') {
-    pipeline(raw, zlib.createGunzip(), limit, done);
+    pipeline(raw, zlib.createGunzip({ chunkSize: 256 * 1024 }), limit, done);
     return;
   }
   const decoder = EXTERNAL_DECODERS[kind];
