@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire';
 import { DiskUsage } from '../disk/disk-usage';
 import type { DiskQuota } from '../fs/disk-quota';
-import { ServerFilesystem } from '../fs/server-filesystem';
+import type { ServerFilesystem } from '../fs/server-filesystem';
 import { runInstall } from '../install/install-runner';
 import type { PanelApi } from '../panel-client/panel-client';
 import type { RuntimeDriver, RuntimeUsage } from '../runtime/runtime';
@@ -33,6 +33,17 @@ export const INSTALL_COMPLETED_MESSAGE = 'Installation process completed.';
 /** Grace periods before a kill: Wings' disk-limit and suspension stops (1 min) and its reinstall stop (10 s). */
 const DISK_LIMIT_STOP_MS = 60_000;
 const REINSTALL_STOP_MS = 10_000;
+
+/**
+ * The filesystem module, loaded on the first files API call: it brings the archive libraries (tar, zip, ignore,
+ * mime), which a daemon whose servers nobody browses never needs in memory.
+ */
+async function openFilesystem(
+  options: Parameters<typeof ServerFilesystem.open>[0],
+): Promise<ServerFilesystem> {
+  const { ServerFilesystem } = await import('../fs/server-filesystem');
+  return ServerFilesystem.open(options);
+}
 
 const IDLE_USAGE: RuntimeUsage = {
   memoryBytes: 0,
@@ -177,11 +188,7 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
     const patterns = this.#configuration.settings.egg.file_denylist ?? [];
     const denylist = JSON.stringify(patterns);
     if (this.#files?.denylist !== denylist) {
-      const filesystem = ServerFilesystem.open({
-        root: this.directory,
-        quota: this.#quota,
-        denylist: patterns,
-      });
+      const filesystem = openFilesystem({ root: this.directory, quota: this.#quota, denylist: patterns });
       const opened = { denylist, filesystem };
       this.#files = opened;
       // A failed open (directory gone) is not remembered: the next call tries again.
