@@ -24,14 +24,16 @@ const temp = benchTempDirectory('aerie-bench-files-');
 try {
   const root = path.join(temp.path, 'root');
   await mkdir(path.join(root, 'flat'), { recursive: true });
-  const files = await ServerFilesystem.open({ root, denylist: [], extractLimits: {} });
+  const open = () => ServerFilesystem.open({ root, denylist: [], extractLimits: {} });
+  const files = await open();
 
+  // The flat files first: while the tree is written they settle (a file changed in the last seconds is sniffed
+  // on every listing, as a world folder's region files long since written are not).
   await writeFlatDirectory(path.join(root, 'flat'), listFiles);
-  const listing = await compareListing(files, '/flat', path.join(root, 'flat'), listRounds);
-  const list = medians(listing);
-
   await mkdir(path.join(root, 'tree'));
   const tree = await writeMixedTree(path.join(root, 'tree'));
+  const listing = await compareListing(files, open, '/flat', path.join(root, 'flat'), listRounds);
+  const list = medians(listing);
   console.log(
     `tree: ${tree.files} files in ${tree.directories} directories, ${mib(tree.bytes)} (${mib(tree.textBytes)} text, ${mib(tree.randomBytes)} random)`,
   );
@@ -69,7 +71,14 @@ try {
     ['operation', 'ServerFilesystem', 'baseline', 'ratio (time)', 'baseline is'],
     [
       [
-        'list 10,000 files',
+        'list 10,000 files, cold',
+        ms(list.cold),
+        ms(list.baseline),
+        ratio(list.cold, list.baseline),
+        'readdir + lstat each',
+      ],
+      [
+        'list 10,000 files, again',
         ms(list.serverFilesystem),
         ms(list.baseline),
         ratio(list.serverFilesystem, list.baseline),
@@ -100,7 +109,7 @@ try {
     `throughput: compress ${mib((tree.bytes / compressMs) * 1000)}/s (tar ${mib((tree.bytes / tarCompressMs) * 1000)}/s), decompress ${mib((tree.bytes / decompressMs) * 1000)}/s (tar ${mib((tree.bytes / tarDecompressMs) * 1000)}/s)`,
   );
   console.log(
-    `rounds (ms): list ${listing.serverFilesystemMs.map((v) => v.toFixed(1)).join(' ')} | readdir+lstat ${listing.baselineMs.map((v) => v.toFixed(1)).join(' ')}`,
+    `rounds (ms): list cold ${listing.coldMs.map((v) => v.toFixed(1)).join(' ')} | list again ${listing.serverFilesystemMs.map((v) => v.toFixed(1)).join(' ')} | readdir+lstat ${listing.baselineMs.map((v) => v.toFixed(1)).join(' ')}`,
   );
   console.log(
     `rounds (ms): compress ${compressions.map((r) => `${r.serverFilesystemMs.toFixed(0)}/${r.tarMs.toFixed(0)}`).join(' ')} | decompress ${decompressions.map((r) => `${r.serverFilesystemMs.toFixed(0)}/${r.tarMs.toFixed(0)}`).join(' ')} (ServerFilesystem/tar)`,

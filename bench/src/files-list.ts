@@ -5,7 +5,10 @@ import { median, timeMs } from './measure';
 
 export interface ListResult {
   entries: number;
+  /** The same ServerFilesystem listing again (sniffed mimes of unchanged files remembered). */
   serverFilesystemMs: number[];
+  /** A ServerFilesystem opened just before (nothing remembered: every unknown file opened and sniffed). */
+  coldMs: number[];
   baselineMs: number[];
 }
 
@@ -26,9 +29,13 @@ async function bareList(directory: string): Promise<number> {
   return stats.length;
 }
 
-/** Alternates the two listings for `rounds` rounds after a warm-up, so both see the same cache and noise. */
+/**
+ * Alternates the listings for `rounds` rounds after a warm-up, so all see the same page cache and noise: the
+ * bare readdir + lstat, a fresh ServerFilesystem (`open()`), and the long-lived `files` listing again.
+ */
 export async function compareListing(
   files: ServerFilesystem,
+  open: () => Promise<ServerFilesystem>,
   userPath: string,
   hostPath: string,
   rounds: number,
@@ -36,9 +43,11 @@ export async function compareListing(
   const entries = (await files.list(userPath)).length;
   const bare = await bareList(hostPath);
   if (entries !== bare) throw new Error(`list returned ${entries} entries, readdir ${bare}`);
-  const result: ListResult = { entries, serverFilesystemMs: [], baselineMs: [] };
+  const result: ListResult = { entries, serverFilesystemMs: [], coldMs: [], baselineMs: [] };
   for (let round = 0; round < rounds; round += 1) {
     result.baselineMs.push(await timeMs(() => bareList(hostPath)));
+    const fresh = await open();
+    result.coldMs.push(await timeMs(() => fresh.list(userPath)));
     result.serverFilesystemMs.push(await timeMs(() => files.list(userPath)));
   }
   return result;
@@ -46,5 +55,6 @@ export async function compareListing(
 
 export const medians = (result: ListResult) => ({
   serverFilesystem: median(result.serverFilesystemMs),
+  cold: median(result.coldMs),
   baseline: median(result.baselineMs),
 });
