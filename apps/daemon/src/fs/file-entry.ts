@@ -1,25 +1,12 @@
 import type { Stats } from 'node:fs';
+import type { DaemonFileStat } from '@aerie/shared/files/file-wire';
 import { modeBits, modeString } from './file-mode';
 import type { DirectoryHandle } from './jail';
 import { mimeFromName, SNIFF_BYTES } from './mime';
 import { readHead } from './read-head';
 
 /** One row of a listing, in Wings' field names (the panel turns it into a file_object). */
-export interface FileEntry {
-  name: string;
-  /** ctime, ISO 8601. */
-  created: string;
-  modified: string;
-  /** Ten characters, e.g. `-rw-r--r--`. */
-  mode: string;
-  /** Permission bits in octal, e.g. `644`. */
-  mode_bits: string;
-  size: number;
-  directory: boolean;
-  file: boolean;
-  symlink: boolean;
-  mime: string;
-}
+export type FileEntry = DaemonFileStat;
 
 /**
  * Describes `name` inside an open directory from its lstat. A symlink is shown as the link itself: its target is
