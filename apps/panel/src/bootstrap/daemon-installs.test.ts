@@ -1,7 +1,6 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/build-test-app';
+import { closedPort } from '../../test/closed-port';
 import { type DaemonAnswer, type DaemonCall, startDaemonStandIn } from '../../test/daemon-stand-in';
 import { createTestUser } from '../../test/factories';
 import { createTestNode, createTestServer, importDemoEgg, type ServerRow } from '../../test/server-factories';
@@ -15,14 +14,6 @@ import { dispatchPendingInstalls, waitForDaemon } from './daemon-installs';
 let t: TestApp;
 let client: DaemonClient;
 const stops: (() => Promise<unknown>)[] = [];
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A node whose daemon is a stand-in on a real socket, answering `answer`. */
 async function nodeWithDaemon(

@@ -1,7 +1,6 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/build-test-app';
+import { closedPort } from '../../../../test/closed-port';
 import { type DaemonAnswer, startDaemonStandIn } from '../../../../test/daemon-stand-in';
 import { createTestNode, createTestServer } from '../../../../test/server-factories';
 import { type Actor, type Scenario, serverScenario, setServerState } from '../../../../test/server-scenario';
@@ -14,14 +13,6 @@ const answers = new Map<string, DaemonAnswer>();
 
 const command = (actor: Actor, body: unknown, server = s.server.uuid_short) =>
   actor.browser.post(`/api/client/servers/${server}/command`, body as Record<string, unknown>);
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
   t = await buildTestApp();

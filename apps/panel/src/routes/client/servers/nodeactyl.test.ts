@@ -1,8 +1,7 @@
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/build-test-app';
+import { closedPort } from '../../../../test/closed-port';
 import { createTestUser } from '../../../../test/factories';
 import {
   addSubuser,
@@ -30,14 +29,6 @@ interface NodeactylClient {
 const { NodeactylClient } = createRequire(import.meta.url)('nodeactyl') as {
   NodeactylClient: new (host: string, key: string) => NodeactylClient;
 };
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 let t: TestApp;
 let client: NodeactylClient;

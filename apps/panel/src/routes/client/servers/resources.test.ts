@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/build-test-app';
+import { closedPort } from '../../../../test/closed-port';
 import { createTestNode, createTestServer, type ServerRow } from '../../../../test/server-factories';
 import { type Scenario, serverScenario, setServerState } from '../../../../test/server-scenario';
 
@@ -26,13 +27,6 @@ function fakeDaemon(answers: Map<string, { status: number; body: unknown }>) {
 }
 
 /** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const answers = new Map<string, { status: number; body: unknown }>();
 const daemon = fakeDaemon(answers);

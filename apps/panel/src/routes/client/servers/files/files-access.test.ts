@@ -1,7 +1,6 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../../test/build-test-app';
+import { closedPort } from '../../../../../test/closed-port';
 import { type FilesScenario, filesScenario } from '../../../../../test/files-scenario';
 import { addSubuser, createTestNode, createTestServer } from '../../../../../test/server-factories';
 import { type Actor, setServerState, signedIn } from '../../../../../test/server-scenario';
@@ -181,14 +180,6 @@ describe.each(routes)('$method files/$path ($permission)', (route) => {
     }
   });
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The routes that call the daemon. */
 const relayed = routes.filter((route) => !route.path.startsWith('download') && route.path !== 'upload');
