@@ -1,4 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import type { NodeRow } from '../src/nodes/nodes.service';
 import type { User } from '../src/users/user';
 import { TestBrowser } from './browser';
@@ -72,5 +73,58 @@ export async function setServerState(
       .insertInto('server_transfers')
       .values({ server_id: server.id, successful: null, archived: false, created_at: now, updated_at: now })
       .execute();
+  }
+}
+
+export type ServerState = Parameters<typeof setServerState>[3];
+
+/** Every state that blocks a server's routes, with the 409 detail the panel answers (reference §7.2). */
+export const conflictStates: [ServerState, string][] = [
+  [
+    { status: 'suspended' },
+    'This server is currently suspended and the functionality requested is unavailable.',
+  ],
+  [
+    { status: 'installing' },
+    'This server has not yet completed its installation process, please try again later.',
+  ],
+  [
+    { status: 'restoring_backup' },
+    'This server is currently restoring from a backup, please try again later.',
+  ],
+  [
+    { transferring: true },
+    'This server is currently being transferred to a new machine, please try again later.',
+  ],
+  [
+    { maintenance: true },
+    'The node of this server is currently under maintenance and the functionality requested is unavailable.',
+  ],
+];
+
+/**
+ * Puts the server in `state`, expects each actor's request (made by `send`) to get 409 with `detail`, and puts the
+ * server back to normal whatever happened.
+ */
+export async function expectConflictForEach(
+  t: TestApp,
+  target: { server: ServerRow; node: NodeRow },
+  [state, detail]: [ServerState, string],
+  actors: Actor[],
+  send: (actor: Actor) => Promise<LightMyRequestResponse>,
+): Promise<void> {
+  await setServerState(t, target.server, target.node, state);
+  try {
+    for (const actor of actors) {
+      const response = await send(actor);
+      expect(response.statusCode).toBe(409);
+      expect(response.json().errors[0]).toEqual({
+        code: 'ServerStateConflictException',
+        status: '409',
+        detail,
+      });
+    }
+  } finally {
+    await setServerState(t, target.server, target.node, {});
   }
 }

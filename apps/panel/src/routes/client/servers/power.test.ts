@@ -5,9 +5,10 @@ import { type DaemonAnswer, startDaemonStandIn } from '../../../../test/daemon-s
 import { addSubuser, createTestNode, createTestServer } from '../../../../test/server-factories';
 import {
   type Actor,
+  conflictStates,
+  expectConflictForEach,
   type Scenario,
   serverScenario,
-  setServerState,
   signedIn,
 } from '../../../../test/server-scenario';
 
@@ -137,39 +138,11 @@ describe('POST /api/client/servers/{server}/power', () => {
     expect(daemon.calls.length).toBe(before);
   });
 
-  it.each([
-    [
-      { status: 'installing' },
-      'This server has not yet completed its installation process, please try again later.',
-    ],
-    [
-      { status: 'suspended' },
-      'This server is currently suspended and the functionality requested is unavailable.',
-    ],
-    [
-      { status: 'restoring_backup' },
-      'This server is currently restoring from a backup, please try again later.',
-    ],
-    [
-      { transferring: true },
-      'This server is currently being transferred to a new machine, please try again later.',
-    ],
-  ])('answers 409 in state %o, to the owner and root admins alike', async (state, detail) => {
-    await setServerState(t, s.server, s.node, state);
-    try {
-      for (const actor of [s.owner, s.admin, s.subuser]) {
-        const response = await power(actor, { signal: 'start' });
-        expect(response.statusCode).toBe(409);
-        expect(response.json().errors[0]).toEqual({
-          code: 'ServerStateConflictException',
-          status: '409',
-          detail,
-        });
-      }
-    } finally {
-      await setServerState(t, s.server, s.node, {});
-    }
-  });
+  it.each(conflictStates)('answers 409 in state %o, to the owner and root admins alike', (state, detail) =>
+    expectConflictForEach(t, s, [state, detail], [s.owner, s.admin, s.subuser], (actor) =>
+      power(actor, { signal: 'start' }),
+    ),
+  );
 
   it("relays the daemon's refusal with its status, and 502 when it cannot be reached", async () => {
     const server = await createTestServer(t.ctx, { owner: s.owner.user, node: s.node, eggId: s.egg.id });

@@ -3,7 +3,13 @@ import { buildTestApp, type TestApp } from '../../../../../test/build-test-app';
 import { closedPort } from '../../../../../test/closed-port';
 import { type FilesScenario, filesScenario } from '../../../../../test/files-scenario';
 import { addSubuser, createTestNode, createTestServer } from '../../../../../test/server-factories';
-import { type Actor, setServerState, signedIn } from '../../../../../test/server-scenario';
+import {
+  type Actor,
+  conflictStates,
+  expectConflictForEach,
+  setServerState,
+  signedIn,
+} from '../../../../../test/server-scenario';
 
 const FILE_PERMISSIONS = [
   'file.create',
@@ -133,43 +139,13 @@ describe.each(routes)('$method files/$path ($permission)', (route) => {
     });
   });
 
-  it.each([
-    [
-      { status: 'suspended' },
-      'This server is currently suspended and the functionality requested is unavailable.',
-    ],
-    [
-      { status: 'installing' },
-      'This server has not yet completed its installation process, please try again later.',
-    ],
-    [
-      { status: 'restoring_backup' },
-      'This server is currently restoring from a backup, please try again later.',
-    ],
-    [
-      { transferring: true },
-      'This server is currently being transferred to a new machine, please try again later.',
-    ],
-    [
-      { maintenance: true },
-      'The node of this server is currently under maintenance and the functionality requested is unavailable.',
-    ],
-  ])('answers 409 in state %o, to the owner, a root admin and a subuser alike', async (state, detail) => {
-    await setServerState(t, f.server, f.node, state);
-    try {
-      for (const actor of [f.owner, f.admin, f.subuser]) {
-        const response = await send(actor, route);
-        expect(response.statusCode).toBe(409);
-        expect(response.json().errors[0]).toEqual({
-          code: 'ServerStateConflictException',
-          status: '409',
-          detail,
-        });
-      }
-    } finally {
-      await setServerState(t, f.server, f.node, {});
-    }
-  });
+  it.each(conflictStates)(
+    'answers 409 in state %o, to the owner, a root admin and a subuser alike',
+    (state, detail) =>
+      expectConflictForEach(t, f, [state, detail], [f.owner, f.admin, f.subuser], (actor) =>
+        send(actor, route),
+      ),
+  );
 
   it('checks the state (409) before the permission (403)', async () => {
     await setServerState(t, f.server, f.node, { status: 'suspended' });
