@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -29,6 +29,9 @@ function serverRoot(): string {
   if (!uuid) throw new Error(`no server directory under ${volumes}`);
   return join(volumes, uuid);
 }
+
+/** A file's text, or undefined while it is not there yet. */
+const readIfThere = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
 
 const row = (page: Page, name: string) => page.getByTestId('file-row').filter({ hasText: name });
 
@@ -90,8 +93,11 @@ describe('file manager', () => {
     await rowAction(page, 'notes copy.txt', 'Move');
     await page.getByRole('dialog').getByLabel('File Name').fill('world/level.txt');
     await page.getByRole('dialog').getByRole('button', { name: 'Move' }).click();
+    // Moves are optimistic: the row goes before the daemon has answered.
     await row(page, 'notes copy.txt').waitFor({ state: 'detached' });
-    expect(readFileSync(join(serverRoot(), 'world', 'level.txt'), 'utf8')).toBe('first line\nsecond line');
+    await expect
+      .poll(() => readIfThere(join(serverRoot(), 'world', 'level.txt')))
+      .toBe('first line\nsecond line');
 
     await rowAction(page, 'world', 'Archive');
     const archive = row(page, 'archive-');
@@ -102,11 +108,13 @@ describe('file manager', () => {
     await rowAction(page, 'world', 'Delete');
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await row(page, 'world').waitFor({ state: 'detached' });
-    expect(readdirSync(serverRoot())).not.toContain('world');
+    await expect.poll(() => readdirSync(serverRoot())).not.toContain('world');
 
     await rowAction(page, archiveName as string, 'Unarchive');
     await row(page, 'world').waitFor();
-    expect(readFileSync(join(serverRoot(), 'world', 'level.txt'), 'utf8')).toBe('first line\nsecond line');
+    await expect
+      .poll(() => readIfThere(join(serverRoot(), 'world', 'level.txt')))
+      .toBe('first line\nsecond line');
 
     // Into the folder by its name, back by the breadcrumb.
     await page.getByRole('link', { name: 'world', exact: true }).click();
