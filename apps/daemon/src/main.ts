@@ -5,6 +5,7 @@ import { loadDaemonConfig } from './config/env';
 import { buildDaemonApp, type DaemonAppOptions } from './http/app';
 import { signedFileRoutes } from './http/signed-file-routes';
 import { PanelClient } from './panel-client/panel-client';
+import { watchSupervisor } from './parent-watch';
 import { loadRuntimeDriver } from './runtime/driver-loader';
 import { ServerManager } from './server/server-manager';
 import { consoleWebsocketPlugins } from './websocket/daemon-plugins';
@@ -40,7 +41,7 @@ export async function runDaemon(
   });
   const app = buildDaemonApp({ config, manager, logger: { level: config.logLevel }, ...files, ...hooks });
   // Before boot: a signal while servers are starting again must still end them and keep their states.
-  const stopping = stopOnSignals(app, manager);
+  const stopping = stopOnSignals(app, manager, supervisorPid(env));
   await manager.boot();
   if (stopping.requested) return;
   await app.listen({ host: config.host, port: config.port });
@@ -49,8 +50,21 @@ export async function runDaemon(
   console.log(`Aerie daemon listening on http://${config.host}:${port} (runtime: ${driver.name})`);
 }
 
-/** Stops taking requests, ends process servers (states.json still says they ran), writes states, exits. */
-function stopOnSignals(app: FastifyInstance, manager: ServerManager): { readonly requested: boolean } {
+/** `aerie up` names itself in AERIE_SUPERVISOR_PID; a daemon started by hand has no supervisor to outlive. */
+function supervisorPid(env: Record<string, string | undefined>): number | undefined {
+  const pid = Number(env.AERIE_SUPERVISOR_PID);
+  return Number.isInteger(pid) && pid > 1 ? pid : undefined;
+}
+
+/**
+ * Stops taking requests, ends process servers (states.json still says they ran), writes states, exits: on a signal,
+ * or when the supervising `aerie up` has gone without stopping this daemon (killed outright).
+ */
+function stopOnSignals(
+  app: FastifyInstance,
+  manager: ServerManager,
+  supervisor: number | undefined,
+): { readonly requested: boolean } {
   const state = { requested: false };
   const shutdown = () => {
     if (state.requested) return;
@@ -66,5 +80,11 @@ function stopOnSignals(app: FastifyInstance, manager: ServerManager): { readonly
     );
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, shutdown);
+  if (supervisor !== undefined) {
+    watchSupervisor(supervisor, () => {
+      console.log('The aerie up that started this daemon is gone: stopping.');
+      shutdown();
+    });
+  }
   return state;
 }

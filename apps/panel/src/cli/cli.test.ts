@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,4 +124,44 @@ describe('the aerie command', { timeout: 90_000 }, () => {
     expect(await second.stop()).toBe(0);
     expect(readFileSync(join(env.DATA_DIR as string, 'app.key'), 'utf8')).toBe(key);
   });
+
+  it('stops its daemon when `up` is killed outright (kill -9 leaves no daemon holding the port)', async () => {
+    const up = startUp();
+    await up.ready;
+    const daemonUrl = /Aerie daemon listening on (http:\/\/\S+)/.exec(up.output())?.[1];
+    const [daemonPid] = childrenOf(up.pid as number);
+    expect(daemonPid).toBeDefined();
+    process.kill(up.pid as number, 'SIGKILL');
+    try {
+      await expect.poll(() => isAlive(daemonPid as number), { timeout: 20_000, interval: 250 }).toBe(false);
+      await expect(fetch(`${daemonUrl}/api/system`)).rejects.toThrow();
+    } finally {
+      // A daemon that outlived its `up` must not outlive the test run too.
+      if (isAlive(daemonPid as number)) process.kill(daemonPid as number, 'SIGKILL');
+    }
+  });
 });
+
+/** Pids whose parent is `pid`, from /proc (field 4 of stat, after the parenthesised name). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

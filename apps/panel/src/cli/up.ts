@@ -47,6 +47,8 @@ export async function up(): Promise<void> {
       PANEL_URL: config.port === 0 ? url : config.appUrl,
       DAEMON_DATA_DIR: join(config.dataDir, 'daemon'),
       RUNTIME: config.daemon.runtime,
+      // The daemon stops itself should this process die without stopping it (kill -9, a crash).
+      AERIE_SUPERVISOR_PID: String(process.pid),
     },
   });
   console.log(`Aerie is running at ${url} (Ctrl-C to stop)`);
