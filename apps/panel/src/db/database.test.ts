@@ -3,16 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/test-database';
 
 const server = process.env.AERIE_TEST_DATABASE_URL ?? '';
-const dataDir = mkdtempSync(join(tmpdir(), 'aerie-db-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 // Only PostgreSQL's pool reports a lost idle connection as an event that would otherwise be thrown.
 describe.runIf(/^postgres(ql)?:/.test(server))('PostgreSQL connections', () => {
   it('keeps serving after the server ends an idle connection (a restart or an admin kill)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'aerie-db-'));
     const t = await createTestDatabase(dataDir);
     try {
       await sql`select 1`.execute(t.db);
@@ -31,6 +30,7 @@ describe.runIf(/^postgres(ql)?:/.test(server))('PostgreSQL connections', () => {
       expect(rows).toEqual([{ one: 1 }]);
     } finally {
       await t.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
