@@ -8,7 +8,7 @@ import type {
   RenameFilesBody,
 } from '@aerie/shared/files/file-wire';
 import type { SecretBox } from '../crypto/secret-box';
-import { daemonAddress } from '../nodes/nodes.service';
+import { nodeAddress } from '../nodes/nodes.service';
 import type { NodeRecord } from '../servers/server-record';
 
 /** Wings' `GET /api/servers/{uuid}` (reference/wings.md): the server's state and its live utilization. */
@@ -230,17 +230,14 @@ export class DaemonClient {
     const token = this.secretBox.open(node.daemonToken);
     let response: Response;
     try {
-      response = await fetch(
-        `${daemonAddress({ scheme: node.scheme, fqdn: node.fqdn, daemon_listen: node.daemonListen })}${path}`,
-        {
-          method,
-          headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...init.headers },
-          body: init.body,
-          // A streamed body needs half-duplex (the answer may only be read once the body is sent).
-          ...(typeof init.body === 'object' ? { duplex: 'half' as const } : {}),
-          signal: AbortSignal.timeout(init.timeoutMs),
-        },
-      );
+      response = await fetch(`${nodeAddress(node)}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...init.headers },
+        body: init.body,
+        // A streamed body needs half-duplex (the answer may only be read once the body is sent).
+        ...(typeof init.body === 'object' ? { duplex: 'half' as const } : {}),
+        signal: AbortSignal.timeout(init.timeoutMs),
+      });
     } catch (error) {
       throw unreachable(node, error);
     }

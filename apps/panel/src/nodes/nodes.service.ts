@@ -58,6 +58,10 @@ export const openDaemonToken = (secretBox: SecretBox, node: Pick<NodeRow, 'daemo
 export const daemonAddress = (node: Pick<NodeRow, 'scheme' | 'fqdn' | 'daemon_listen'>) =>
   `${node.scheme}://${node.fqdn}:${node.daemon_listen}`;
 
+/** daemonAddress of a node as the server code holds it (camelCase record). */
+export const nodeAddress = (node: { scheme: string; fqdn: string; daemonListen: number }) =>
+  daemonAddress({ scheme: node.scheme, fqdn: node.fqdn, daemon_listen: node.daemonListen });
+
 /** Adds the ports of `ip` that the node does not have yet; returns how many were added. */
 export async function addAllocations(
   db: Db,

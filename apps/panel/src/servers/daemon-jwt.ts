@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FILE_DOWNLOAD_PURPOSE, FILE_UPLOAD_PURPOSE } from '@aerie/shared/files/file-wire';
 import { SignJWT } from 'jose';
 import { randomAlphanumeric } from '../crypto/tokens';
-import { daemonAddress } from '../nodes/nodes.service';
+import { nodeAddress } from '../nodes/nodes.service';
 import type { NodeRecord } from './server-record';
 
 /** What a token opens on the daemon; the daemon refuses a token anywhere else (wings.md §6.8 advisory). */
@@ -10,10 +10,6 @@ export type DaemonJwtPurpose = 'websocket' | typeof FILE_DOWNLOAD_PURPOSE | type
 
 /** `nbf` is set 5 minutes back to absorb clock drift between the panel and its nodes. */
 const NOT_BEFORE_SKEW_S = 300;
-
-/** The node's public address, `<scheme>://<fqdn>:<daemon port>`: the tokens' audience and the URLs' base. */
-export const nodeAddress = (node: Pick<NodeRecord, 'scheme' | 'fqdn' | 'daemonListen'>) =>
-  daemonAddress({ scheme: node.scheme, fqdn: node.fqdn, daemon_listen: node.daemonListen });
 
 export interface DaemonJwtInput {
   node: Pick<NodeRecord, 'scheme' | 'fqdn' | 'daemonListen'>;

@@ -1,5 +1,6 @@
 import { FILE_DOWNLOAD_PURPOSE, FILE_UPLOAD_PURPOSE, fileLimits } from '@aerie/shared/files/file-wire';
-import { type DaemonJwtInput, nodeAddress, signDaemonJwt } from './daemon-jwt';
+import { nodeAddress } from '../nodes/nodes.service';
+import { type DaemonJwtInput, signDaemonJwt } from './daemon-jwt';
 
 type SignedUrlInput = Omit<DaemonJwtInput, 'ttlSeconds' | 'purpose' | 'claims'>;
 
