@@ -3,7 +3,7 @@ import { requiredString, rule } from '@aerie/shared/validation/rules';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type DaemonClient, DaemonResponseError } from '../../../daemon-client/daemon-client';
-import { daemonHttpError } from '../../../daemon-client/daemon-http-error';
+import { daemonHttpError, relayDaemonErrors } from '../../../daemon-client/daemon-http-error';
 import { HttpError } from '../../../http/errors';
 import { validateBody } from '../../../http/validate';
 import { type PowerSignal, powerPermission, powerSignals } from '../../../servers/power-signal';
@@ -31,11 +31,7 @@ export function registerPowerRoutes(app: FastifyInstance, daemon: DaemonClient) 
     const allowed = permission === null ? isOwner || user.rootAdmin : hasPermission(permissions, permission);
     if (!allowed) throw accessDenied();
     const { signal } = validateBody(powerBody, request.body);
-    try {
-      await daemon.power(node, server.uuid, signal as PowerSignal);
-    } catch (error) {
-      throw daemonHttpError(error);
-    }
+    await relayDaemonErrors(daemon.power(node, server.uuid, signal as PowerSignal));
     return reply.status(204).send();
   });
 

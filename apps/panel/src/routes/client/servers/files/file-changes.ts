@@ -14,9 +14,7 @@ import { relayDaemonErrors } from '../../../../daemon-client/daemon-http-error';
 import { validateBody } from '../../../../http/validate';
 import { presentFileObject } from '../../../../presenters/file.presenter';
 import { accessOf } from '../server-access.hook';
-
-/** File names keep their spaces: Laravel's TrimStrings skips the files routes. */
-const untrimmed = { trimStrings: false } as const;
+import { untrimmed } from './untrimmed';
 
 /** Rename, copy, compress, decompress, delete, create-folder and chmod: JSON in, relayed as the daemon's body. */
 export function registerFileChangeRoutes(app: FastifyInstance, daemon: DaemonClient) {

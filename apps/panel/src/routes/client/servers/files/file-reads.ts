@@ -10,9 +10,7 @@ import { presentFileList } from '../../../../presenters/file.presenter';
 import { fileDownloadUrl, fileUploadUrl } from '../../../../servers/file-urls';
 import { accessOf } from '../server-access.hook';
 import { readAtMost } from './bounded-body';
-
-/** File names keep their spaces: Laravel's TrimStrings skips the files routes. */
-const untrimmed = { trimStrings: false } as const;
+import { untrimmed } from './untrimmed';
 
 const tooLargeToEdit = () => new HttpError(400, 'FileSizeTooLargeException', fileMessages.tooLargeToEdit);
 

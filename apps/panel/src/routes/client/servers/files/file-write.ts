@@ -8,6 +8,7 @@ import { HttpError } from '../../../../http/errors';
 import { validateBody } from '../../../../http/validate';
 import { accessOf } from '../server-access.hook';
 import { readAtMost } from './bounded-body';
+import { untrimmed } from './untrimmed';
 
 const tooLarge = () => new HttpError(413, 'PostTooLargeException', fileMessages.writeTooLarge);
 
@@ -23,7 +24,7 @@ export async function fileWriteRoute(app: FastifyInstance, { daemon }: { daemon:
 
   app.post('/:server/files/write', { config: { permission: 'file.create' } }, async (request, reply) => {
     const { server, node } = accessOf(request);
-    const { file } = validateBody(fileQuerySchema, request.query, { trimStrings: false });
+    const { file } = validateBody(fileQuerySchema, request.query, untrimmed);
     const contents = await writeBody(request);
     await relayDaemonErrors(daemon.writeFile(node, server.uuid, file, contents));
     return reply.status(204).send();
