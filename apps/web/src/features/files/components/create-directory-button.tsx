@@ -3,8 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { createFolder, fileKeys } from '@/features/files/api/files';
-import { FieldModal } from '@/features/files/components/field-modal';
-import { joinPath } from '@/features/files/utils/paths';
+import { containerLocationPreview, FieldModal } from '@/features/files/components/field-modal';
 import { useServer } from '@/features/servers/hooks/use-server';
 import { flashActions } from '@/stores/flash-store';
 
@@ -46,12 +45,7 @@ export function CreateDirectoryButton({ directory }: { directory: string }) {
         submitLabel={t('files.directory.submit')}
         cancelLabel={t('files.directory.cancel')}
         flashKey={flashKey}
-        preview={(name) => (
-          <>
-            {t('files.directory.preview')}{' '}
-            <code className="text-ink-200">/home/container{joinPath(directory, name)}</code>
-          </>
-        )}
+        preview={containerLocationPreview(t('files.directory.preview'), directory)}
         onSubmit={handleSubmit}
       />
     </>

@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/field';
 import { FlashMessageRender } from '@/components/ui/flash-message-render';
 import { Modal } from '@/components/ui/modal';
+import { joinPath } from '@/features/files/utils/paths';
 
 export interface FieldModalProps {
   visible: boolean;
@@ -26,6 +27,13 @@ export interface FieldModalProps {
   /** Resolves true to close the modal. */
   onSubmit: (value: string) => Promise<boolean>;
 }
+
+/** A `preview` that shows where a new entry named by the field lands: "<lead> /home/container/<dir>/<name>". */
+export const containerLocationPreview = (lead: string, directory: string) => (name: string) => (
+  <>
+    {lead} <code className="text-ink-200">/home/container{joinPath(directory, name)}</code>
+  </>
+);
 
 interface Values {
   value: string;

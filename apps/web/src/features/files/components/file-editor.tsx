@@ -10,7 +10,7 @@ import { SpinnerBlock } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { fileKeys, getFileContents, writeFileContents } from '@/features/files/api/files';
 import { CodeEditor, type CodeEditorHandle } from '@/features/files/components/code-editor';
-import { FieldModal } from '@/features/files/components/field-modal';
+import { containerLocationPreview, FieldModal } from '@/features/files/components/field-modal';
 import { FileBreadcrumbs } from '@/features/files/components/file-breadcrumbs';
 import { useFilePermissions } from '@/features/files/hooks/use-file-permissions';
 import { decodePathHash, dirname, encodePathHash, joinPath } from '@/features/files/utils/paths';
@@ -127,12 +127,7 @@ export function FileEditor({ isNew }: { isNew: boolean }) {
         submitLabel={t('editor.new_file.submit')}
         cancelLabel={t('editor.new_file.cancel')}
         flashKey={editorFlashKey}
-        preview={(name) => (
-          <>
-            {t('editor.new_file.preview')}{' '}
-            <code className="text-ink-200">/home/container{joinPath(directory, name)}</code>
-          </>
-        )}
+        preview={containerLocationPreview(t('editor.new_file.preview'), directory)}
         onSubmit={handleCreate}
       />
     </div>
