@@ -60,11 +60,16 @@ describe('file manager', () => {
     expect(await page.title()).toBe('Demo Server | File Manager');
 
     // Upload through the signed URL, straight to the daemon.
+    // Two files at once: each signed URL opens the daemon only once.
     const upload = join(scratch, 'notes.txt');
     writeFileSync(upload, 'first line\n');
-    await page.getByTestId('upload-input').setInputFiles(upload);
+    const second = join(scratch, 'motd.txt');
+    writeFileSync(second, 'welcome\n');
+    await page.getByTestId('upload-input').setInputFiles([upload, second]);
     await row(page, 'notes.txt').waitFor();
+    await row(page, 'motd.txt').waitFor();
     expect(readFileSync(join(serverRoot(), 'notes.txt'), 'utf8')).toBe('first line\n');
+    expect(readFileSync(join(serverRoot(), 'motd.txt'), 'utf8')).toBe('welcome\n');
 
     // Open it in the editor, type, save with Ctrl-S.
     await page.getByRole('link', { name: 'notes.txt', exact: true }).click();

@@ -345,6 +345,46 @@ describe('file manager: create directory and upload', () => {
     await waitFor(() => expect(requestsTo('GET', '/list').length).toBeGreaterThan(1));
   });
 
+  it('uploads several files, each through its own signed URL (the daemon takes each URL once)', async () => {
+    serve([]);
+    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*' };
+    let issued = 0;
+    const used = new Set<string>();
+    panel.on('OPTIONS /upload/file', () => ({ status: 204, headers: cors }));
+    panel.on('POST /upload/file', (request) => {
+      const token = new URL(request.url, panel.url).searchParams.get('token') ?? '';
+      if (used.has(token)) {
+        return {
+          status: 403,
+          body: { error: 'jwt: this link has already been used, request a new one' },
+          headers: cors,
+        };
+      }
+      used.add(token);
+      return { status: 200, raw: '', headers: cors };
+    });
+    panel.on(`GET ${filesApi}/upload`, () => {
+      issued += 1;
+      return {
+        body: { object: 'signed_url', attributes: { url: `${panel.url}/upload/file?token=t${issued}` } },
+      };
+    });
+    const { user } = openFilesPage(panel);
+    await screen.findByText('This directory seems to be empty.');
+    await user.upload(screen.getByTestId('upload-input'), [
+      new File(['a'], 'a.txt'),
+      new File(['b'], 'b.txt'),
+      new File(['c'], 'c.txt'),
+    ]);
+    await waitFor(() => expect(requestsTo('GET', '/list').length).toBeGreaterThan(1));
+    const posts = panel.requests.filter(
+      (request) => request.method === 'POST' && request.url.startsWith('/upload/file'),
+    );
+    expect(posts).toHaveLength(3);
+    expect(used.size).toBe(3);
+    expect(screen.queryByText(/already been used/)).not.toBeInTheDocument();
+  });
+
   it('uploads files dropped on the page', async () => {
     serve([]);
     const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*' };

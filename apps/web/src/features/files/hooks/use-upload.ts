@@ -13,7 +13,8 @@ export interface UploadState {
 }
 
 /**
- * Uploads files into `directory`: one signed URL, then one multipart POST per file so each reports its progress.
+ * Uploads files into `directory`: per file, a signed URL (the daemon takes each once) and a multipart POST, so
+ * each reports its progress.
  * The listing reloads once they are all done, whether or not one failed.
  */
 export function useUpload(directory: string) {
@@ -31,10 +32,10 @@ export function useUpload(directory: string) {
     flashActions().clearFlashes(filesFlashKey);
     setUploads(files.map((file) => ({ name: file.name, percent: 0 })));
     try {
-      const url = await getUploadUrl(server.id);
+      // A signed URL opens the daemon once: each file gets its own.
       await Promise.all(
-        files.map((file) =>
-          uploadFile(url, directory, file, ({ loaded, total }) =>
+        files.map(async (file) =>
+          uploadFile(await getUploadUrl(server.id), directory, file, ({ loaded, total }) =>
             setPercent(file.name, total > 0 ? Math.round((loaded / total) * 100) : 100),
           ),
         ),
