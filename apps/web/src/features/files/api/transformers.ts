@@ -48,14 +48,17 @@ export function toFileEntry(attributes: FileObjectAttributes): FileEntry {
   };
 }
 
+/** The mimetype without its parameters (`text/plain; charset=utf-8` → `text/plain`). */
+const baseMimetype = (file: FileEntry): string => file.mimetype.split(';')[0]?.trim() ?? '';
+
 /** rar, tar, br, bzip2, gzip, lzip, sz, xz, zstd and zip files can be unarchived. */
 export const isArchiveType = (file: FileEntry): boolean =>
-  file.isFile && archiveMimetypes.includes(file.mimetype.split(';')[0]?.trim() ?? '');
+  file.isFile && archiveMimetypes.includes(baseMimetype(file));
 
 /** Text the editor can open: a file, not an archive, and no binary mimetype. */
 export function isEditable(file: FileEntry): boolean {
   if (!file.isFile || isArchiveType(file)) return false;
-  const mimetype = file.mimetype.split(';')[0]?.trim() ?? '';
+  const mimetype = baseMimetype(file);
   return !(
     ['application/jar', 'application/java-archive', 'application/octet-stream', 'inode/directory'].includes(
       mimetype,
