@@ -92,6 +92,8 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
   #installing = false;
   #installAbort: AbortController | undefined;
   #deleted = false;
+  /** Told when a new configuration suspends this server: its sockets close and its signed URLs stop at once. */
+  readonly #suspendListeners = new Set<() => void>();
 
   constructor(options: ManagedServerOptions) {
     super();
@@ -199,6 +201,12 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
     return this.#files.filesystem;
   }
 
+  /** Calls `listener` each time a configuration suspends this server (sync, install, start); returns the undo. */
+  onSuspend(listener: () => void): () => void {
+    this.#suspendListeners.add(listener);
+    return () => this.#suspendListeners.delete(listener);
+  }
+
   /** Re-reads the configuration from the panel; a server suspended while running is stopped (1 min, then kill). */
   async sync(): Promise<void> {
     this.#apply(await this.#options.panel.getServer(this.uuid));
@@ -278,8 +286,10 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
   }
 
   #apply(configuration: DaemonServerConfiguration): void {
+    const wasSuspended = this.isSuspended;
     this.#configuration = configuration;
     this.#game.reconfigure(configuredSettings(configuration));
+    if (this.isSuspended && !wasSuspended) for (const listener of this.#suspendListeners) listener();
   }
 
   /** Wings' pre-boot: fresh configuration, suspension, then a fresh disk count against the limit. */
