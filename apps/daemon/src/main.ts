@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { JwtDenylist } from './auth/jwt-denylist';
 import { loadDaemonConfig } from './config/env';
 import { buildDaemonApp, type DaemonAppOptions } from './http/app';
 import { signedFileRoutes } from './http/signed-file-routes';
@@ -26,8 +27,9 @@ export async function runDaemon(
   plugins?: DaemonPlugins,
 ): Promise<void> {
   const config = loadDaemonConfig(env);
-  // Made now, at daemon start: console tokens issued before this moment are refused.
-  const hooks = plugins ?? consoleWebsocketPlugins();
+  // Made now, at daemon start: console tokens and signed URLs issued before this moment are refused.
+  const denylist = new JwtDenylist();
+  const hooks = plugins ?? consoleWebsocketPlugins({ denylist });
   for (const folder of ['volumes', 'logs/install', 'tmp']) {
     await mkdir(path.join(config.dataDirectory, folder), { recursive: true, mode: 0o700 });
   }
@@ -38,6 +40,7 @@ export async function runDaemon(
   const files = signedFileRoutes({
     dataDirectory: config.dataDirectory,
     uploadLimitMb: config.uploadLimitMb,
+    denylist,
   });
   const app = buildDaemonApp({ config, manager, logger: { level: config.logLevel }, ...files, ...hooks });
   // Before boot: a signal while servers are starting again must still end them and keep their states.

@@ -30,4 +30,38 @@ describe('JwtDenylist', () => {
     denylist.forgetServer(SERVER);
     expect(denylist.isDenied({ server_uuid: SERVER, jti: 'jti-a', iat: clock / 1000 - 30 })).toBe(false);
   });
+
+  it("refuses a denied user's tokens issued at or before the deny, whatever their jti, on that server only", () => {
+    const clock = Date.parse('2026-11-22T03:10:00.250Z');
+    const denylist = new JwtDenylist({ bootTime: new Date('2026-11-22T03:00:00Z'), now: () => clock });
+    const user = 'a8ca0a1c-51a5-4b12-9bd4-6d39c8f2a0c4';
+    const denySecond = Math.floor(clock / 1000);
+    denylist.denyUsers(SERVER, [user]);
+    const claims = (iat: number, server = SERVER, user_uuid: string | null = user) => ({
+      server_uuid: server,
+      jti: 'any-jti',
+      user_uuid: user_uuid ?? undefined,
+      iat,
+    });
+    expect(denylist.isDenied(claims(denySecond - 30))).toBe(true);
+    // Issued in the very second of the deny: at or before it.
+    expect(denylist.isDenied(claims(denySecond))).toBe(true);
+    expect(denylist.isDenied(claims(denySecond + 1))).toBe(false);
+    expect(denylist.isDenied(claims(denySecond - 30, OTHER_SERVER))).toBe(false);
+    expect(denylist.isDenied(claims(denySecond - 30, SERVER, 'another-user'))).toBe(false);
+    expect(denylist.isDenied(claims(denySecond - 30, SERVER, null))).toBe(false);
+  });
+
+  it('refuses a user denied everywhere on every server, including one it never saw', () => {
+    const clock = Date.parse('2026-11-22T03:10:00Z');
+    const denylist = new JwtDenylist({ bootTime: new Date('2026-11-22T03:00:00Z'), now: () => clock });
+    denylist.denyUsersEverywhere(['user-x']);
+    const before = clock / 1000 - 5;
+    expect(denylist.isDenied({ server_uuid: SERVER, user_uuid: 'user-x', iat: before })).toBe(true);
+    expect(denylist.isDenied({ server_uuid: OTHER_SERVER, user_uuid: 'user-x', iat: before })).toBe(true);
+    expect(denylist.isDenied({ server_uuid: SERVER, user_uuid: 'user-y', iat: before })).toBe(false);
+    expect(denylist.isDenied({ server_uuid: SERVER, user_uuid: 'user-x', iat: clock / 1000 + 1 })).toBe(
+      false,
+    );
+  });
 });

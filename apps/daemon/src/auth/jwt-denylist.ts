@@ -2,49 +2,81 @@
 export interface DenylistClaims {
   server_uuid: string;
   jti?: string | undefined;
+  user_uuid?: string | undefined;
   /** Seconds since the epoch. */
   iat: number;
 }
 
+/** Deny times (ms) of one server's jtis and users. */
+interface ServerDenials {
+  jtis: Map<string, number>;
+  users: Map<string, number>;
+}
+
 /**
- * Tokens the daemon no longer honours (Wings' `/ws/deny`): the panel denies a user's jti on a server when their
- * permissions change, and every token with that jti issued before that moment is refused from then on, open
- * sockets included. Tokens issued before the daemon started are refused too, so a restart forces fresh tokens.
+ * Tokens the daemon no longer honours (Wings' `/ws/deny`, extended): the panel denies a jti or a user on a server,
+ * or a user on every server of the node, and every token of theirs issued at or before that moment is refused
+ * from then on: websocket tokens (open sockets included) and signed file URLs alike. Tokens issued before the
+ * daemon started are refused too, so a restart (which forgets the denials) forces fresh tokens.
+ *
+ * Memory: one entry per denied jti or user (a later deny of the same one overwrites it), so what is kept grows
+ * with the panel's users and servers, never with how often it calls.
  */
 export class JwtDenylist {
   readonly bootTime: Date;
   readonly #now: () => number;
-  /** server uuid → jti → when it was denied (ms). */
-  readonly #denied = new Map<string, Map<string, number>>();
+  readonly #servers = new Map<string, ServerDenials>();
+  /** user uuid → when they were denied on every server of this node (ms). */
+  readonly #usersEverywhere = new Map<string, number>();
 
   constructor(options: { bootTime?: Date; now?: () => number } = {}) {
     this.#now = options.now ?? Date.now;
     this.bootTime = options.bootTime ?? new Date(this.#now());
   }
 
-  /** Refuses from now on every token of these jtis on this server issued before now. */
+  /** Refuses from now on every token of these jtis on this server issued at or before now. */
   deny(serverUuid: string, jtis: readonly string[]): void {
-    let denied = this.#denied.get(serverUuid);
-    if (!denied) {
-      denied = new Map();
-      this.#denied.set(serverUuid, denied);
-    }
     const now = this.#now();
-    for (const jti of jtis) denied.set(jti, now);
+    for (const jti of jtis) this.#denials(serverUuid).jtis.set(jti, now);
   }
 
-  /** True when the token was issued before the daemon started or before its jti was denied on its server. */
+  /** Refuses from now on every token of these users on this server issued at or before now. */
+  denyUsers(serverUuid: string, userUuids: readonly string[]): void {
+    const now = this.#now();
+    for (const user of userUuids) this.#denials(serverUuid).users.set(user, now);
+  }
+
+  /** Refuses from now on every token of these users, on any server, issued at or before now. */
+  denyUsersEverywhere(userUuids: readonly string[]): void {
+    const now = this.#now();
+    for (const user of userUuids) this.#usersEverywhere.set(user, now);
+  }
+
+  /** True when the token was issued before the daemon started, or at or before a deny of its jti or user. */
   isDenied(claims: DenylistClaims): boolean {
     // iat has whole seconds: a token from the very second of a deny (or of the boot) counts as before it.
     const issuedAtMs = claims.iat * 1000;
     if (issuedAtMs < this.bootTime.getTime()) return true;
-    if (claims.jti === undefined) return false;
-    const deniedAt = this.#denied.get(claims.server_uuid)?.get(claims.jti);
-    return deniedAt !== undefined && issuedAtMs < deniedAt;
+    const server = this.#servers.get(claims.server_uuid);
+    const deniedAt = [
+      claims.jti === undefined ? undefined : server?.jtis.get(claims.jti),
+      claims.user_uuid === undefined ? undefined : server?.users.get(claims.user_uuid),
+      claims.user_uuid === undefined ? undefined : this.#usersEverywhere.get(claims.user_uuid),
+    ];
+    return deniedAt.some((at) => at !== undefined && issuedAtMs <= at);
   }
 
   /** Drops what was kept for a server removed from this daemon. */
   forgetServer(serverUuid: string): void {
-    this.#denied.delete(serverUuid);
+    this.#servers.delete(serverUuid);
+  }
+
+  #denials(serverUuid: string): ServerDenials {
+    let denials = this.#servers.get(serverUuid);
+    if (!denials) {
+      denials = { jtis: new Map(), users: new Map() };
+      this.#servers.set(serverUuid, denials);
+    }
+    return denials;
   }
 }

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JwtDenylist } from '../auth/jwt-denylist';
 import { JWT_ERROR_MESSAGES } from '../auth/jwt-errors';
 import { signTestToken } from '../auth/testing/sign-token';
 import { NODE_TOKEN, startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
@@ -21,8 +22,17 @@ let root: string;
 let outside: string;
 const onDisk = (name: string) => path.join(root, name);
 
+// Tokens are signed in the same second as the daemon starts: count its boot a minute earlier.
 const start = () =>
-  startTestDaemon({ panel, dataDirectory, plugins: signedFileRoutes({ dataDirectory, uploadLimitMb: 1 }) });
+  startTestDaemon({
+    panel,
+    dataDirectory,
+    plugins: signedFileRoutes({
+      dataDirectory,
+      uploadLimitMb: 1,
+      denylist: new JwtDenylist({ bootTime: new Date(Date.now() - 60_000) }),
+    }),
+  });
 
 beforeAll(async () => {
   panel = await startPanelStandIn();

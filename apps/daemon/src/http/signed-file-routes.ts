@@ -3,13 +3,14 @@ import path from 'node:path';
 import { FILE_DOWNLOAD_PURPOSE, FILE_UPLOAD_PURPOSE } from '@aerie/shared/files/file-wire';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import type { JwtDenylist } from '../auth/jwt-denylist';
 import { UsedTokenStore } from '../auth/used-token-store';
 import { FilesystemError, type FilesystemErrorCode } from '../fs/filesystem-error';
 import type { ServerManager } from '../server/server-manager';
 import type { DaemonAppConfig, DaemonAppOptions } from './app';
 import { attachmentDisposition } from './content-disposition';
 import { HttpError, UNPARSABLE_BODY_MESSAGE } from './http-errors';
-import { authoriseSignedFile } from './signed-file-token';
+import { assertNotRevoked, authoriseSignedFile } from './signed-file-token';
 import { stageUploads } from './upload-staging';
 
 export const NOT_MULTIPART_MESSAGE = 'The upload must be sent as multipart/form-data.';
@@ -24,11 +25,16 @@ export interface SignedFileRoutesOptions {
   dataDirectory: string;
   /** DAEMON_UPLOAD_LIMIT_MB: the largest file an upload accepts. */
   uploadLimitMb: number;
+  /**
+   * The console websocket's denylist: a URL issued before the daemon started, or at or before the panel denied
+   * its jti or its user, is refused like their socket tokens.
+   */
+  denylist: JwtDenylist;
 }
 
 /**
  * The panel-signed file URLs (wings.md §1.3, §6.8) as the daemon app's public hook:
- * `buildDaemonApp({ …, ...signedFileRoutes({ dataDirectory, uploadLimitMb }) })`.
+ * `buildDaemonApp({ …, ...signedFileRoutes({ dataDirectory, uploadLimitMb, denylist }) })`.
  */
 export function signedFileRoutes(options: SignedFileRoutesOptions): Pick<DaemonAppOptions, 'registerPublic'> {
   const usedTokens = new UsedTokenStore(path.join(options.dataDirectory, USED_TOKENS_FILE));
@@ -52,7 +58,14 @@ async function registerSignedFileRoutes(
   const authorise = (
     token: string | undefined,
     purpose: typeof FILE_DOWNLOAD_PURPOSE | typeof FILE_UPLOAD_PURPOSE,
-  ) => authoriseSignedFile(token, { purpose, nodeToken: config.token, manager, usedTokens });
+  ) =>
+    authoriseSignedFile(token, {
+      purpose,
+      nodeToken: config.token,
+      manager,
+      usedTokens,
+      denylist: options.denylist,
+    });
 
   // Parts are read in the handler, after the token: a refused upload never has its files parsed.
   await scope.register(multipart, {
@@ -86,7 +99,7 @@ async function registerSignedFileRoutes(
   scope.post<{ Querystring: { token?: string; directory?: string } }>(
     '/upload/file',
     async (request, reply) => {
-      const { server } = await authorise(request.query.token, FILE_UPLOAD_PURPOSE);
+      const { claims, server } = await authorise(request.query.token, FILE_UPLOAD_PURPOSE);
       if (!request.isMultipart()) throw new HttpError(400, NOT_MULTIPART_MESSAGE);
       const staged = await stageUploads(request.parts(), {
         directory: path.join(options.dataDirectory, 'tmp', 'uploads'),
@@ -97,6 +110,8 @@ async function registerSignedFileRoutes(
         throw new HttpError(400, UNPARSABLE_BODY_MESSAGE);
       });
       try {
+        // Access taken away while the files were arriving (a deny, a suspension): nothing is written.
+        assertNotRevoked(claims, server, options.denylist);
         const files = await server.files();
         const directory = (request.query.directory ?? '/').replace(/\/+$/, '');
         for (const file of staged.files) {

@@ -1,5 +1,7 @@
+import { serverMessages } from '@aerie/shared/servers/server-messages';
 import type { DaemonJwtClaims, JwtPurpose } from '../auth/daemon-jwt';
 import { verifyDaemonJwt } from '../auth/daemon-jwt';
+import type { JwtDenylist } from '../auth/jwt-denylist';
 import { JWT_ERROR_MESSAGES } from '../auth/jwt-errors';
 import type { UsedTokenStore } from '../auth/used-token-store';
 import type { ManagedServer } from '../server/managed-server';
@@ -16,12 +18,20 @@ export interface SignedFileAccess {
 /**
  * A signed file URL's token, checked the way the routes need it: signature with the node token, exp/nbf/iat,
  * the purpose (a websocket token, or one for the other file route, opens nothing: GHSA-8r6w-3qq5-4p4r), a
- * `unique_id`, a server on this node, and one-time use (claimed last, so a refused request spends nothing).
- * @throws HttpError 403 with the JWT text for a bad token or a used one; 404 for a server not on this node
+ * `unique_id`, the denylist (issued before the daemon started, or at or before a deny of its jti or user), a
+ * server on this node that is not suspended, and one-time use (claimed last, so a refused request spends nothing).
+ * @throws HttpError 403 with the JWT text for a bad, denied or used token; 404 for a server not on this node;
+ *   409 with the panel's text for a suspended server
  */
 export async function authoriseSignedFile(
   token: string | undefined,
-  options: { purpose: JwtPurpose; nodeToken: string; manager: ServerManager; usedTokens: UsedTokenStore },
+  options: {
+    purpose: JwtPurpose;
+    nodeToken: string;
+    manager: ServerManager;
+    usedTokens: UsedTokenStore;
+    denylist: JwtDenylist;
+  },
 ): Promise<SignedFileAccess> {
   const result = await verifyDaemonJwt(token ?? '', {
     nodeToken: options.nodeToken,
@@ -35,6 +45,21 @@ export async function authoriseSignedFile(
     throw new HttpError(403, JWT_ERROR_MESSAGES.claims);
   const server = options.manager.get(claims.server_uuid);
   if (!server) throw new HttpError(404, NOT_FOUND_MESSAGE);
+  assertNotRevoked(claims, server, options.denylist);
   if (!(await options.usedTokens.claim(unique, claims.exp))) throw new HttpError(403, TOKEN_USED_MESSAGE);
   return { claims: { ...claims, unique_id: unique }, server };
+}
+
+/**
+ * Refuses a signed URL whose access was taken away: its token denied by the panel (jti or user) or its server
+ * suspended. Checked before the URL is used and again before an upload writes what it received.
+ * @throws HttpError 403 with the denylist's JWT text; 409 with the panel's text for a suspended server
+ */
+export function assertNotRevoked(
+  claims: DaemonJwtClaims,
+  server: Pick<ManagedServer, 'isSuspended'>,
+  denylist: JwtDenylist,
+): void {
+  if (denylist.isDenied(claims)) throw new HttpError(403, JWT_ERROR_MESSAGES.denylisted);
+  if (server.isSuspended) throw new HttpError(409, serverMessages.suspended);
 }

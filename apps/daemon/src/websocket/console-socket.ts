@@ -10,6 +10,7 @@ import {
   POWER_LOCKED_MESSAGE,
   type PowerAction,
 } from '../server/console-server';
+import type { ConnectionSlot } from './connection-registry';
 import { encodeMessage, parseMessage, type SocketMessage } from './socket-message';
 import { type OutboxKind, SocketOutbox } from './socket-outbox';
 import { TokenBucket } from './token-bucket';
@@ -39,7 +40,12 @@ export interface ConsoleSocketOptions {
   denylist: JwtDenylist;
   limits: ConsoleWebsocketLimits;
   log: FastifyBaseLogger;
+  /** Its place in the registry: the first valid `auth` moves it to the authenticated pool, or is refused. */
+  slot?: ConnectionSlot<ConsoleSocket>;
 }
+
+/** A managed server tells when a sync suspends it; the test servers have no such hook. */
+type SuspendWatch = { onSuspend?(listener: () => void): () => void };
 
 type Listeners = { [E in keyof ConsoleServerEvents]?: (...args: ConsoleServerEvents[E]) => void };
 
@@ -60,6 +66,7 @@ export class ConsoleSocket {
   #inbound: Promise<void> = Promise.resolve();
   #authTimer: NodeJS.Timeout | undefined;
   #tokenTimer: NodeJS.Timeout | undefined;
+  #stopWatchingSuspension: (() => void) | undefined;
   #closed = false;
 
   constructor(options: ConsoleSocketOptions) {
@@ -78,6 +85,9 @@ export class ConsoleSocket {
       this.#send('deleted', ['null']);
       this.#close(CLOSE.serverDeleted);
     });
+    this.#stopWatchingSuspension = (options.server as ConsoleServer & SuspendWatch).onSuspend?.(() =>
+      this.revalidate(),
+    );
     this.#ws.on('message', (data, isBinary) => this.#onFrame(data, isBinary));
     this.#ws.on('close', () => this.#dispose());
   }
@@ -95,9 +105,30 @@ export class ConsoleSocket {
       .catch((error: unknown) => this.#options.log.error({ err: error }, 'console websocket message failed'));
   }
 
+  /**
+   * Looks at the server and the token again after a deny or a suspension: a socket of a suspended server, or one
+   * whose token is now denied, is told why and closed at once (a socket that has not authenticated only when its
+   * server is suspended: it has no token to deny).
+   */
+  revalidate(): void {
+    if (this.#closed) return;
+    if (this.#server.isSuspended) {
+      this.#end('daemon error', [errorEvent(SUSPENDED_MESSAGE)], CLOSE.serverSuspended);
+      return;
+    }
+    const problem = this.#claims ? this.#tokenProblem() : undefined;
+    if (problem?.code === 'denylisted') this.#end('jwt error', [problem.message], CLOSE.tokenRevoked);
+  }
+
+  /** Another unauthenticated socket needed this one's place (see ConnectionRegistry). */
+  evict(): void {
+    this.#close(CLOSE.evicted);
+  }
+
   async #handle(message: SocketMessage): Promise<void> {
     if (this.#closed) return;
-    if (this.#server.isSuspended) return this.#sendError(SUSPENDED_MESSAGE, true);
+    // A suspended server takes nothing, not even an auth: the socket is told and closed.
+    if (this.#server.isSuspended) return this.revalidate();
     if (message.event === 'auth') return this.#authenticate(message.args.join(''));
     const problem = this.#tokenProblem();
     if (problem) return this.#push('jwt error', [problem.message], 'control');
@@ -123,7 +154,13 @@ export class ConsoleSocket {
       : result.error;
     // A refused token leaves the one the socket had, if any, in place (as Wings does).
     if (problem || !result.ok) return this.#push('jwt error', [problem?.message ?? ''], 'control');
+    // The server may have been suspended while the token was being checked.
+    if (this.#closed || this.#server.isSuspended) return this.revalidate();
     const first = this.#claims === undefined;
+    if (first) {
+      const refusal = this.#options.slot?.authenticate();
+      if (refusal) return this.#close(refusal === 'server' ? CLOSE.serverFull : CLOSE.addressFull);
+    }
     this.#claims = result.claims;
     this.#jwtErrorSent = false;
     this.#push('auth success', [], 'control');
@@ -191,8 +228,13 @@ export class ConsoleSocket {
     else if (secondsLeft <= TOKEN_EXPIRING_SECONDS) this.#push('token expiring', [], 'control');
   }
 
-  /** An event for the client, sent only while its token holds. */
+  /** An event for the client, sent only while its token holds and its server is not suspended. */
   #send(event: string, args: readonly string[], kind: OutboxKind = 'control'): void {
+    // Suspended by a path that has no hook (a start's configuration fetch): the first event closes the socket.
+    if (this.#server.isSuspended) {
+      this.revalidate();
+      return;
+    }
     const problem = this.#tokenProblem();
     if (problem) {
       if (this.#claims && !this.#jwtErrorSent) this.#push('jwt error', [problem.message], 'control');
@@ -208,11 +250,18 @@ export class ConsoleSocket {
 
   /** `daemon error` as `Error Event [<id>]: <message>`; the detail only for public texts or admins. */
   #sendError(message: string, isPublic: boolean): void {
-    const id = randomUUID();
     const shown = isPublic || this.#can(DAEMON_PERMISSIONS.receiveErrors) ? message : GENERIC_ERROR_MESSAGE;
-    if (!isPublic)
-      this.#options.log.warn({ server: this.#server.uuid, errorId: id, message }, 'console error');
-    this.#send('daemon error', [`Error Event [${id}]: ${shown}`]);
+    const text = errorEvent(shown);
+    if (!isPublic) this.#options.log.warn({ server: this.#server.uuid, text, message }, 'console error');
+    this.#send('daemon error', [text]);
+  }
+
+  /** A last event, sent past the outbox's queue (which is dropped), then the close frame behind it. */
+  #end(event: string, args: readonly string[], close: { code: number; reason: string }): void {
+    if (this.#closed) return;
+    this.outbox.dispose();
+    if (this.#ws.readyState === this.#ws.OPEN) this.#ws.send(encodeMessage(event, args));
+    this.#close(close);
   }
 
   #can(permission: string): boolean {
@@ -237,9 +286,15 @@ export class ConsoleSocket {
     this.#closed = true;
     clearTimeout(this.#authTimer);
     clearInterval(this.#tokenTimer);
+    this.#stopWatchingSuspension?.();
     this.outbox.dispose();
     for (const [event, listener] of Object.entries(this.#listeners)) {
       this.#server.off(event as keyof ConsoleServerEvents, listener as never);
     }
   }
+}
+
+/** Wings' `daemon error` text: `Error Event [<id>]: <message>`, the id also in the daemon's log. */
+function errorEvent(message: string): string {
+  return `Error Event [${randomUUID()}]: ${message}`;
 }

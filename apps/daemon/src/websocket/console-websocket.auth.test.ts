@@ -106,8 +106,11 @@ describe('console websocket: auth', () => {
     });
     expect(response.status).toBe(204);
 
-    open.send('send stats');
-    expect((await open.next('jwt error')).args).toEqual(['jwt: created too far in past (denylist)']);
+    expect(await open.closed).toEqual({ code: 1008, reason: 'token revoked' });
+    expect(open.messages.at(-1)).toEqual({
+      event: 'jwt error',
+      args: ['jwt: created too far in past (denylist)'],
+    });
     const fresh = await connect();
     expect(await authReply(fresh, await token({ jti, iat: now() - 5 }))).toEqual([
       'jwt error',

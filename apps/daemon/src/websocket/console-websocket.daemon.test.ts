@@ -67,8 +67,12 @@ describe('console websocket in the daemon', () => {
         .status,
     ).toBe(404);
     expect((await daemon.request('POST', route, { body })).status).toBe(204);
-    viewer.send('send stats');
-    expect((await viewer.next('jwt error')).args).toEqual(['jwt: created too far in past (denylist)']);
+    // Told why and closed before the panel heard 204, without sending anything first.
+    expect(await viewer.closed).toEqual({ code: 1008, reason: 'token revoked' });
+    expect(viewer.messages.at(-1)).toEqual({
+      event: 'jwt error',
+      args: ['jwt: created too far in past (denylist)'],
+    });
   });
 
   it("refuses an Origin that is neither the panel's nor an allowed one", async () => {

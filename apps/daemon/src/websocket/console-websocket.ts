@@ -25,23 +25,28 @@ export interface ConsoleWebsocketOptions {
 export const REFUSALS = {
   origin: 'This origin may not open a console connection to this daemon.',
   notFound: 'The requested resource does not exist on this instance.',
-  server: 'Too many console connections to this server; close one and try again.',
-  ip: 'Too many console connections from this address; close one and try again.',
 } as const;
 
 interface ServerParams {
   server: string;
 }
 
+/** What a connection being upgraded holds: its place, and the socket once the upgrade is through. */
+interface Upgrade {
+  slot: ConnectionSlot<ConsoleSocket>;
+  socket: ConsoleSocket | undefined;
+}
+
 /**
  * `GET /api/servers/:server/ws`: the console websocket. Refused before the upgrade when the Origin is not the
- * panel's (403), the server is unknown (404) or a connection cap is reached (429); after it, the socket speaks
- * Wings' protocol (ConsoleSocket). Registers @fastify/websocket itself, inside its own scope.
+ * panel's (403) or the server is unknown (404); after it, the socket speaks Wings' protocol (ConsoleSocket). It
+ * starts in the small unauthenticated allowance and takes one of the server's console places at its first valid
+ * `auth` (see ConnectionRegistry). Registers @fastify/websocket itself, inside its own scope.
  */
 export const consoleWebsocket: FastifyPluginAsync<ConsoleWebsocketOptions> = async (app, options) => {
   const limits: ConsoleWebsocketLimits = { ...DEFAULT_WEBSOCKET_LIMITS, ...options.limits };
   const connections = options.connections ?? new ConnectionRegistry<ConsoleSocket>(limits);
-  const slots = new WeakMap<FastifyRequest, ConnectionSlot<ConsoleSocket>>();
+  const upgrades = new WeakMap<FastifyRequest, Upgrade>();
 
   await app.register(fastifyWebsocket, {
     options: { maxPayload: limits.maxFrameBytes },
@@ -60,16 +65,23 @@ export const consoleWebsocket: FastifyPluginAsync<ConsoleWebsocketOptions> = asy
         if (!options.getServer(request.params.server)) {
           return reply.code(404).send({ error: REFUSALS.notFound });
         }
-        const slot = connections.reserve(request.params.server, request.ip);
-        if (typeof slot === 'string') return reply.code(429).send({ error: REFUSALS[slot] });
+        const raw = request.raw.socket;
+        const upgrade: Upgrade = {
+          socket: undefined,
+          // Evicted before the upgrade went through: there is no websocket to close yet, only the connection.
+          slot: connections.reserve(request.params.server, request.ip, () =>
+            upgrade.socket ? upgrade.socket.evict() : raw.destroy(),
+          ),
+        };
         // The TCP connection ending frees the slot, also when the upgrade itself never completes.
-        request.raw.socket.once('close', slot.release);
-        slots.set(request, slot);
+        raw.once('close', upgrade.slot.release);
+        upgrades.set(request, upgrade);
       },
     },
     (ws, request) => {
       const server = options.getServer(request.params.server);
-      if (!server) return ws.close(1011, 'server gone');
+      const upgrade = upgrades.get(request);
+      if (!server || !upgrade) return ws.close(1011, 'server gone');
       const socket = new ConsoleSocket({
         ws,
         server,
@@ -77,8 +89,10 @@ export const consoleWebsocket: FastifyPluginAsync<ConsoleWebsocketOptions> = asy
         denylist: options.denylist,
         limits,
         log: request.log,
+        slot: upgrade.slot,
       });
-      slots.get(request)?.attach(socket);
+      upgrade.socket = socket;
+      upgrade.slot.attach(socket);
     },
   );
 };

@@ -3,10 +3,21 @@
  * the defaults suit a browser console page, which sends a handful of small messages per minute.
  */
 export interface ConsoleWebsocketLimits {
-  /** Open sockets per server; more are refused with HTTP 429 before the upgrade. */
+  /**
+   * Authenticated sockets per server. Counted at the first valid `auth`: one more is closed with 1013. Sockets
+   * that have not authenticated never take one of these places (they have their own allowance below).
+   */
   maxSocketsPerServer: number;
-  /** Open sockets per client address over all servers; more are refused with HTTP 429. */
+  /** Authenticated sockets per client address over all servers; one more is closed with 1013. */
   maxSocketsPerIp: number;
+  /**
+   * Sockets per server that have not authenticated yet. A new one past it evicts the oldest of them (closed with
+   * 1008) rather than being refused: whoever opens sockets without a token cannot keep a real user, who sends
+   * `auth` a moment after the upgrade, from getting in.
+   */
+  maxPendingPerServer: number;
+  /** Sockets per client address that have not authenticated yet; past it the address's oldest one is evicted. */
+  maxPendingPerIp: number;
   /** Largest inbound frame; a bigger one closes the socket with 1009. A JWT with every permission fits. */
   maxFrameBytes: number;
   /**
@@ -17,7 +28,7 @@ export interface ConsoleWebsocketLimits {
   messagesPerSecond: number;
   /** …with room for this many at once (a reconnect sends auth, send logs and send stats together). */
   messageBurst: number;
-  /** A socket that has not sent a valid `auth` by then is closed with 1008. */
+  /** A socket that has not sent a valid `auth` by then is closed with 1008 (a page sends it at once). */
   authTimeoutMs: number;
   /** Console lines a slow socket keeps queued; older ones are dropped (Wings keeps 8). */
   maxQueuedLines: number;
@@ -30,10 +41,12 @@ export interface ConsoleWebsocketLimits {
 export const DEFAULT_WEBSOCKET_LIMITS: Readonly<ConsoleWebsocketLimits> = {
   maxSocketsPerServer: 30,
   maxSocketsPerIp: 50,
+  maxPendingPerServer: 10,
+  maxPendingPerIp: 5,
   maxFrameBytes: 4 * 1024,
   messagesPerSecond: 10,
   messageBurst: 20,
-  authTimeoutMs: 10_000,
+  authTimeoutMs: 5_000,
   maxQueuedLines: 8,
   sendBufferHighWaterBytes: 1024 * 1024,
   tokenCheckIntervalMs: 30_000,
@@ -48,6 +61,19 @@ export const MAX_QUEUED_CONTROL_MESSAGES = 64;
 /** Close codes and reasons the daemon uses. */
 export const CLOSE = {
   serverDeleted: { code: 1001, reason: 'server deleted' },
+  /** 1001 like a deletion: the browser does not reconnect to a server it may not use. */
+  serverSuspended: { code: 1001, reason: 'server suspended' },
   authTimeout: { code: 1008, reason: 'authentication timeout' },
   rateLimited: { code: 1008, reason: 'message rate limit exceeded' },
+  /** The panel denied the socket's token: the browser reconnects with a fresh one if it still may. */
+  tokenRevoked: { code: 1008, reason: 'token revoked' },
+  evicted: { code: 1008, reason: 'too many unauthenticated connections' },
+  serverFull: {
+    code: 1013,
+    reason: 'Too many console connections to this server; close one and try again.',
+  },
+  addressFull: {
+    code: 1013,
+    reason: 'Too many console connections from this address; close one and try again.',
+  },
 } as const;

@@ -6,6 +6,7 @@ import { serverDirectory } from '../../testing/server-fixtures';
 import { ConnectionRegistry } from '../connection-registry';
 import type { ConsoleSocket } from '../console-socket';
 import { consoleWebsocket } from '../console-websocket';
+import { revalidateSockets } from '../daemon-plugins';
 import { websocketDenyRoute } from '../deny-route';
 import { type ConsoleWebsocketLimits, DEFAULT_WEBSOCKET_LIMITS } from '../websocket-limits';
 import { DemoConsoleServer } from './demo-console-server';
@@ -52,7 +53,7 @@ export async function startConsoleDaemon(
     limits,
     connections,
   });
-  await app.register(websocketDenyRoute, { denylist });
+  await app.register(websocketDenyRoute, { denylist, onDenied: revalidateSockets(connections) });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   const sockets: TestSocket[] = [];
   return {

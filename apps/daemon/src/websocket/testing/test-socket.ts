@@ -38,12 +38,18 @@ export class TestSocket {
     });
   }
 
-  /** Opens a socket (Origin = the panel's unless given); rejects with RefusedUpgrade when the daemon says no. */
-  static open(url: string, options: { origin?: string | null } = {}): Promise<TestSocket> {
+  /**
+   * Opens a socket (Origin = the panel's unless given; from `localAddress`, e.g. 127.0.0.2, to come from another
+   * client address over loopback); rejects with RefusedUpgrade when the daemon says no.
+   */
+  static open(
+    url: string,
+    options: { origin?: string | null; localAddress?: string } = {},
+  ): Promise<TestSocket> {
     const headers: Record<string, string> = {};
     const origin = options.origin === undefined ? PANEL_ORIGIN : options.origin;
     if (origin !== null) headers.origin = origin;
-    const ws = new WebSocket(url, { headers });
+    const ws = new WebSocket(url, { headers, localAddress: options.localAddress });
     const socket = new TestSocket(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(socket));
