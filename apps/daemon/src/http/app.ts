@@ -2,6 +2,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import { FilesystemError } from '../fs/filesystem-error';
 import type { ServerManager } from '../server/server-manager';
 import { systemInfo } from '../system/system-info';
+import { connectionServerOptions, guardConnections } from './connection-guard';
+import { type ConnectionLimits, defaultConnectionLimits } from './connection-limits';
 import { corsHook } from './cors';
 import { HttpError, INTERNAL_ERROR_MESSAGE, NOT_FOUND_MESSAGE, UNPARSABLE_BODY_MESSAGE } from './http-errors';
 import { nodeTokenAuth } from './node-auth';
@@ -20,6 +22,8 @@ export interface DaemonAppOptions {
   config: DaemonAppConfig;
   manager: ServerManager;
   logger?: FastifyServerOptions['logger'];
+  /** Bounds on connections and their time-outs; `defaultConnectionLimits()` for what is not given. */
+  connectionLimits?: Partial<ConnectionLimits>;
   /**
    * Routes that authenticate themselves (the console websocket `GET /api/servers/:server/ws`, whose JWT travels
    * inside the socket). Registered on the root app: no node-token check, CORS and error handling apply.
@@ -45,16 +49,23 @@ export interface DaemonAppOptions {
   ) => Promise<void>;
 }
 
-/** The daemon's HTTP API (Wings §1.3): CORS on everything, the node token on /api/* except the websocket. */
+/**
+ * The daemon's HTTP API (Wings §1.3): CORS on everything, the node token on /api/* except the websocket, and
+ * bounded connections (per address, in all, header and idle time-outs: connection-limits.ts).
+ */
 export function buildDaemonApp(options: DaemonAppOptions): FastifyInstance {
   const { config, manager } = options;
+  const limits: ConnectionLimits = { ...defaultConnectionLimits(), ...options.connectionLimits };
   const app = Fastify({
+    ...connectionServerOptions(limits),
     logger: options.logger ?? false,
     routerOptions: { ignoreTrailingSlash: true },
     // The panel polls every server's usage: a line per request would bury the daemon's own messages under
     // `aerie up`. Errors are still logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
   });
+
+  guardConnections(app, limits);
 
   // An empty JSON body is no body: the panel posts /install, /sync… without one.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {

@@ -1,0 +1,307 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { JwtDenylist } from '../auth/jwt-denylist';
+import { signTestToken } from '../auth/testing/sign-token';
+import { PanelClient } from '../panel-client/panel-client';
+import { ProcessDriver } from '../runtime/process/process-driver';
+import { ServerManager } from '../server/server-manager';
+import { NODE_TOKEN } from '../testing/daemon-harness';
+import { fileServerConfiguration } from '../testing/file-api-fixtures';
+import { PANEL_TOKEN, PANEL_TOKEN_ID, type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
+import { consoleWebsocketPlugins } from '../websocket/daemon-plugins';
+import { sleep, TestSocket } from '../websocket/testing/test-socket';
+import { buildDaemonApp } from './app';
+import { addressKey } from './connection-guard';
+import { type ConnectionLimits, connectionCeiling, openFilesLimit } from './connection-limits';
+
+const UUID = '5e4d3c2b-1a09-4f8e-9d7c-6b5a4f3e2d1c';
+
+interface BoundedDaemon {
+  port: number;
+  app: FastifyInstance;
+  panel: PanelStandIn;
+  manager: ServerManager;
+  dataDirectory: string;
+}
+let running: BoundedDaemon | undefined;
+const clients: net.Socket[] = [];
+
+/**
+ * The real daemon app with the console websocket, one server, short connection limits, and one extra node-token
+ * route whose handler works for `?ms=` (a compress or a copy that takes long, without any bytes moving).
+ */
+async function start(limits: Partial<ConnectionLimits>): Promise<BoundedDaemon> {
+  const panel = await startPanelStandIn();
+  panel.servers.set(UUID, fileServerConfiguration(UUID));
+  const dataDirectory = await mkdtemp(path.join(tmpdir(), 'aerie-connections-'));
+  const manager = new ServerManager({
+    dataDirectory,
+    driver: new ProcessDriver({ tmpDirectory: path.join(dataDirectory, 'tmp') }),
+    panel: new PanelClient({ url: panel.url, tokenId: PANEL_TOKEN_ID, token: PANEL_TOKEN }),
+  });
+  await manager.boot();
+  const websocket = consoleWebsocketPlugins({
+    denylist: new JwtDenylist({ bootTime: new Date(Date.now() - 60_000) }),
+  });
+  const app = buildDaemonApp({
+    config: { token: NODE_TOKEN, panelUrl: panel.url, allowedOrigins: [] },
+    manager,
+    connectionLimits: limits,
+    registerWebsocket: websocket.registerWebsocket,
+    registerProtected: async (scope, ...rest) => {
+      await websocket.registerProtected(scope, ...rest);
+      scope.get<{ Querystring: { ms: string } }>('/api/test/working', async (request) => {
+        await sleep(Number(request.query.ms));
+        return { worked: true };
+      });
+    },
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  running = {
+    port: typeof address === 'object' && address ? address.port : 0,
+    app,
+    panel,
+    manager,
+    dataDirectory,
+  };
+  return running;
+}
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.destroy();
+  if (!running) return;
+  const { app, manager, panel, dataDirectory } = running;
+  running = undefined;
+  app.server.closeAllConnections();
+  await Promise.all([app.close(), manager.shutdown()]);
+  await panel.close();
+  await rm(dataDirectory, { recursive: true, force: true });
+});
+
+/** A raw TCP client that records what came back and when the daemon closed it. */
+interface RawClient {
+  socket: net.Socket;
+  received: () => string;
+  /** Milliseconds from connecting to the close. */
+  closed: Promise<number>;
+  isOpen: () => boolean;
+}
+
+function rawClient(port: number, options: { localAddress?: string; send?: string } = {}): Promise<RawClient> {
+  const socket = net.connect({ host: '127.0.0.1', port, localAddress: options.localAddress });
+  clients.push(socket);
+  const startedAt = Date.now();
+  let received = '';
+  let open = true;
+  socket.on('data', (chunk) => {
+    received += chunk.toString();
+  });
+  socket.on('error', () => {});
+  const closed = new Promise<number>((resolve) =>
+    socket.once('close', () => {
+      open = false;
+      resolve(Date.now() - startedAt);
+    }),
+  );
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => {
+      if (options.send !== undefined) socket.write(options.send);
+      resolve({ socket, received: () => received, closed, isOpen: () => open });
+    });
+    socket.once('error', reject);
+  });
+}
+
+/** Half a request: the request line and one header, never the blank line that ends them. */
+const HALF_REQUEST = 'GET /api/system HTTP/1.1\r\nHost: daemon\r\n';
+
+/** A real request with the node token from `localAddress`; resolves with the status, rejects when refused. */
+function request(
+  port: number,
+  route: string,
+  options: { localAddress?: string; method?: string; headers?: Record<string, string | number> } = {},
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: route,
+        method: options.method ?? 'GET',
+        localAddress: options.localAddress,
+        agent: false,
+        headers: { authorization: `Bearer ${NODE_TOKEN}`, ...options.headers },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+describe('connection caps', () => {
+  it('destroys a connection past the per-address cap at once; another address still gets in', async () => {
+    const { port } = await start({ maxPerAddress: 5, headersTimeoutMs: 20_000 });
+    const held = await Promise.all(Array.from({ length: 5 }, () => rawClient(port, { send: HALF_REQUEST })));
+    const refused = await rawClient(port, { send: HALF_REQUEST });
+    expect(await refused.closed).toBeLessThan(1000);
+    expect(refused.received()).toBe('');
+    await expect(request(port, '/api/system')).rejects.toThrow();
+
+    expect(await request(port, '/api/system', { localAddress: '127.0.0.2' })).toBe(200);
+    expect(held.every((client) => client.isOpen())).toBe(true);
+
+    // A place freed is a place taken again.
+    held[0]?.socket.destroy();
+    await held[0]?.closed;
+    await sleep(50);
+    expect(await request(port, '/api/system')).toBe(200);
+  });
+
+  it('closes connections past the server-wide ceiling, whatever their address', async () => {
+    const { port } = await start({ maxConnections: 6, maxPerAddress: 100, headersTimeoutMs: 20_000 });
+    const held = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        rawClient(port, { localAddress: `127.0.0.${10 + i}`, send: HALF_REQUEST }),
+      ),
+    );
+    await sleep(50);
+    await expect(request(port, '/api/system', { localAddress: '127.0.0.30' })).rejects.toThrow();
+    expect(held.every((client) => client.isOpen())).toBe(true);
+    held[0]?.socket.destroy();
+    await held[0]?.closed;
+    await sleep(50);
+    expect(await request(port, '/api/system', { localAddress: '127.0.0.30' })).toBe(200);
+  });
+
+  it('reads the ceiling from the descriptor limit: min(limit - 256, 16384)', async () => {
+    expect(connectionCeiling(1024)).toBe(768);
+    expect(connectionCeiling(20_000)).toBe(16_384);
+    expect(connectionCeiling(undefined)).toBe(16_384);
+    const limits = path.join(await mkdtemp(path.join(tmpdir(), 'aerie-limits-')), 'limits');
+    await writeFile(
+      limits,
+      'Limit                     Soft Limit           Hard Limit           Units     \n' +
+        'Max open files            4096                 524288               files     \n',
+    );
+    expect(openFilesLimit(limits)).toBe(4096);
+    await rm(path.dirname(limits), { recursive: true });
+    expect(openFilesLimit('/nonexistent/limits')).toBeUndefined();
+    expect(openFilesLimit()).toBeGreaterThan(0);
+  });
+
+  it('counts IPv6 clients by their /64 and IPv4-mapped ones by their IPv4 address', () => {
+    expect(addressKey('::ffff:127.0.0.1')).toBe('127.0.0.1');
+    expect(addressKey('10.1.2.3')).toBe('10.1.2.3');
+    expect(addressKey('2001:db8:0:1::5')).toBe('2001:db8:0:1::/64');
+    expect(addressKey('2001:0db8:0000:0001:ffff:0:0:9')).toBe('2001:db8:0:1::/64');
+    expect(addressKey('::1')).toBe('0:0:0:0::/64');
+  });
+});
+
+describe('time-outs', () => {
+  it('answers a half-sent request with 408 and closes it after the header time-out, silent ones too', async () => {
+    const { port } = await start({ headersTimeoutMs: 400 });
+    const half = await rawClient(port, { send: HALF_REQUEST });
+    const silent = await rawClient(port);
+    await sleep(150);
+    expect(half.isOpen()).toBe(true);
+    const [halfClosedAfter, silentClosedAfter] = await Promise.all([half.closed, silent.closed]);
+    for (const after of [halfClosedAfter, silentClosedAfter]) {
+      expect(after).toBeGreaterThanOrEqual(350);
+      expect(after).toBeLessThan(3000);
+    }
+    expect(half.received()).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('lets a slow upload whose pauses stay under the idle time-out finish, however long it takes', async () => {
+    const { port, dataDirectory } = await start({ idleTimeoutMs: 400, headersTimeoutMs: 400 });
+    const chunks = 12;
+    const chunk = 'x'.repeat(1024);
+    const body = await rawClient(port, {
+      send:
+        `POST /api/servers/${UUID}/files/write?file=slow.txt HTTP/1.1\r\nHost: daemon\r\n` +
+        `Authorization: Bearer ${NODE_TOKEN}\r\nContent-Type: application/octet-stream\r\n` +
+        `Content-Length: ${chunks * chunk.length}\r\nConnection: close\r\n\r\n`,
+    });
+    // 12 pieces 200 ms apart: about 2.4 s in all, six times the idle time-out.
+    for (let i = 0; i < chunks; i += 1) {
+      await sleep(200);
+      body.socket.write(chunk);
+    }
+    await body.closed;
+    expect(body.received()).toMatch(/^HTTP\/1\.1 204/);
+    expect(await readFile(path.join(dataDirectory, 'volumes', UUID, 'slow.txt'), 'utf8')).toBe(
+      chunk.repeat(chunks),
+    );
+  });
+
+  it('closes a connection whose request body stops arriving for longer than the idle time-out', async () => {
+    const { port, dataDirectory } = await start({ idleTimeoutMs: 400 });
+    const stalled = await rawClient(port, {
+      send:
+        `POST /api/servers/${UUID}/files/write?file=stalled.txt HTTP/1.1\r\nHost: daemon\r\n` +
+        `Authorization: Bearer ${NODE_TOKEN}\r\nContent-Length: 100\r\n\r\n0123456789`,
+    });
+    const after = await stalled.closed;
+    expect(after).toBeGreaterThanOrEqual(350);
+    expect(after).toBeLessThan(3000);
+    await expect(readFile(path.join(dataDirectory, 'volumes', UUID, 'stalled.txt'))).rejects.toThrow();
+  });
+
+  it('never cuts a handler that works longer than the idle time-out, on a fresh or a kept-alive connection', async () => {
+    const { port } = await start({ idleTimeoutMs: 300, keepAliveTimeoutMs: 300 });
+    expect(await request(port, '/api/test/working?ms=1200')).toBe(200);
+    // The same connection, kept alive between a quick request and a long one.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const onAgent = (ms: number) =>
+      new Promise<number>((resolve, reject) => {
+        http
+          .get(
+            {
+              host: '127.0.0.1',
+              port,
+              path: `/api/test/working?ms=${ms}`,
+              agent,
+              headers: { authorization: `Bearer ${NODE_TOKEN}` },
+            },
+            (response) => {
+              response.resume();
+              response.on('end', () => resolve(response.statusCode ?? 0));
+            },
+          )
+          .on('error', reject);
+      });
+    const quick = await onAgent(0);
+    await sleep(100);
+    const long = await onAgent(1200);
+    agent.destroy();
+    expect([quick, long]).toEqual([200, 200]);
+  });
+
+  it('keeps a console websocket open through silences longer than every time-out', async () => {
+    const { port, panel } = await start({
+      idleTimeoutMs: 300,
+      headersTimeoutMs: 300,
+      keepAliveTimeoutMs: 300,
+    });
+    const socket = await TestSocket.open(`ws://127.0.0.1:${port}/api/servers/${UUID}/ws`, {
+      origin: panel.url,
+    });
+    await socket.auth(await signTestToken({ server_uuid: UUID, permissions: ['*'] }, { key: NODE_TOKEN }));
+    await sleep(1200);
+    socket.send('send stats');
+    await socket.next('stats');
+    expect(socket.ws.readyState).toBe(socket.ws.OPEN);
+    socket.ws.terminate();
+  });
+});
