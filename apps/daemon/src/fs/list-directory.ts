@@ -12,26 +12,79 @@ import { readHead } from './read-head';
  */
 const IN_FLIGHT = 32;
 
+/** Entries in a listing unless the caller asks for a page: four times the browser's 250, so its notice shows. */
+export const LIST_DEFAULT_LIMIT = 1000;
+/** Deepest entry a page may reach (`offset + limit`): what the walk keeps in memory is twice this at most. */
+export const LIST_MAX_DEPTH = 10_000;
+/** Names read from the directory per system call. */
+const READ_BUFFER = 256;
+
+export interface ListOptions {
+  /** Entries to skip, in listing order (directories first, then by name). */
+  offset?: number;
+  /** Most entries returned; LIST_DEFAULT_LIMIT when not given. */
+  limit?: number;
+  /** Aborted when the caller has gone: the walk stops at the next name and the listing rejects. */
+  signal?: AbortSignal;
+}
+
 /**
- * The entries of a verified directory, directories first, each by name, with the mime Wings reports (regular
- * files without a known extension are sniffed). `cacheKey` names the directory in `cache` (its user path).
+ * One page of a verified directory's entries, directories first, each by name, with the mime Wings reports
+ * (regular files without a known extension are sniffed). `cacheKey` names the directory in `cache` (its user path).
+ *
+ * Memory and time stay bounded whatever the directory holds: the names are streamed (opendir), only the first
+ * `offset + limit` in listing order are kept (never more than twice that at once), and only the page's entries are
+ * stat'ed or sniffed, `IN_FLIGHT` at a time. A directory of 300,000 files costs one pass over its names.
+ * @throws the signal's reason when it is aborted
  */
 export async function listDirectory(
   directory: DirectoryHandle,
   cache: MimeCache,
   cacheKey: string,
+  options: ListOptions = {},
 ): Promise<FileEntry[]> {
-  const names = await fs.readdir(directory.path, { withFileTypes: true });
+  const offset = Math.max(0, options.offset ?? 0);
+  const limit = Math.max(0, options.limit ?? LIST_DEFAULT_LIMIT);
+  const names = (await firstNames(directory, offset + limit, options.signal)).slice(offset);
   const entries: (FileEntry | undefined)[] = [];
   let next = 0;
   const describeNext = async () => {
     const head = Buffer.allocUnsafe(SNIFF_BYTES);
     for (let index = next++; index < names.length; index = next++) {
+      options.signal?.throwIfAborted();
       entries[index] = await describeListed(directory, names[index] as Dirent, cache, cacheKey, head);
     }
   };
   await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, names.length) }, describeNext));
   return entries.filter((entry): entry is FileEntry => entry !== undefined).sort(compareEntries);
+}
+
+/** Listing order from the names alone (the type opendir reports), as compareEntries orders described entries. */
+function compareNames(a: Dirent, b: Dirent): number {
+  if (a.isDirectory() !== b.isDirectory()) return a.isDirectory() ? -1 : 1;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/**
+ * The first `count` names of the directory in listing order, read as a stream. Names gather up to twice `count`,
+ * then are sorted and cut back to `count`: O(count) memory and O(n log count) time for n names.
+ */
+async function firstNames(
+  directory: DirectoryHandle,
+  count: number,
+  signal?: AbortSignal,
+): Promise<Dirent[]> {
+  signal?.throwIfAborted();
+  let kept: Dirent[] = [];
+  if (count === 0) return kept;
+  const handle = await fs.opendir(directory.path, { bufferSize: READ_BUFFER });
+  // Leaving the loop early (abort, error) closes the directory.
+  for await (const dirent of handle) {
+    signal?.throwIfAborted();
+    kept.push(dirent);
+    if (kept.length >= 2 * count) kept = kept.sort(compareNames).slice(0, count);
+  }
+  return kept.sort(compareNames).slice(0, count);
 }
 
 /** One row; `undefined` when the name vanished meanwhile (as a failed lstat always did). */

@@ -18,7 +18,7 @@ import { archiveName, copyNameCandidates } from './file-names';
 import { errnoOf, FilesystemError, fromSystemError } from './filesystem-error';
 import { type DirectoryHandle, Jail } from './jail';
 import { displayPath, joinComponents, pathComponents } from './jail-path';
-import { listDirectory } from './list-directory';
+import { type ListOptions, listDirectory } from './list-directory';
 import { MimeCache } from './mime-cache';
 import { readExactly } from './read-exactly';
 import { removeTree, usedBytes, walkTree } from './tree';
@@ -83,12 +83,12 @@ export class ServerFilesystem {
     return this.jail.root;
   }
 
-  /** The entries of a directory: directories first, then files, each by name. */
-  async list(directory = '/'): Promise<FileEntry[]> {
+  /** The entries of a directory: directories first, then files, each by name; a page of them (list-directory.ts). */
+  async list(directory = '/', options: ListOptions = {}): Promise<FileEntry[]> {
     const components = pathComponents(directory);
     const handle = await this.jail.openDirectory(components);
     try {
-      return await listDirectory(handle, this.mimes, displayPath(components));
+      return await listDirectory(handle, this.mimes, displayPath(components), options);
     } catch (error) {
       return fromSystemError(error);
     } finally {
