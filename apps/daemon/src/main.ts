@@ -8,6 +8,7 @@ import { signedFileRoutes } from './http/signed-file-routes';
 import { PanelClient } from './panel-client/panel-client';
 import { watchSupervisor } from './parent-watch';
 import { loadRuntimeDriver } from './runtime/driver-loader';
+import { ProcessDriver } from './runtime/process/process-driver';
 import { ServerManager } from './server/server-manager';
 import { consoleWebsocketPlugins } from './websocket/daemon-plugins';
 
@@ -50,7 +51,10 @@ export async function runDaemon(
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  console.log(`Aerie daemon listening on http://${config.host}:${port} (runtime: ${driver.name})`);
+  const isolation = driver instanceof ProcessDriver ? `; ${driver.sandbox.describe()}` : '';
+  console.log(
+    `Aerie daemon listening on http://${config.host}:${port} (runtime: ${driver.name}${isolation})`,
+  );
 }
 
 /** `aerie up` names itself in AERIE_SUPERVISOR_PID; a daemon started by hand has no supervisor to outlive. */

@@ -46,7 +46,9 @@ const schema = z.object({
     .default(String(fileLimits.uploadLimitMb))
     .pipe(z.string().regex(/^[1-9]\d{0,6}$/, 'must be a whole number of MiB, at least 1'))
     .transform(Number),
-  RUNTIME: z.enum(['process', 'docker'], { error: 'must be process or docker' }).default('process'),
+  RUNTIME: z
+    .enum(['process', 'process-unsafe', 'docker'], { error: 'must be process, process-unsafe or docker' })
+    .default('process'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -68,7 +70,8 @@ export interface DaemonConfig {
   dataDirectory: string;
   /** Largest file a signed upload accepts, in MiB (Wings' api.upload_limit). */
   uploadLimitMb: number;
-  runtime: 'process' | 'docker';
+  /** `process-unsafe`: the process runtime without a sandbox (single-user development only). */
+  runtime: 'process' | 'process-unsafe' | 'docker';
   logLevel: z.output<typeof schema>['LOG_LEVEL'];
 }
 

@@ -1,14 +1,18 @@
 import path from 'node:path';
 import { ProcessDriver } from './process/process-driver';
+import { ProcessSandbox } from './process/sandbox/process-sandbox';
 import type { RuntimeDriver } from './runtime';
 
 /** The driver named by RUNTIME. Docker is loaded only when asked for, so the process runtime never loads dockerode. */
 export async function loadRuntimeDriver(
-  name: 'process' | 'docker',
+  name: 'process' | 'process-unsafe' | 'docker',
   dataDirectory: string,
 ): Promise<RuntimeDriver> {
   const tmpDirectory = path.join(dataDirectory, 'tmp');
-  if (name === 'process') return new ProcessDriver({ tmpDirectory });
+  if (name !== 'docker') {
+    const sandbox = await ProcessSandbox.detect({ dataDirectory, unsafe: name === 'process-unsafe' });
+    return new ProcessDriver({ tmpDirectory, sandbox });
+  }
   let module: { DockerDriver?: new (options: { tmpDirectory: string }) => RuntimeDriver };
   try {
     // A variable specifier: the docker runtime is built alongside and may not be there yet.

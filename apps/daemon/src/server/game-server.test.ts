@@ -1,6 +1,7 @@
 import { parseStopCommand } from '@aerie/shared/eggs/stop-command';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProcessRuntime } from '../runtime/process/process-runtime';
+import { ProcessSandbox } from '../runtime/process/sandbox/process-sandbox';
 import { wingsEnvironment } from '../runtime/wings-environment';
 import {
   DEMO_SERVER,
@@ -42,7 +43,7 @@ function makeServer(options: Partial<GameServerOptions> & Pick<GameServerOptions
     allocations: { default: { ip: '127.0.0.1', port: 0 }, mappings: {} },
     done: 'ready',
     stop: parseStopCommand('stop'),
-    createRuntime: () => new ProcessRuntime(),
+    createRuntime: () => new ProcessRuntime(ProcessSandbox.unsafe()),
     ...options,
   });
   servers.push(server);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { buildDaemonApp, type DaemonAppOptions } from '../http/app';
 import { PanelClient } from '../panel-client/panel-client';
 import { ProcessDriver } from '../runtime/process/process-driver';
+import { ProcessSandbox } from '../runtime/process/sandbox/process-sandbox';
 import { ServerManager, type ServerManagerOptions } from '../server/server-manager';
 import { PANEL_TOKEN, PANEL_TOKEN_ID, type PanelStandIn } from './panel-stand-in';
 
@@ -46,7 +47,10 @@ export async function startTestDaemon(options: {
   });
   const manager = new ServerManager({
     dataDirectory,
-    driver: new ProcessDriver({ tmpDirectory: path.join(dataDirectory, 'tmp') }),
+    driver: new ProcessDriver({
+      tmpDirectory: path.join(dataDirectory, 'tmp'),
+      sandbox: ProcessSandbox.unsafe(),
+    }),
     panel,
     serverOptions: { crashTimeoutMs: 60_000, stopTimeoutMs: 5000, ...options.serverOptions },
     statesDebounceMs: 50,

@@ -111,7 +111,7 @@ describe('container spec (no engine needed)', () => {
     expect(spec.Labels).toEqual({ Service: 'Aerie', ContainerType: 'server_process', team: 'a' });
   });
 
-  it('gives the installer at least 1 GB and one core, unlimited staying unlimited, and no hardening', () => {
+  it('gives the installer at least 1 GB and one core, unlimited staying unlimited, and the installer hardening', () => {
     const install = (limits: RuntimeLimits) =>
       installerContainerSpec(
         {
@@ -133,12 +133,16 @@ describe('container spec (no engine needed)', () => {
     expect(small.Entrypoint).toEqual(['ash', '/mnt/install/install.sh']);
     expect(small.HostConfig?.Memory).toBe(1_024_000_000);
     expect(small.HostConfig?.CpuQuota).toBe(100_000);
+    // Package managers write the image's root and change owners; the rest of the hardening holds.
     expect(small.HostConfig).not.toHaveProperty('ReadonlyRootfs');
-    expect(small.HostConfig).not.toHaveProperty('CapDrop');
+    expect(small.HostConfig?.SecurityOpt).toEqual(['no-new-privileges']);
+    expect(small.HostConfig?.CapDrop).toEqual(expect.arrayContaining(['MKNOD', 'NET_RAW', 'SYS_CHROOT']));
+    expect(small.HostConfig?.CapDrop).not.toContain('CHOWN');
+    expect(small.HostConfig?.PidsLimit).toBe(SETTINGS.pidsLimit);
     expect(small.User).toBeUndefined();
     expect(small.HostConfig?.Mounts).toEqual([
       { Type: 'bind', Source: '/srv/u', Target: '/mnt/server', ReadOnly: false },
-      { Type: 'bind', Source: '/tmp/u-install', Target: '/mnt/install', ReadOnly: false },
+      { Type: 'bind', Source: '/tmp/u-install', Target: '/mnt/install', ReadOnly: true },
     ]);
     const big = install({ ...LIMITS, memoryMb: 4096, cpuPercent: 0 });
     expect(big.HostConfig?.Memory).toBe(4_096_000_000);

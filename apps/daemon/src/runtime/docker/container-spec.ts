@@ -25,6 +25,20 @@ export const DROPPED_CAPABILITIES = [
   'SETFCAP',
 ] as const;
 
+/**
+ * The installer keeps what package managers need (chown, setuid to their own users, overriding file modes) and
+ * loses the rest of Wings' list: it runs scripts fed user data as root (CVE-2023-32080).
+ */
+export const INSTALLER_DROPPED_CAPABILITIES = [
+  'SETPCAP',
+  'MKNOD',
+  'AUDIT_WRITE',
+  'NET_RAW',
+  'NET_BIND_SERVICE',
+  'SYS_CHROOT',
+  'SETFCAP',
+] as const;
+
 /** An installer gets at least this much memory (MB) and CPU (% of a core): Wings' `docker.installer_limits`. */
 export const INSTALLER_MINIMUM = { memoryMb: 1024, cpuPercent: 100 } as const;
 
@@ -153,8 +167,9 @@ export function serverContainerSpec(
 
 /**
  * The install container (§5): `<uuid>_installer`, the script's entrypoint running /mnt/install/install.sh, the
- * server's directory at /mnt/server. It runs as the image's user without the server hardening (scripts install
- * packages), with at least 1 GB and one core, and no stdin: a script that reads it gets end-of-file, not a hang.
+ * server's directory at /mnt/server. It runs as the image's user (scripts install packages) with no new
+ * privileges, fewer capabilities, the pids limit and its script read-only, with at least 1 GB and one core, and no
+ * stdin: a script that reads it gets end-of-file, not a hang.
  */
 export function installerContainerSpec(
   options: InstallOptions,
@@ -184,9 +199,12 @@ export function installerContainerSpec(
     HostConfig: {
       Mounts: [
         { Type: 'bind', Source: options.directory, Target: INSTALL_SERVER_MOUNT, ReadOnly: false },
-        { Type: 'bind', Source: scriptDirectory, Target: INSTALL_SCRIPT_MOUNT, ReadOnly: false },
+        { Type: 'bind', Source: scriptDirectory, Target: INSTALL_SCRIPT_MOUNT, ReadOnly: true },
       ],
       Tmpfs: { '/tmp': `rw,exec,nosuid,size=${settings.tmpfsSizeMb}M` },
+      SecurityOpt: ['no-new-privileges'],
+      CapDrop: [...INSTALLER_DROPPED_CAPABILITIES],
+      PidsLimit: settings.pidsLimit,
       ...resourceLimits(limits),
       NetworkMode: settings.networkName,
       LogConfig: LOCAL_LOGS,

@@ -1,6 +1,3 @@
-import { lchown, readdir } from 'node:fs/promises';
-import path from 'node:path';
-
 /** Who servers run as when the daemon itself is root: Wings' `pterodactyl` user is 988 in its image. */
 export const ROOT_DAEMON_CONTAINER_USER = '988:988';
 
@@ -20,20 +17,4 @@ export function numericUser(user: string): { uid: number; gid: number } | undefi
   if (!match) return undefined;
   const uid = Number(match[1]);
   return { uid, gid: match[2] === undefined ? uid : Number(match[2]) };
-}
-
-/**
- * Wings' permission fix before each start: everything under the server's directory becomes the container user's,
- * so files an install script (root in its container) or the daemon wrote are the game's to change. Symlinks are
- * changed themselves (lchown), never followed out of the directory.
- */
-export async function chownTree(directory: string, uid: number, gid: number): Promise<void> {
-  await lchown(directory, uid, gid);
-  const entries = await readdir(directory, { withFileTypes: true });
-  for (const entry of entries) {
-    const entryPath = path.join(directory, entry.name);
-    // Dirent types come from the entry itself: a symlink to a directory is not a directory here.
-    if (entry.isDirectory()) await chownTree(entryPath, uid, gid);
-    else await lchown(entryPath, uid, gid);
-  }
 }

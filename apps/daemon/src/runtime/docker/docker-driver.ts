@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
+import { chownTreeNoFollow } from '../../fs/ownership';
 import { forwardLines } from '../process/line-splitter';
 import type { InstallOptions, RuntimeDriver, RuntimeStartOptions, ServerRuntime } from '../runtime';
 import { type ContainerSettings, installerContainerSpec } from './container-spec';
-import { chownTree, defaultContainerUser, numericUser } from './container-user';
+import { defaultContainerUser, numericUser } from './container-user';
 import { dockerFromHost, engineAddress, explainEngineError, ignoringGone } from './docker-connection';
 import { ensureImage } from './docker-images';
 import { DEFAULT_NETWORK_NAME, ensureNetwork } from './docker-network';
@@ -121,7 +122,7 @@ export class DockerDriver implements RuntimeDriver {
     await this.#ensureNetwork();
     const user = numericUser(this.#settings.user);
     if (user && user.uid !== 0 && process.getuid?.() === 0)
-      await chownTree(options.directory, user.uid, user.gid);
+      await chownTreeNoFollow(options.directory, user.uid, user.gid);
   }
 
   /** Checked once per driver; a failed check is tried again at the next start. */

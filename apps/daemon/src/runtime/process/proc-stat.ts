@@ -3,6 +3,8 @@ import { endianness } from 'node:os';
 
 /** What /proc/<pid>/stat says about one live process. */
 export interface ProcStat {
+  /** Its parent's pid. */
+  parentId: number;
   /** The process group it belongs to. */
   groupId: number;
   /** utime + stime, in clock ticks. */
@@ -63,11 +65,12 @@ export function readProcStat(pid: number): ProcStat | undefined {
     if (fd !== undefined) closeSync(fd);
   }
   const stat = STAT_BUFFER.toString('latin1', 0, length);
-  // After the command name, which is in parentheses and may hold spaces and parentheses: [0] state, [2] pgrp,
+  // After the command name, which is in parentheses and may hold spaces and parentheses: [0] state, [1] ppid, [2] pgrp,
   // [11] utime, [12] stime, [21] rss in pages (stat(5) fields 3, 5, 14, 15, 24).
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   if (fields[0] === 'Z' || fields.length < 22) return undefined;
   return {
+    parentId: Number(fields[1]),
     groupId: Number(fields[2]),
     cpuTicks: Number(fields[11]) + Number(fields[12]),
     rssBytes: Number(fields[21]) * systemPageSize(),

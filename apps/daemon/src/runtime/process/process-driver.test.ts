@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isAlive, serverDirectory, TEST_LIMITS } from '../../testing/server-fixtures';
 import type { InstallOptions } from '../runtime';
 import { ProcessDriver } from './process-driver';
+import { ProcessSandbox } from './sandbox/process-sandbox';
 
 let directory: string;
 let cleanup: () => Promise<void>;
@@ -14,7 +15,10 @@ afterEach(() => cleanup());
 
 function install(script: string, extra: Partial<InstallOptions> = {}) {
   const lines: string[] = [];
-  const driver = new ProcessDriver({ tmpDirectory: path.join(directory, '.tmp') });
+  const driver = new ProcessDriver({
+    tmpDirectory: path.join(directory, '.tmp'),
+    sandbox: ProcessSandbox.unsafe(),
+  });
   const result = driver.install({
     uuid: 'a1b2c3d4-0000-4000-8000-000000000001',
     directory,

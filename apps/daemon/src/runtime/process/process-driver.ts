@@ -1,38 +1,54 @@
 import { spawn } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { InstallOptions, RuntimeDriver, ServerRuntime } from '../runtime';
 import { forwardLines } from './line-splitter';
 import { ProcessRuntime } from './process-runtime';
-
-/** Where an egg's install script expects the server's files (the installer container's mount). */
-const INSTALL_MOUNT = '/mnt/server';
+import type { ProcessSandbox } from './sandbox/process-sandbox';
+import { SANDBOX_INSTALL_MOUNT, SANDBOX_SCRIPT_MOUNT } from './sandbox/sandbox-mounts';
 
 /**
- * The embedded driver: servers run as process groups on this machine. An install script runs in `bash` with
- * `/mnt/server` rewritten to the server's directory, since there is no container to mount it into.
+ * The embedded driver: servers run as sandboxed process groups on this machine. An install script runs in `bash`
+ * in the same sandbox as its server, with the server's files at /mnt/server and the script at /mnt/install, as in
+ * Wings' installer container. Without a sandbox (RUNTIME=process-unsafe) `/mnt/server` is rewritten instead.
  */
 export class ProcessDriver implements RuntimeDriver {
   readonly name = 'process';
   readonly #tmpDirectory: string;
+  readonly #sandbox: ProcessSandbox;
 
   /** @param tmpDirectory where install scripts are written (the daemon's `tmp/`) */
-  constructor(options: { tmpDirectory?: string } = {}) {
+  constructor(options: { tmpDirectory?: string; sandbox: ProcessSandbox }) {
     this.#tmpDirectory = options.tmpDirectory ?? tmpdir();
+    this.#sandbox = options.sandbox;
+  }
+
+  get sandbox(): ProcessSandbox {
+    return this.#sandbox;
   }
 
   createRuntime(): ServerRuntime {
-    return new ProcessRuntime();
+    return new ProcessRuntime(this.#sandbox);
   }
 
   async install(options: InstallOptions): Promise<{ exitCode: number }> {
     const scriptDirectory = path.join(this.#tmpDirectory, options.uuid);
     await mkdir(scriptDirectory, { recursive: true, mode: 0o700 });
     const scriptFile = path.join(scriptDirectory, 'install.sh');
-    await writeFile(scriptFile, options.script.replaceAll(INSTALL_MOUNT, options.directory), { mode: 0o700 });
+    const unsafe = this.#sandbox.kind === 'unsafe';
+    const script = unsafe
+      ? options.script.replaceAll(SANDBOX_INSTALL_MOUNT, options.directory)
+      : options.script;
+    // Readable by the server's uid through the read-only bind; the folder around it stays the daemon's.
+    await writeFile(scriptFile, script, { mode: 0o755 });
+    await chmod(scriptDirectory, 0o755);
     try {
-      return await this.#runScript(scriptFile, options);
+      return await this.#runScript(
+        unsafe ? scriptFile : `${SANDBOX_SCRIPT_MOUNT}/install.sh`,
+        scriptDirectory,
+        options,
+      );
     } finally {
       await rm(scriptDirectory, { recursive: true, force: true });
     }
@@ -42,16 +58,25 @@ export class ProcessDriver implements RuntimeDriver {
     // Nothing outside the server's directory belongs to a process server.
   }
 
-  #runScript(scriptFile: string, options: InstallOptions): Promise<{ exitCode: number }> {
-    if (options.signal?.aborted) return Promise.resolve({ exitCode: 1 });
-    // stderr joins stdout in one pipe, as on the installer container's terminal, so lines keep their order.
-    const child = spawn('bash', ['-c', 'exec bash "$0" 2>&1', scriptFile], {
-      cwd: options.directory,
-      env: {
-        PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-        HOME: options.directory,
-        ...options.environment,
-      },
+  async #runScript(
+    scriptFile: string,
+    scriptDirectory: string,
+    options: InstallOptions,
+  ): Promise<{ exitCode: number }> {
+    if (options.signal?.aborted) return { exitCode: 1 };
+    const launch = await this.#sandbox.launch({
+      uuid: options.uuid,
+      volume: options.directory,
+      mountPoint: SANDBOX_INSTALL_MOUNT,
+      readonly: [{ source: scriptDirectory, target: SANDBOX_SCRIPT_MOUNT }],
+      // stderr joins stdout in one pipe, as on the installer container's terminal, so lines keep their order.
+      command: ['bash', '-c', 'exec bash "$0" 2>&1', scriptFile],
+      environment: options.environment,
+      limits: options.limits,
+    });
+    const child = spawn(launch.file, launch.args, {
+      cwd: launch.cwd,
+      env: launch.env,
       // Its own process group, so an abort ends whatever the script started too.
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,6 +103,7 @@ export class ProcessDriver implements RuntimeDriver {
         options.signal?.removeEventListener('abort', killGroup);
         // Background jobs the script left behind would hold the pipes open.
         killGroup();
+        void this.#sandbox.finished(options.uuid);
         streamsClosed.then(() => resolve({ exitCode: code ?? (signal ? 128 + signalNumber(signal) : 1) }));
       });
     });

@@ -13,6 +13,7 @@ import {
 import type { RuntimeExit } from '../runtime';
 import { wingsEnvironment } from '../wings-environment';
 import { ProcessRuntime } from './process-runtime';
+import { ProcessSandbox } from './sandbox/process-sandbox';
 
 let directory: string;
 let cleanup: () => Promise<void>;
@@ -28,7 +29,7 @@ afterEach(async () => {
 
 /** Starts a runtime and collects its output lines and exit. */
 async function run(startup: string, environment: Record<string, string> = {}) {
-  const runtime = new ProcessRuntime();
+  const runtime = new ProcessRuntime(ProcessSandbox.unsafe());
   started.push(runtime);
   const lines: string[] = [];
   runtime.on('output', (line) => lines.push(line));
@@ -160,7 +161,7 @@ describe('ProcessRuntime', () => {
       'busy.mjs',
       'const held = Buffer.alloc(40e6, 1); console.log("busy", held.length); for (;;) {}',
     );
-    const runtime = new ProcessRuntime();
+    const runtime = new ProcessRuntime(ProcessSandbox.unsafe());
     started.push(runtime);
     const busy = waitForEvent(runtime, 'output', (line: string) => line.startsWith('busy'));
     await runtime.start(
@@ -201,11 +202,13 @@ describe('ProcessRuntime', () => {
 
   it('takes its process groups down when the daemon process dies of an uncaught error', async () => {
     const runtimeModule = fileURLToPath(new URL('./process-runtime.ts', import.meta.url));
+    const sandboxModule = fileURLToPath(new URL('./sandbox/process-sandbox.ts', import.meta.url));
     const daemon = await writeScript(
       directory,
       'daemon.mts',
       `import { ProcessRuntime } from ${JSON.stringify(runtimeModule)};
-const runtime = new ProcessRuntime();
+import { ProcessSandbox } from ${JSON.stringify(sandboxModule)};
+const runtime = new ProcessRuntime(ProcessSandbox.unsafe());
 runtime.on('output', (line) => {
   console.log(line);
   setTimeout(() => { throw new Error('daemon bug'); }, 50);
@@ -226,7 +229,7 @@ await runtime.start({ uuid: 'x', directory: ${JSON.stringify(directory)}, startu
   });
 
   it('refuses to start in a directory that does not exist', async () => {
-    const runtime = new ProcessRuntime();
+    const runtime = new ProcessRuntime(ProcessSandbox.unsafe());
     await expect(
       runtime.start(startOptions({ directory: `${directory}/missing`, startup: 'true' })),
     ).rejects.toThrow(`The server directory ${directory}/missing does not exist.`);

@@ -11,6 +11,9 @@ import type {
 import { substituteStartup } from '../wings-environment';
 import { forwardLines } from './line-splitter';
 import { ProcessGroupUsage } from './process-group-usage';
+import type { ProcessSandbox } from './sandbox/process-sandbox';
+import { SANDBOX_HOME } from './sandbox/sandbox-mounts';
+import { signalInsideSandbox } from './sandbox/sandbox-signals';
 
 /**
  * The shell leads the group and receives its signals too; left at their defaults it would die at once and the
@@ -43,12 +46,16 @@ function killGroupsOnExit(): void {
 }
 
 /**
- * The embedded runtime: the startup command runs through `/bin/sh -c` in the server's directory, as the leader
- * of its own process group, so signals and kill reach whatever the command started. Like a container, the
- * server is over when its main process exits: anything it left behind in its group is killed then.
+ * The embedded runtime: the startup command runs through `/bin/sh -c` in the server's sandbox (its volume at
+ * /home/container), led by bubblewrap in its own process group, so signals and kill reach whatever the command
+ * started. Like a container, the server is over when its main process exits: anything it left behind is killed.
  */
 export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements ServerRuntime {
+  readonly #sandbox: ProcessSandbox;
   #child: ChildProcessWithoutNullStreams | undefined;
+  #sandboxed = false;
+  #uuid = '';
+  #oomKillsBefore = 0;
   #running = false;
   #ended = false;
   /** A kill that arrived while the start was still checking the directory: carried out right after the spawn. */
@@ -56,6 +63,11 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
   #memoryLimitBytes = 0;
   /** The usage of the process group the child leads; its first CPU figure measures from the spawn. */
   #group: ProcessGroupUsage | undefined;
+
+  constructor(sandbox: ProcessSandbox) {
+    super();
+    this.#sandbox = sandbox;
+  }
 
   get running(): boolean {
     return this.#running;
@@ -67,21 +79,24 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
     const directory = await stat(options.directory).catch(() => undefined);
     if (!directory?.isDirectory())
       throw new Error(`The server directory ${options.directory} does not exist.`);
-    const child = spawn(
-      '/bin/sh',
-      ['-c', `${SHELL_SURVIVES_STOP_SIGNALS}\n${substituteStartup(options.startup)}`],
-      {
-        cwd: options.directory,
-        // Only the server's own variables: the daemon's environment may hold secrets. PATH so `node`, `java`… resolve.
-        env: {
-          PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-          HOME: options.directory,
-          ...options.environment,
-        },
-        detached: true,
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
+    // Only the server's own variables reach it (the daemon's environment may hold secrets), plus PATH and HOME.
+    const launch = await this.#sandbox.launch({
+      uuid: options.uuid,
+      volume: options.directory,
+      mountPoint: SANDBOX_HOME,
+      command: ['/bin/sh', '-c', `${SHELL_SURVIVES_STOP_SIGNALS}\n${substituteStartup(options.startup)}`],
+      environment: options.environment,
+      limits: options.limits,
+    });
+    this.#uuid = options.uuid;
+    this.#sandboxed = launch.sandboxed;
+    this.#oomKillsBefore = this.#sandbox.oomKills(options.uuid);
+    const child = spawn(launch.file, launch.args, {
+      cwd: launch.cwd,
+      env: launch.env,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     this.#child = child;
     this.#memoryLimitBytes = options.limits.memoryMb > 0 ? options.limits.memoryMb * 1_000_000 : 0;
     const spawnedAt = Date.now();
@@ -111,7 +126,9 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
       // The main process is gone; children it left (daemons, `&` jobs) would keep the pipes open forever.
       this.#signalGroupOf(child, 'SIGKILL');
       if (leader !== undefined) liveGroups.delete(leader);
-      const exit: RuntimeExit = { code, signal };
+      const oomKilled = this.#sandbox.oomKills(this.#uuid) > this.#oomKillsBefore;
+      const exit: RuntimeExit = oomKilled ? { code, signal, oomKilled } : { code, signal };
+      void this.#sandbox.finished(this.#uuid);
       streamsClosed.then(() => {
         this.#running = false;
         this.emit('exit', exit);
@@ -126,7 +143,14 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
   }
 
   signal(signal: NodeJS.Signals): void {
-    if (this.#child && !this.#ended) this.#signalGroupOf(this.#child, signal);
+    if (!this.#child || this.#ended) return;
+    const leader = this.#child.pid;
+    // SIGKILL may take bubblewrap along: the whole sandbox goes with it, which is what a kill wants.
+    if (this.#sandboxed && leader !== undefined && signal !== 'SIGKILL') {
+      void signalInsideSandbox(leader, signal);
+      return;
+    }
+    this.#signalGroupOf(this.#child, signal);
   }
 
   kill(): void {

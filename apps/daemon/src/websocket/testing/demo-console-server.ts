@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { parseStopCommand } from '@aerie/shared/eggs/stop-command';
 import { ProcessRuntime } from '../../runtime/process/process-runtime';
+import { ProcessSandbox } from '../../runtime/process/sandbox/process-sandbox';
 import { wingsEnvironment } from '../../runtime/wings-environment';
 import type {
   ConsoleServer,
@@ -47,7 +48,7 @@ export class DemoConsoleServer extends EventEmitter<ConsoleServerEvents> impleme
       allocations: { default: { ip: '127.0.0.1', port: 0 }, mappings: {} },
       done: 'Server started on ',
       stop: parseStopCommand('stop'),
-      createRuntime: () => new ProcessRuntime(),
+      createRuntime: () => new ProcessRuntime(ProcessSandbox.unsafe()),
       crashTimeoutMs: 60_000,
     });
     this.game.on('output', (line) => {
