@@ -94,7 +94,11 @@ export const envSchema = z
       .trim()
       .toLowerCase()
       .default('process')
-      .pipe(z.enum(['process', 'docker'], { error: 'must be process or docker' })),
+      .pipe(
+        z.enum(['process', 'process-unsafe', 'docker'], {
+          error: 'must be process, process-unsafe or docker',
+        }),
+      ),
     DEMO_PORT_RANGE: z
       .string()
       .trim()

@@ -27,7 +27,7 @@ export interface Config {
   /** Fastify's trustProxy: false, true, or a list of addresses/CIDRs of trusted proxies. */
   trustProxy: boolean | string[];
   /** The local daemon `aerie up` starts: its ports and how it runs servers (RUNTIME). */
-  daemon: { port: number; sftpPort: number; runtime: 'process' | 'docker' };
+  daemon: { port: number; sftpPort: number; runtime: 'process' | 'process-unsafe' | 'docker' };
   /** Ports on 127.0.0.1 the local node offers to servers (the demo server takes the first). */
   demoPortRange: { from: number; to: number };
   webDist: string;
