@@ -20,6 +20,13 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The largest JSON (or other parsed) body, stated rather than left to Fastify's default: every field that reaches
+ * a validation rule is at most this long, and the rules are linear in it (packages/shared validation tests).
+ * File writes stream their own body and have their own limit.
+ */
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
 export interface BuildAppOptions {
   config: Config;
   db: Db;
@@ -40,6 +47,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
+    bodyLimit: JSON_BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
     // Request logs of every asset and poll would drown the useful lines.
     logController: new LogController({ disableRequestLogging: true }),
