@@ -3,85 +3,28 @@ import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JwtDenylist } from '../auth/jwt-denylist';
 import { signTestToken } from '../auth/testing/sign-token';
-import { PanelClient } from '../panel-client/panel-client';
-import { ProcessDriver } from '../runtime/process/process-driver';
-import { ServerManager } from '../server/server-manager';
 import { NODE_TOKEN } from '../testing/daemon-harness';
-import { fileServerConfiguration } from '../testing/file-api-fixtures';
-import { PANEL_TOKEN, PANEL_TOKEN_ID, type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
-import { consoleWebsocketPlugins } from '../websocket/daemon-plugins';
 import { sleep, TestSocket } from '../websocket/testing/test-socket';
-import { buildDaemonApp } from './app';
 import { addressKey } from './connection-guard';
 import { type ConnectionLimits, connectionCeiling, openFilesLimit } from './connection-limits';
+import { startTestApp, type TestApp } from './testing/test-app';
 
 const UUID = '5e4d3c2b-1a09-4f8e-9d7c-6b5a4f3e2d1c';
 
-interface BoundedDaemon {
-  port: number;
-  app: FastifyInstance;
-  panel: PanelStandIn;
-  manager: ServerManager;
-  dataDirectory: string;
-}
-let running: BoundedDaemon | undefined;
+let running: TestApp | undefined;
 const clients: net.Socket[] = [];
 
-/**
- * The real daemon app with the console websocket, one server, short connection limits, and one extra node-token
- * route whose handler works for `?ms=` (a compress or a copy that takes long, without any bytes moving).
- */
-async function start(limits: Partial<ConnectionLimits>): Promise<BoundedDaemon> {
-  const panel = await startPanelStandIn();
-  panel.servers.set(UUID, fileServerConfiguration(UUID));
-  const dataDirectory = await mkdtemp(path.join(tmpdir(), 'aerie-connections-'));
-  const manager = new ServerManager({
-    dataDirectory,
-    driver: new ProcessDriver({ tmpDirectory: path.join(dataDirectory, 'tmp') }),
-    panel: new PanelClient({ url: panel.url, tokenId: PANEL_TOKEN_ID, token: PANEL_TOKEN }),
-  });
-  await manager.boot();
-  const websocket = consoleWebsocketPlugins({
-    denylist: new JwtDenylist({ bootTime: new Date(Date.now() - 60_000) }),
-  });
-  const app = buildDaemonApp({
-    config: { token: NODE_TOKEN, panelUrl: panel.url, allowedOrigins: [] },
-    manager,
-    connectionLimits: limits,
-    registerWebsocket: websocket.registerWebsocket,
-    registerProtected: async (scope, ...rest) => {
-      await websocket.registerProtected(scope, ...rest);
-      scope.get<{ Querystring: { ms: string } }>('/api/test/working', async (request) => {
-        await sleep(Number(request.query.ms));
-        return { worked: true };
-      });
-    },
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  running = {
-    port: typeof address === 'object' && address ? address.port : 0,
-    app,
-    panel,
-    manager,
-    dataDirectory,
-  };
+async function start(connectionLimits: Partial<ConnectionLimits>): Promise<TestApp> {
+  running = await startTestApp(UUID, { connectionLimits });
   return running;
 }
 
 afterEach(async () => {
   for (const client of clients.splice(0)) client.destroy();
-  if (!running) return;
-  const { app, manager, panel, dataDirectory } = running;
+  await running?.close();
   running = undefined;
-  app.server.closeAllConnections();
-  await Promise.all([app.close(), manager.shutdown()]);
-  await panel.close();
-  await rm(dataDirectory, { recursive: true, force: true });
 });
 
 /** A raw TCP client that records what came back and when the daemon closed it. */
@@ -224,7 +167,7 @@ describe('time-outs', () => {
   });
 
   it('lets a slow upload whose pauses stay under the idle time-out finish, however long it takes', async () => {
-    const { port, dataDirectory } = await start({ idleTimeoutMs: 400, headersTimeoutMs: 400 });
+    const { port, root } = await start({ idleTimeoutMs: 400, headersTimeoutMs: 400 });
     const chunks = 12;
     const chunk = 'x'.repeat(1024);
     const body = await rawClient(port, {
@@ -240,13 +183,11 @@ describe('time-outs', () => {
     }
     await body.closed;
     expect(body.received()).toMatch(/^HTTP\/1\.1 204/);
-    expect(await readFile(path.join(dataDirectory, 'volumes', UUID, 'slow.txt'), 'utf8')).toBe(
-      chunk.repeat(chunks),
-    );
+    expect(await readFile(path.join(root, 'slow.txt'), 'utf8')).toBe(chunk.repeat(chunks));
   });
 
   it('closes a connection whose request body stops arriving for longer than the idle time-out', async () => {
-    const { port, dataDirectory } = await start({ idleTimeoutMs: 400 });
+    const { port, root } = await start({ idleTimeoutMs: 400 });
     const stalled = await rawClient(port, {
       send:
         `POST /api/servers/${UUID}/files/write?file=stalled.txt HTTP/1.1\r\nHost: daemon\r\n` +
@@ -255,7 +196,7 @@ describe('time-outs', () => {
     const after = await stalled.closed;
     expect(after).toBeGreaterThanOrEqual(350);
     expect(after).toBeLessThan(3000);
-    await expect(readFile(path.join(dataDirectory, 'volumes', UUID, 'stalled.txt'))).rejects.toThrow();
+    await expect(readFile(path.join(root, 'stalled.txt'))).rejects.toThrow();
   });
 
   it('never cuts a handler that works longer than the idle time-out, on a fresh or a kept-alive connection', async () => {

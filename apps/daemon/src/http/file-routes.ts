@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { attachmentDisposition } from './content-disposition';
 import { fileBody } from './file-bodies';
 import { HttpError } from './http-errors';
+import { type ListPageQuery, listPage } from './list-page';
 import { serverOf } from './route-helpers';
 
 export const CONTENT_LENGTH_REQUIRED_MESSAGE = 'A Content-Length header is required to write a file.';
@@ -18,11 +19,29 @@ const isSet = (value: string | undefined) =>
  * are FilesystemErrors, answered by the app's error handler with their status and text.
  */
 export async function fileRoutes(scope: FastifyInstance): Promise<void> {
-  scope.get<{ Querystring: { directory?: string } }>(
+  /**
+   * A plain array as Wings answers, but at most a page: the first 1000 entries, or `?page=&per_page=` (list-page.ts).
+   * The walk stops when the caller goes away (the panel gave up, the browser left).
+   */
+  scope.get<{ Querystring: { directory?: string } & ListPageQuery }>(
     '/api/servers/:server/files/list-directory',
-    async (request): Promise<DaemonFileStat[]> => {
+    async (request, reply): Promise<DaemonFileStat[] | undefined> => {
+      const page = listPage(request.query);
       const files = await serverOf(request).files();
-      return files.list(request.query.directory ?? '/');
+      const gone = new AbortController();
+      const onClose = () => {
+        if (!reply.raw.writableFinished) gone.abort();
+      };
+      reply.raw.once('close', onClose);
+      try {
+        return await files.list(request.query.directory ?? '/', { ...page, signal: gone.signal });
+      } catch (error) {
+        // Nobody is left to answer: 499 (nginx's "client closed request") for the log, not a 500.
+        if (gone.signal.aborted) return reply.status(499).send();
+        throw error;
+      } finally {
+        reply.raw.off('close', onClose);
+      }
     },
   );
 
