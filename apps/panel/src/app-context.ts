@@ -6,6 +6,7 @@ import { ApiKeyService } from './api-keys/api-keys.service';
 import { CheckpointService } from './auth/checkpoint.service';
 import { LoginService } from './auth/login.service';
 import { LoginLockout } from './auth/login-lockout';
+import { PasswordRecheck } from './auth/password-recheck';
 import { PasswordResetService } from './auth/password-reset.service';
 import { RecaptchaVerifier } from './auth/recaptcha';
 import { SessionStore } from './auth/session/session-store';
@@ -49,6 +50,7 @@ export function createAppContext(input: {
   const sessions = new Sessions(new SessionStore(db), { ttlMs: limits.sessionTtlMs, clock });
   const mailer = new Mailer(config, log);
   const lockout = new LoginLockout();
+  const recheck = new PasswordRecheck();
   const totp = new TotpVerifier({ db, secretBox, windowSteps: config.totpWindow, clock });
   return {
     config,
@@ -72,7 +74,15 @@ export function createAppContext(input: {
     }),
     settings: new PanelSettings({ db, clock, defaults: { twoFactorRequired: config.twoFactorRequired } }),
     apiKeys: new ApiKeyService({ db, clock }),
-    account: new AccountService({ db, sessions, clock }),
-    twoFactor: new TwoFactorService({ db, secretBox, totp, appKey, appName: config.appName, clock }),
+    account: new AccountService({ db, sessions, recheck, clock }),
+    twoFactor: new TwoFactorService({
+      db,
+      secretBox,
+      totp,
+      recheck,
+      appKey,
+      appName: config.appName,
+      clock,
+    }),
   };
 }

@@ -11,6 +11,12 @@ export const limits = {
   /** Failed sign-in attempts allowed per IP and per account inside one lockout window. */
   loginAttempts: 5,
   loginLockoutWindowSeconds: 60,
+  /**
+   * Wrong current passwords allowed per account and address inside one window when a signed-in user changes
+   * their email, password or 2FA.
+   */
+  passwordRecheckAttempts: 5,
+  passwordRecheckWindowSeconds: 60,
   /** Request time-out of the SPA's API client. */
   requestTimeoutMs: 20_000,
   /** Modal and page fade. */

@@ -1,6 +1,7 @@
 import { accountErrorMessages } from '@aerie/shared/account/account-wire';
 import { laravelMessages } from '@aerie/shared/validation/laravel-messages';
-import { hashPassword, verifyPassword } from '../auth/password-hash';
+import { hashPassword } from '../auth/password-hash';
+import type { PasswordRecheck } from '../auth/password-recheck';
 import type { Sessions } from '../auth/session/sessions';
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/dialect';
@@ -20,34 +21,50 @@ const emailTaken = () =>
 
 /** The signed-in user's own email and password (PUT /api/client/account/email, …/password). */
 export class AccountService {
-  constructor(private readonly deps: { db: Db; sessions: Sessions; clock: () => Date }) {}
+  constructor(
+    private readonly deps: { db: Db; sessions: Sessions; recheck: PasswordRecheck; clock: () => Date },
+  ) {}
 
   /**
    * The check that authorises a change, made before the body is validated (as Pterodactyl's form requests do).
-   * Anything but the right password, a missing one included, fails the same way.
-   * @throws HttpError 400 InvalidPasswordProvidedException
+   * Anything but the right password, a missing one included, fails the same way; failures are throttled per
+   * account and address (PasswordRecheck).
+   * @throws HttpError 429 TooManyRequestsHttpException after too many wrong passwords; 400
+   *   InvalidPasswordProvidedException
    */
-  async assertPassword(user: User, password: unknown): Promise<void> {
-    const valid = typeof password === 'string' && (await verifyPassword(user.passwordHash, password));
-    if (!valid) {
-      throw new HttpError(400, 'InvalidPasswordProvidedException', accountErrorMessages.invalidPassword);
-    }
+  async assertPassword(user: User, ip: string, password: unknown): Promise<void> {
+    await this.deps.recheck.verify(
+      user,
+      ip,
+      password,
+      () => new HttpError(400, 'InvalidPasswordProvidedException', accountErrorMessages.invalidPassword),
+    );
   }
 
   /**
    * Sets a new email address (stored lower-cased, like every login).
+   *
+   * Whether an address is taken: the reference (pterodactyl-client-api.md §4, `unique(users, except self)`)
+   * answers Laravel's 422 "The email has already been taken." and API clients rely on it; the product spec words
+   * no text of its own for it. So the answer stays, but only ever reaches someone who has just given this
+   * account's password (the route checks it first), and each such answer counts against the same per-account
+   * and address throttle as a wrong password: a few probes a minute, never a way to list accounts.
    * @throws HttpError 422 (rule `unique`) when another account uses it
    */
-  async changeEmail(user: User, email: string): Promise<void> {
+  async changeEmail(user: User, ip: string, email: string): Promise<void> {
     const { db, clock } = this.deps;
     const normalised = normaliseLogin(email);
+    const taken = async () => {
+      await this.deps.recheck.recordProbe(user, ip);
+      return emailTaken();
+    };
     const other = await db
       .selectFrom('users')
       .select('id')
       .where('email', '=', normalised)
       .where('id', '!=', user.id)
       .executeTakeFirst();
-    if (other) throw emailTaken();
+    if (other) throw await taken();
     try {
       await db
         .updateTable('users')
@@ -56,7 +73,7 @@ export class AccountService {
         .execute();
     } catch (error) {
       // Another request took the address between the check and the update.
-      if (isUniqueViolation(error)) throw emailTaken();
+      if (isUniqueViolation(error)) throw await taken();
       throw error;
     }
   }

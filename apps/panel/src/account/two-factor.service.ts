@@ -1,5 +1,5 @@
 import { accountErrorMessages } from '@aerie/shared/account/account-wire';
-import { verifyPassword } from '../auth/password-hash';
+import type { PasswordRecheck } from '../auth/password-recheck';
 import { issueRecoveryTokens } from '../auth/recovery-tokens';
 import { newTotpSecret } from '../auth/totp';
 import type { TotpVerifier } from '../auth/totp-verifier';
@@ -15,6 +15,7 @@ export class TwoFactorService {
       db: Db;
       secretBox: SecretBox;
       totp: TotpVerifier;
+      recheck: PasswordRecheck;
       appKey: Buffer;
       appName: string;
       clock: () => Date;
@@ -46,11 +47,11 @@ export class TwoFactorService {
   /**
    * Confirms the setup with the account password and a current code from the app.
    * @returns ten new single-use recovery tokens (any earlier ones are deleted)
-   * @throws HttpError 400 BadRequestHttpException for a wrong password; 400 TwoFactorAuthenticationTokenInvalid for
-   *   a wrong, expired or already used code
+   * @throws HttpError 429 after too many wrong passwords (PasswordRecheck); 400 BadRequestHttpException for a
+   *   wrong password; 400 TwoFactorAuthenticationTokenInvalid for a wrong, expired or already used code
    */
-  async enable(user: User, input: { code: string; password: string }): Promise<string[]> {
-    await this.assertPassword(user, input.password);
+  async enable(user: User, ip: string, input: { code: string; password: string }): Promise<string[]> {
+    await this.assertPassword(user, ip, input.password);
     if (!(await this.deps.totp.accept(user, input.code))) {
       throw new HttpError(
         400,
@@ -71,10 +72,11 @@ export class TwoFactorService {
   /**
    * Turns 2FA off with the account password: the secret and the recovery tokens are deleted. Succeeds as well
    * when 2FA was not on.
-   * @throws HttpError 400 BadRequestHttpException for a wrong or missing password
+   * @throws HttpError 429 after too many wrong passwords (PasswordRecheck); 400 BadRequestHttpException for a
+   *   wrong or missing password
    */
-  async disable(user: User, password: unknown): Promise<void> {
-    await this.assertPassword(user, password);
+  async disable(user: User, ip: string, password: unknown): Promise<void> {
+    await this.assertPassword(user, ip, password);
     const now = this.deps.clock();
     await this.deps.db.transaction().execute(async (tx) => {
       await tx.deleteFrom('recovery_tokens').where('user_id', '=', user.id).execute();
@@ -86,8 +88,9 @@ export class TwoFactorService {
     });
   }
 
-  private async assertPassword(user: User, password: unknown): Promise<void> {
-    const valid = typeof password === 'string' && (await verifyPassword(user.passwordHash, password));
-    if (!valid) throw badRequest(accountErrorMessages.twoFactorPasswordInvalid);
+  private assertPassword(user: User, ip: string, password: unknown): Promise<void> {
+    return this.deps.recheck.verify(user, ip, password, () =>
+      badRequest(accountErrorMessages.twoFactorPasswordInvalid),
+    );
   }
 }

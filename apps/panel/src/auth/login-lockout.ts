@@ -1,6 +1,9 @@
 import { limits } from '@aerie/shared/limits';
-import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import { loginLockout } from '../http/errors';
+import { FailureThrottle } from './failure-throttle';
+
+const ipKey = (ip: string) => `ip:${ip}`;
+const accountCountKey = (account: string) => `account:${account}`;
 
 /**
  * Failed sign-ins are counted per IP and per account, each on its own: five failures from one IP lock that IP
@@ -8,39 +11,27 @@ import { loginLockout } from '../http/errors';
  * global bucket, so one noisy client cannot lock everybody out.
  */
 export class LoginLockout {
-  readonly #perIp = this.#limiter('ip');
-  readonly #perAccount = this.#limiter('account');
-
-  #limiter(prefix: string) {
-    return new RateLimiterMemory({
-      keyPrefix: `login-${prefix}`,
-      points: limits.loginAttempts,
-      duration: limits.loginLockoutWindowSeconds,
-    });
-  }
+  readonly #throttle = new FailureThrottle({
+    name: 'login',
+    attempts: limits.loginAttempts,
+    windowSeconds: limits.loginLockoutWindowSeconds,
+    refusal: loginLockout,
+  });
 
   /** @throws HttpError 429 (ValidationException, "Too many login attempts…") when the IP or account is locked. */
   async assertNotLocked(ip: string, account?: string): Promise<void> {
-    const states = await Promise.all([
-      this.#perIp.get(ip),
-      account === undefined ? null : this.#perAccount.get(account),
-    ]);
-    const locked = states.filter(
-      (state): state is RateLimiterRes => state !== null && state.consumedPoints >= limits.loginAttempts,
+    await this.#throttle.assertNotLocked(
+      account === undefined ? [ipKey(ip)] : [ipKey(ip), accountCountKey(account)],
     );
-    if (locked.length === 0) return;
-    const waitMs = Math.max(...locked.map((state) => state.msBeforeNext));
-    throw loginLockout(Math.max(1, Math.ceil(waitMs / 1000)), limits.loginAttempts);
   }
 
   async recordFailure(ip: string, account: string): Promise<void> {
-    // consume() rejects once the bucket is over its limit; the count still went up, which is all we need.
-    await Promise.allSettled([this.#perIp.consume(ip), this.#perAccount.consume(account)]);
+    await this.#throttle.recordFailure([ipKey(ip), accountCountKey(account)]);
   }
 
   /** A successful sign-in clears the account's count (not the IP's: one good password must not reset it). */
   async clearAccount(account: string): Promise<void> {
-    await this.#perAccount.delete(account);
+    await this.#throttle.clear(accountCountKey(account));
   }
 }
 

@@ -17,15 +17,15 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   app.put('/email', async (request, reply) => {
     const user = signedInUser(request);
-    await ctx.account.assertPassword(user, bodyField(request, 'password'));
+    await ctx.account.assertPassword(user, request.ip, bodyField(request, 'password'));
     const input = validateBody(updateEmailBodySchema, request.body);
-    await ctx.account.changeEmail(user, input.email);
+    await ctx.account.changeEmail(user, request.ip, input.email);
     return reply.status(204).send();
   });
 
   app.put('/password', async (request, reply) => {
     const user = signedInUser(request);
-    await ctx.account.assertPassword(user, bodyField(request, 'current_password'));
+    await ctx.account.assertPassword(user, request.ip, bodyField(request, 'current_password'));
     const input = validateBody(updatePasswordBodySchema, request.body);
     await ctx.account.changePassword(user, input.password);
     // Every session ended, this one too: the SPA sends the browser to /auth/login next.

@@ -18,12 +18,12 @@ export async function twoFactorRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   app.post('', exempt, async (request): Promise<RecoveryTokensResponse> => {
     const user = signedInUser(request);
     const input = validateBody(enableTwoFactorBodySchema, request.body);
-    const tokens = await ctx.twoFactor.enable(user, input);
+    const tokens = await ctx.twoFactor.enable(user, request.ip, input);
     return { object: 'recovery_tokens', attributes: { tokens } };
   });
 
   const disable = async (request: FastifyRequest, reply: FastifyReply, password: unknown) => {
-    await ctx.twoFactor.disable(signedInUser(request), password);
+    await ctx.twoFactor.disable(signedInUser(request), request.ip, password);
     return reply.status(204).send();
   };
   // The spec's form: DELETE with the password in the query string.
