@@ -6,6 +6,7 @@ import type { Config } from './config/load-config';
 import type { Db } from './db/database';
 import { registerErrorHandling } from './http/error-handler';
 import { registerJsonBodyParser } from './http/json-body-parser';
+import { registerSecurityHeaders } from './http/security-headers';
 import { authRoutes } from './routes/auth';
 import { clientApiRoutes } from './routes/client';
 import { remoteApiRoutes } from './routes/remote';
@@ -59,6 +60,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', () => ctx.mailer.drain());
 
   registerErrorHandling(app);
+  registerSecurityHeaders(app);
   registerJsonBodyParser(app);
   await app.register(cookie);
   await registerCsrf(app);

@@ -82,10 +82,16 @@ export class HtmlShell {
     }
   }
 
-  render(input: { csrfToken: string; user: PageUser | null; site: SiteConfiguration }): string {
+  /** @param input.nonce the page's script nonce (its Content-Security-Policy allows only that inline script) */
+  render(input: {
+    csrfToken: string;
+    user: PageUser | null;
+    site: SiteConfiguration;
+    nonce: string;
+  }): string {
     this.refreshIfRebuilt();
     const meta = `<meta name="${CSRF_META_NAME}" content="${escapeHtml(input.csrfToken)}">`;
-    const script = `<script>window.PterodactylUser = ${scriptSafeJson(input.user)}; window.SiteConfiguration = ${scriptSafeJson(input.site)};</script>`;
+    const script = `<script nonce="${escapeHtml(input.nonce)}">window.PterodactylUser = ${scriptSafeJson(input.user)}; window.SiteConfiguration = ${scriptSafeJson(input.site)};</script>`;
     return `${this.parts.head}${meta}${script}${this.parts.rest}`;
   }
 }

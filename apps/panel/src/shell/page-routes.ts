@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
 import { csrfTokenFor } from '../auth/csrf';
 import { notFound } from '../http/errors';
+import { documentCsp, scriptNonce } from '../http/security-headers';
+import { NodeOrigins } from '../nodes/node-origins';
 import { presentPageUser } from '../presenters/user.presenter';
 import type { HtmlShell } from './html-shell';
 
@@ -27,6 +29,7 @@ export async function pageRoutes(
     recaptcha: { enabled: config.recaptcha.enabled, siteKey: config.recaptcha.siteKey },
     analytics: null,
   };
+  const nodeOrigins = new NodeOrigins(ctx.db, app.log);
 
   app.get('/*', async (request, reply) => {
     const path = (request.url.split('?')[0] ?? '/').replace(/\/+$/, '') || '/';
@@ -34,12 +37,23 @@ export async function pageRoutes(
     const user = request.user;
     if (!user && !path.startsWith('/auth/') && path !== '/auth') return reply.redirect('/auth/login', 302);
     if (user && GUEST_ONLY.test(path)) return reply.redirect('/', 302);
+    const nonce = scriptNonce();
     const html = shell.render({
       csrfToken: csrfTokenFor(request, reply),
       user: user ? presentPageUser(user) : null,
       site,
+      nonce,
+    });
+    const csp = documentCsp({
+      nonce,
+      connectSources: await nodeOrigins.list(),
+      recaptcha: config.recaptcha.enabled,
     });
     // The page carries a CSRF token and the user: never cache it.
-    return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+    return reply
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', csp)
+      .type('text/html; charset=utf-8')
+      .send(html);
   });
 }

@@ -15,7 +15,7 @@ afterAll(() => t.close());
 
 /** The globals the shell's inline script sets, evaluated the way a browser would. */
 function pageGlobals(html: string) {
-  const script = /<script>(window\.PterodactylUser = [\s\S]*?)<\/script>/.exec(html)?.[1];
+  const script = /<script nonce="[^"]+">(window\.PterodactylUser = [\s\S]*?)<\/script>/.exec(html)?.[1];
   if (!script) throw new Error('no page globals in the shell');
   const window: Record<string, unknown> = {};
   new Function('window', script)(window);
@@ -30,7 +30,7 @@ describe('the HTML shell', () => {
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.body).toMatch(
-      /<meta name="csrf-token" content="[^"]{20,}"><script>window\.PterodactylUser = null;/,
+      /<meta name="csrf-token" content="[^"]{20,}"><script nonce="[^"]+">window\.PterodactylUser = null;/,
     );
     // Injected right before </head>, the rest of the page untouched.
     expect(response.body).toMatch(/<\/script><\/head>\n<body><div id="app"><\/div><\/body>/);
@@ -187,7 +187,7 @@ describe('a rebuild of the web app under a running panel', () => {
     try {
       writeFileSync(join(dist, 'index.html'), page('index-old.js'));
       const shell = HtmlShell.load(dist, 'Aerie');
-      const render = () => shell.render({ csrfToken: 't', user: null, site });
+      const render = () => shell.render({ csrfToken: 't', user: null, site, nonce: 'n' });
       expect(render()).toContain('index-old.js');
 
       rmSync(join(dist, 'index.html'));

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppContext } from '../../app-context';
 import { rotateCsrf } from '../../auth/csrf';
+import { isOwnPageRequest } from '../../auth/own-page-request';
 import { tooManyRequests, unauthenticated } from '../../http/errors';
 import { expectsJson } from '../../http/expects-json';
 import { validateBody } from '../../http/validate';
@@ -81,9 +82,12 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     return { success: true, redirect_to: '/', send_to_login: user.useTotp };
   });
 
-  // The navigation's plain link. A cross-site page must not be able to sign users out with an <img src>.
+  // The navigation's plain link. Another site must not be able to sign users out with an <img src> or a link:
+  // such a request changes nothing and lands on the dashboard (or the login page for a guest).
   app.get('/auth/logout', async (request, reply) => {
-    if (request.headers['sec-fetch-site'] === 'cross-site') return reply.redirect('/', 302);
+    if (!isOwnPageRequest(request, ctx.config.appUrl)) {
+      return reply.redirect(request.user ? '/' : '/auth/login', 302);
+    }
     await sessions.signOut(request, reply);
     rotateCsrf(reply);
     return reply.redirect('/auth/login', 302);
