@@ -17,7 +17,8 @@ interface ServerDenials {
  * Tokens the daemon no longer honours (Wings' `/ws/deny`, extended): the panel denies a jti or a user on a server,
  * or a user on every server of the node, and every token of theirs issued at or before that moment is refused
  * from then on: websocket tokens (open sockets included) and signed file URLs alike. Tokens issued before the
- * daemon started are refused too, so a restart (which forgets the denials) forces fresh tokens.
+ * daemon started (in an earlier second) are refused too, so a restart (which forgets the denials) forces fresh
+ * tokens.
  *
  * Memory: one entry per denied jti or user (a later deny of the same one overwrites it), so what is kept grows
  * with the panel's users and servers, never with how often it calls.
@@ -52,11 +53,15 @@ export class JwtDenylist {
     for (const user of userUuids) this.#usersEverywhere.set(user, now);
   }
 
-  /** True when the token was issued before the daemon started, or at or before a deny of its jti or user. */
+  /**
+   * True when the token was issued in a second before the daemon started, or at or before a deny of its jti or
+   * user. iat has whole seconds: a token from the very second of a deny counts as before it (refused), one from
+   * the second the daemon started in as after (a URL the panel signs right after a restart works; a deny and a
+   * restart within one second do not happen: the supervisor waits before restarting).
+   */
   isDenied(claims: DenylistClaims): boolean {
-    // iat has whole seconds: a token from the very second of a deny (or of the boot) counts as before it.
+    if (claims.iat < Math.floor(this.bootTime.getTime() / 1000)) return true;
     const issuedAtMs = claims.iat * 1000;
-    if (issuedAtMs < this.bootTime.getTime()) return true;
     const server = this.#servers.get(claims.server_uuid);
     const deniedAt = [
       claims.jti === undefined ? undefined : server?.jtis.get(claims.jti),
