@@ -199,6 +199,20 @@ describe('time-outs', () => {
     await expect(readFile(path.join(root, 'stalled.txt'))).rejects.toThrow();
   });
 
+  it('lets a kept-alive connection go after a refused request whose body was never read', async () => {
+    const { port } = await start({
+      idleTimeoutMs: 20_000,
+      headersTimeoutMs: 20_000,
+      keepAliveTimeoutMs: 300,
+    });
+    const refused = await rawClient(port, {
+      send: `POST /api/servers/${UUID}/files/write?file=x HTTP/1.1\r\nHost: daemon\r\nContent-Length: 5\r\n\r\nhello`,
+    });
+    const after = await refused.closed;
+    expect(refused.received()).toMatch(/^HTTP\/1\.1 401/);
+    expect(after).toBeLessThan(3000);
+  });
+
   it('never cuts a handler that works longer than the idle time-out, on a fresh or a kept-alive connection', async () => {
     const { port } = await start({ idleTimeoutMs: 300, keepAliveTimeoutMs: 300 });
     expect(await request(port, '/api/test/working?ms=1200')).toBe(200);

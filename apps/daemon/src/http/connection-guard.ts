@@ -77,11 +77,14 @@ export function guardConnections(app: FastifyInstance, limits: ConnectionLimits)
 
   // A body arriving: closed after idleTimeoutMs without a byte; once it has all arrived the handler's time is
   // its own (Node's socket time-out destroys the connection when nobody listens for it).
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const raw = request.raw;
     if (!expectsBody(raw)) return;
     raw.socket.setTimeout(limits.idleTimeoutMs);
-    raw.once('end', () => raw.socket?.setTimeout(0));
+    raw.once('end', () => {
+      // A body read only after the answer (a refusal) ends under Node's keep-alive time-out: leave that one.
+      if (!reply.raw.writableFinished) raw.socket?.setTimeout(0);
+    });
   });
   // A response leaving: a client that stops reading is let go. Node replaces this with its keep-alive time-out
   // once the response is finished.
