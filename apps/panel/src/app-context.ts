@@ -14,9 +14,17 @@ import { Sessions } from './auth/session/sessions';
 import { TotpVerifier } from './auth/totp-verifier';
 import type { Config } from './config/load-config';
 import { SecretBox } from './crypto/secret-box';
+import { DaemonClient } from './daemon-client/daemon-client';
 import type { Db } from './db/database';
 import { Mailer } from './mail/mailer';
+import { AccessRevocation } from './servers/access-revocation';
 import { PanelSettings } from './settings/panel-settings';
+
+/**
+ * Revocation calls every node while the user waits for their password change: a node that does not answer
+ * within this is logged and left (its tokens expire on their own).
+ */
+const REVOCATION_TIMEOUT_MS = 3000;
 
 /** What the panel's routes share: configuration, the database and the services built on them. */
 export interface AppContext {
@@ -35,6 +43,8 @@ export interface AppContext {
   apiKeys: ApiKeyService;
   account: AccountService;
   twoFactor: TwoFactorService;
+  /** Tells the daemons to end a user's live access (AccessRevocation). */
+  revocation: AccessRevocation;
 }
 
 export function createAppContext(input: {
@@ -51,6 +61,11 @@ export function createAppContext(input: {
   const mailer = new Mailer(config, log);
   const lockout = new LoginLockout();
   const recheck = new PasswordRecheck();
+  const revocation = new AccessRevocation({
+    db,
+    daemon: new DaemonClient(secretBox, { timeoutMs: REVOCATION_TIMEOUT_MS }),
+    log,
+  });
   const totp = new TotpVerifier({ db, secretBox, windowSteps: config.totpWindow, clock });
   return {
     config,
@@ -67,6 +82,7 @@ export function createAppContext(input: {
       db,
       mailer,
       sessions,
+      revocation,
       appUrl: config.appUrl,
       appName: config.appName,
       clock,
@@ -74,7 +90,7 @@ export function createAppContext(input: {
     }),
     settings: new PanelSettings({ db, clock, defaults: { twoFactorRequired: config.twoFactorRequired } }),
     apiKeys: new ApiKeyService({ db, clock }),
-    account: new AccountService({ db, sessions, recheck, clock }),
+    account: new AccountService({ db, sessions, recheck, revocation, clock }),
     twoFactor: new TwoFactorService({
       db,
       secretBox,
@@ -84,5 +100,6 @@ export function createAppContext(input: {
       appName: config.appName,
       clock,
     }),
+    revocation,
   };
 }

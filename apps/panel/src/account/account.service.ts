@@ -6,6 +6,7 @@ import type { Sessions } from '../auth/session/sessions';
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/dialect';
 import { HttpError, validationFailed } from '../http/errors';
+import type { AccessRevocation } from '../servers/access-revocation';
 import type { User } from '../users/user';
 import { normaliseLogin, updatePasswordHash } from '../users/users.repository';
 
@@ -22,7 +23,13 @@ const emailTaken = () =>
 /** The signed-in user's own email and password (PUT /api/client/account/email, …/password). */
 export class AccountService {
   constructor(
-    private readonly deps: { db: Db; sessions: Sessions; recheck: PasswordRecheck; clock: () => Date },
+    private readonly deps: {
+      db: Db;
+      sessions: Sessions;
+      recheck: PasswordRecheck;
+      revocation: AccessRevocation;
+      clock: () => Date;
+    },
   ) {}
 
   /**
@@ -78,9 +85,13 @@ export class AccountService {
     }
   }
 
-  /** Sets a new password and ends every session of the user, the caller's included. */
+  /**
+   * Sets a new password and ends every session of the user, the caller's included, and their live console
+   * sockets and signed file URLs on every node (whoever knew the old password may hold some).
+   */
   async changePassword(user: User, password: string): Promise<void> {
     await updatePasswordHash(this.deps.db, user.id, await hashPassword(password), this.deps.clock());
     await this.deps.sessions.signOutEverywhere(user.id);
+    await this.deps.revocation.revokeUserEverywhere(user);
   }
 }

@@ -8,6 +8,7 @@ import { readDate } from '../db/dialect';
 import { displayError } from '../http/errors';
 import type { Mailer } from '../mail/mailer';
 import { passwordResetMail } from '../mail/password-reset-mail';
+import type { AccessRevocation } from '../servers/access-revocation';
 import type { User } from '../users/user';
 import { findUserByEmail, normaliseLogin, updatePasswordHash } from '../users/users.repository';
 import { hashPassword } from './password-hash';
@@ -23,6 +24,7 @@ export class PasswordResetService {
       db: Db;
       mailer: Mailer;
       sessions: Sessions;
+      revocation: AccessRevocation;
       appUrl: string;
       appName: string;
       clock: () => Date;
@@ -63,7 +65,8 @@ export class PasswordResetService {
   }
 
   /**
-   * Sets the new password, uses up the token and ends every session of the user.
+   * Sets the new password, uses up the token and ends every session of the user, and their live console sockets
+   * and signed file URLs on every node.
    * @throws HttpError 400 DisplayException "This password reset token is invalid." for an unknown address,
    *   a wrong token or one older than 60 minutes
    */
@@ -92,6 +95,7 @@ export class PasswordResetService {
     });
     if (!used) throw displayError(errorMessages.resetTokenInvalid);
     await this.deps.sessions.signOutEverywhere(user.id);
+    await this.deps.revocation.revokeUserEverywhere(user);
     return { ...user, passwordHash, updatedAt: now };
   }
 

@@ -41,7 +41,9 @@ describe('DaemonClient', () => {
     await client.createServer(node, uuid, true);
     await client.install(node, uuid);
     await client.reinstall(node, uuid);
-    await client.denyJtis(node, uuid, ['abc', 'def']);
+    await client.denyOnServer(node, uuid, { jtis: ['abc', 'def'] });
+    await client.denyOnServer(node, uuid, { jtis: ['abc'], user_uuids: ['u-1'] });
+    await client.denyUsers(node, ['u-1', 'u-2']);
     await client.sync(node, uuid);
     expect(daemon.calls.map(({ method, url, body }) => [method, url, body])).toEqual([
       ['GET', '/api/system', undefined],
@@ -51,6 +53,8 @@ describe('DaemonClient', () => {
       ['POST', `/api/servers/${uuid}/install`, undefined],
       ['POST', `/api/servers/${uuid}/reinstall`, undefined],
       ['POST', `/api/servers/${uuid}/ws/deny`, { jtis: ['abc', 'def'] }],
+      ['POST', `/api/servers/${uuid}/ws/deny`, { jtis: ['abc'], user_uuids: ['u-1'] }],
+      ['POST', '/api/deny', { user_uuids: ['u-1', 'u-2'] }],
       ['POST', `/api/servers/${uuid}/sync`, undefined],
     ]);
     for (const call of daemon.calls) expect(call.headers.authorization).toBe(`Bearer ${token}`);

@@ -25,6 +25,17 @@ export interface DaemonServerDetails {
   };
 }
 
+/** Body of `POST /api/servers/{uuid}/ws/deny`. */
+export interface DaemonServerDenyBody {
+  jtis?: string[];
+  user_uuids?: string[];
+}
+
+/** Body of `POST /api/deny`. */
+export interface DaemonNodeDenyBody {
+  user_uuids: string[];
+}
+
 /** The daemon could not be reached (refused, reset, DNS, time-out). */
 export class DaemonUnreachableError extends Error {
   override name = 'DaemonUnreachableError';
@@ -123,9 +134,18 @@ export class DaemonClient {
     await this.request(node, 'POST', serverPath(uuid, '/reinstall'));
   }
 
-  /** Makes the daemon refuse websocket tokens with these jtis issued before now. */
-  async denyJtis(node: DaemonNode, uuid: string, jtis: string[]): Promise<void> {
-    await this.request(node, 'POST', serverPath(uuid, '/ws/deny'), { jtis });
+  /**
+   * `POST …/ws/deny` (Wings' route; `user_uuids` is Aerie's extension, Wings reads only `jtis`): the daemon
+   * refuses the tokens with these jtis, and every websocket token and signed file URL of these users for this
+   * server, issued up to now; their open console sockets on it close.
+   */
+  async denyOnServer(node: DaemonNode, uuid: string, body: DaemonServerDenyBody): Promise<void> {
+    await this.request(node, 'POST', serverPath(uuid, '/ws/deny'), body);
+  }
+
+  /** `POST /api/deny` (Aerie's): `denyOnServer` for these users on every server of the node. */
+  async denyUsers(node: DaemonNode, userUuids: string[]): Promise<void> {
+    await this.request(node, 'POST', '/api/deny', { user_uuids: userUuids } satisfies DaemonNodeDenyBody);
   }
 
   /** Makes the daemon fetch the server's configuration again and apply it. */

@@ -26,6 +26,10 @@ export interface DaemonJwtInput {
   claims?: Record<string, unknown>;
 }
 
+/** `jti` of every token of one user for one server: md5(user id . server uuid), as Pterodactyl makes it. */
+export const daemonJti = (userId: number, serverUuid: string) =>
+  createHash('md5').update(`${userId}${serverUuid}`).digest('hex');
+
 /**
  * Every token the panel gives out for a node (pterodactyl-client-api.md §9.1): HS256 with the node token,
  * `iss` the panel, `aud` the node, integer-second `iat`/`nbf`/`exp`. `jti` is md5(user id . server uuid), also in
@@ -34,7 +38,7 @@ export interface DaemonJwtInput {
  */
 export async function signDaemonJwt(input: DaemonJwtInput): Promise<string> {
   const iat = Math.floor(input.now.getTime() / 1000);
-  const jti = createHash('md5').update(`${input.user.id}${input.serverUuid}`).digest('hex');
+  const jti = daemonJti(input.user.id, input.serverUuid);
   return new SignJWT({
     user_uuid: input.user.uuid,
     user_id: input.user.id,
