@@ -11,7 +11,7 @@ import {
 } from './archive-reader';
 import { ByteLimit } from './byte-limit';
 import type { Denylist } from './denylist';
-import { type DiskQuota, remainingBytes } from './disk-quota';
+import type { DiskQuota } from './disk-quota';
 import { ExtractDirectories } from './extract-directories';
 import { errnoOf, FilesystemError, isFilesystemError } from './filesystem-error';
 import type { Jail } from './jail';
@@ -125,7 +125,7 @@ export async function extractArchive(options: {
   const { jail, handle, kind, archiveBytes, base, denylist, quota, limits } = options;
   if (!(await isSupported(kind))) throw new FilesystemError('EUNSUPPORTED');
 
-  const room = await remainingBytes(quota);
+  const room = await quota.remainingBytes();
   // The decompressed stream may exceed the entries' data by headers and padding, not by more.
   const streamCap = (declared: number) => declared + 1024 * 1024 + 1024 * limits.maxEntries;
   const entries = (withData: boolean, cap: number) =>
@@ -151,7 +151,8 @@ export async function extractArchive(options: {
   if (scan.total > limits.ratioFloorBytes && scan.total / Math.max(archiveBytes, 1) > limits.maxRatio) {
     throw new FilesystemError('ETOOBIG');
   }
-  if (scan.total > room) throw new FilesystemError('EQUOTA');
+  // Held for the whole extraction: parallel extractions (and writes) cannot share the same free space.
+  const reservation = await quota.reserve(scan.total);
 
   const check = new EntryChecker({ ...limits, maxTotalBytes: scan.total }, base);
   const result: ExtractResult = { entries: 0, bytes: 0, skipped: [] };
@@ -163,7 +164,8 @@ export async function extractArchive(options: {
       result.bytes += written;
     }
   } finally {
-    quota.add(result.bytes);
+    // What was written stays, even when a later entry failed.
+    reservation.commit(result.bytes);
     await directories.closeAll();
   }
   return result;

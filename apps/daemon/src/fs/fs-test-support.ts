@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import yazl from 'yazl';
-import type { DiskQuota } from './disk-quota';
+import { DiskQuota } from './disk-quota';
 
 /** A temporary `root` (the server) next to an `outside` directory full of things that must never change. */
 export interface Sandbox {
@@ -66,15 +66,16 @@ export async function hashTree(
 
 /** A quota that keeps its own running total, as the server manager would. */
 export function memoryQuota(limitBytes: number, usedBytes = 0): DiskQuota & { used: number } {
-  const quota = {
-    limitBytes,
-    used: usedBytes,
-    usedBytes: () => quota.used,
+  const state = { used: usedBytes };
+  const quota = new DiskQuota({
+    limitBytes: () => limitBytes,
+    usedBytes: () => state.used,
+    currentBytes: () => state.used,
     add: (delta: number) => {
-      quota.used += delta;
+      state.used += delta;
     },
-  };
-  return quota;
+  });
+  return Object.defineProperty(quota, 'used', { get: () => state.used }) as DiskQuota & { used: number };
 }
 
 export async function readAll(stream: Readable): Promise<string> {

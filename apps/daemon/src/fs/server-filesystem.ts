@@ -11,7 +11,7 @@ import {
 import { detectArchive } from './archive-reader';
 import { type ArchiveFormat, type ArchiveItem, writeArchive } from './archive-writer';
 import { Denylist } from './denylist';
-import { assertRoomFor, type DiskQuota, remainingBytes, unlimitedQuota } from './disk-quota';
+import { type DiskQuota, type DiskReservation, unlimitedQuota } from './disk-quota';
 import { describeEntry, type FileEntry } from './file-entry';
 import { parseMode } from './file-mode';
 import { archiveName, copyNameCandidates } from './file-names';
@@ -126,8 +126,8 @@ export class ServerFilesystem {
 
   /**
    * Writes a file (creating missing parent directories 0755, a new file 0644, an existing file keeps its mode).
-   * The quota is checked before writing: `used + (new − old) ≤ limit`; a stream of unknown size is cut off as soon
-   * as it would pass the limit. The data goes to a temporary file that replaces the target only when complete, so
+   * The quota is reserved before writing: `used + reserved + (new − old) ≤ limit`, for a declared size at once and
+   * for a stream of unknown size as it grows, so parallel writes together never pass the limit. The data goes to a temporary file that replaces the target only when complete, so
    * a refused or broken upload leaves the old file as it was.
    */
   async writeFile(path: string, data: FileData, size?: number): Promise<FileEntry> {
@@ -146,31 +146,34 @@ export class ServerFilesystem {
       if (existing?.isDirectory()) throw new FilesystemError('EISDIR');
       if (existing !== undefined && !existing.isFile()) throw new FilesystemError('ENOTREGULAR');
       const oldSize = existing?.size ?? 0;
-      if (declared !== undefined) await assertRoomFor(this.quota, declared - oldSize);
-      const cap = declared ?? (await remainingBytes(this.quota)) + oldSize;
-      const tooMuch = () =>
-        declared === undefined
-          ? new FilesystemError('EQUOTA')
-          : new FilesystemError('EINVALID', 'More data was sent than announced.');
+      // Held before the first byte: a declared size at once, a stream as it grows past the old file's size.
+      const reservation = await this.quota.reserve(Math.max(0, (declared ?? 0) - oldSize));
+      const tooMuch = () => new FilesystemError('EINVALID', 'More data was sent than announced.');
       const temporary = `.aerie-upload-${randomUUID()}`;
-      const file = await fs.open(directory.child(temporary), CREATE_FLAGS, 0o644);
       let written: number;
       try {
-        await file.chmod(existing === undefined ? 0o644 : existing.mode & 0o7777);
-        written = await writeAll(
-          file,
-          bytes === undefined ? (data as AsyncIterable<Uint8Array>) : [bytes],
-          cap,
-          tooMuch,
-        );
-        await file.close();
-        await fs.rename(directory.child(temporary), directory.child(name));
+        const file = await fs.open(directory.child(temporary), CREATE_FLAGS, 0o644);
+        try {
+          await file.chmod(existing === undefined ? 0o644 : existing.mode & 0o7777);
+          written = await writeAll(
+            file,
+            bytes === undefined ? (data as AsyncIterable<Uint8Array>) : [bytes],
+            declared,
+            tooMuch,
+            (total) => reservation.ensure(total - oldSize),
+          );
+          await file.close();
+          await fs.rename(directory.child(temporary), directory.child(name));
+        } catch (error) {
+          await file.close().catch(() => undefined);
+          await fs.unlink(directory.child(temporary)).catch(() => undefined);
+          throw error;
+        }
       } catch (error) {
-        await file.close().catch(() => undefined);
-        await fs.unlink(directory.child(temporary)).catch(() => undefined);
+        reservation.release();
         throw error;
       }
-      this.quota.add(written - oldSize);
+      reservation.commit(written - oldSize);
       return describeEntry(directory, name, await fs.lstat(directory.child(name)));
     });
   }
@@ -231,9 +234,10 @@ export class ServerFilesystem {
       const source = await this.openRegular(directory, name);
       let target: FileHandle | undefined;
       let targetName = '';
+      let reservation: DiskReservation | undefined;
       try {
         const stats = await source.stat();
-        await assertRoomFor(this.quota, stats.size);
+        reservation = await this.quota.reserve(stats.size);
         for (const candidate of copyNameCandidates(name, this.now())) {
           if (this.denylist.matches([...components.slice(0, -1), candidate])) continue;
           target = await fs.open(directory.child(candidate), CREATE_FLAGS, 0o644).catch((error: unknown) => {
@@ -248,9 +252,14 @@ export class ServerFilesystem {
         if (target === undefined) throw new FilesystemError('EEXISTS');
         await target.chmod(stats.mode & 0o7777);
         await writeAll(target, readExactly(source, stats.size));
-        this.quota.add(stats.size);
+        reservation.commit(stats.size);
         return describeEntry(directory, targetName, await fs.lstat(directory.child(targetName)));
+      } catch (error) {
+        // A copy cut short is removed, so the space it held is free again.
+        if (target !== undefined) await fs.unlink(directory.child(targetName)).catch(() => undefined);
+        throw error;
       } finally {
+        reservation?.release();
         await source.close().catch(() => undefined);
         await target?.close();
       }
@@ -329,26 +338,29 @@ export class ServerFilesystem {
       await this.withParent(components, false, (d, name) => fs.lstat(d.child(name)));
 
     return this.withDirectory(base, false, async (directory) => {
+      const reservation = await this.quota.reserve();
       const { handle, name } = await this.createArchiveFile(directory, format);
-      const room = await remainingBytes(this.quota);
       const output = new PassThrough();
       let size: number;
       try {
         const [, written] = await Promise.all([
           writeArchive(this.archiveItems(base, selected), format, output),
-          writeAll(handle, output, room, () => new FilesystemError('EQUOTA')).catch((error: unknown) => {
-            output.destroy(error as Error);
-            throw error;
-          }),
+          writeAll(handle, output, undefined, undefined, (total) => reservation.ensure(total)).catch(
+            (error: unknown) => {
+              output.destroy(error as Error);
+              throw error;
+            },
+          ),
         ]);
         size = written;
         await handle.close();
       } catch (error) {
+        reservation.release();
         await handle.close().catch(() => undefined);
         await fs.unlink(directory.child(name)).catch(() => undefined);
         throw error;
       }
-      this.quota.add(size);
+      reservation.commit(size);
       return describeEntry(directory, name, await fs.lstat(directory.child(name)));
     });
   }
@@ -384,6 +396,11 @@ export class ServerFilesystem {
     } finally {
       await handle.close();
     }
+  }
+
+  /** Holds `bytes` of this server's quota for bytes kept elsewhere first (an upload being staged). */
+  reserveSpace(bytes = 0): Promise<DiskReservation> {
+    return this.quota.reserve(bytes);
   }
 
   /** Bytes used by the regular files under the root (lstat sizes, hard links once, links not followed). */

@@ -3,7 +3,8 @@ import type { FilesystemError } from './filesystem-error';
 
 /**
  * Writes everything `source` yields to an open file and returns the byte count, failing with `tooMuch()` as soon
- * as more than `limit` bytes arrive. Written by hand rather than through a FileHandle write stream, which keeps
+ * as more than `limit` bytes arrive. `beforeWrite(total)` is told the running total before each piece is written
+ * and may refuse it by throwing (a quota reservation growing with the data). Written by hand rather than through a FileHandle write stream, which keeps
  * its handle referenced and would make the later close() wait forever.
  */
 export async function writeAll(
@@ -11,6 +12,7 @@ export async function writeAll(
   source: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   limit = Number.POSITIVE_INFINITY,
   tooMuch?: () => FilesystemError,
+  beforeWrite?: (totalBytes: number) => void,
 ): Promise<number> {
   let total = 0;
   for await (const piece of source) {
@@ -20,6 +22,7 @@ export async function writeAll(
       if (tooMuch !== undefined) throw tooMuch();
       throw new Error('Write limit exceeded');
     }
+    beforeWrite?.(total);
     let offset = 0;
     while (offset < chunk.length) {
       const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset);

@@ -11,7 +11,7 @@ import type { DaemonAppConfig, DaemonAppOptions } from './app';
 import { attachmentDisposition } from './content-disposition';
 import { HttpError, UNPARSABLE_BODY_MESSAGE } from './http-errors';
 import { assertNotRevoked, authoriseSignedFile } from './signed-file-token';
-import { stageUploads } from './upload-staging';
+import { drainRefusedUpload, MAX_UPLOAD_FILES, stageUploads } from './upload-staging';
 
 export const NOT_MULTIPART_MESSAGE = 'The upload must be sent as multipart/form-data.';
 /** Where used signed-URL ids are kept, in the daemon's data directory. */
@@ -71,7 +71,8 @@ async function registerSignedFileRoutes(
   await scope.register(multipart, {
     preservePath: true,
     throwFileSizeLimit: false,
-    limits: { fileSize: limitBytes },
+    // One file past the cap reaches stageUploads, which refuses it with a clear text.
+    limits: { fileSize: limitBytes, files: MAX_UPLOAD_FILES + 1, parts: 2 * MAX_UPLOAD_FILES + 50 },
   });
 
   /** `GET /download/file?token=`: the token's `file_path`, as an attachment. Anything but a regular file is 404. */
@@ -101,20 +102,27 @@ async function registerSignedFileRoutes(
     async (request, reply) => {
       const { claims, server } = await authorise(request.query.token, FILE_UPLOAD_PURPOSE);
       if (!request.isMultipart()) throw new HttpError(400, NOT_MULTIPART_MESSAGE);
+      const files = await server.files();
+      // Staged bytes hold their place in the quota from the first one; each file's own write then takes over.
+      const staging = await files.reserveSpace();
       const staged = await stageUploads(request.parts(), {
         directory: path.join(options.dataDirectory, 'tmp', 'uploads'),
         limitMb: options.uploadLimitMb,
+        reservation: staging,
       }).catch((error: unknown) => {
-        if (error instanceof HttpError || (error as NodeJS.ErrnoException).errno !== undefined) throw error;
+        staging.release();
+        drainRefusedUpload(request.raw);
+        if (error instanceof HttpError || error instanceof FilesystemError) throw error;
+        if ((error as NodeJS.ErrnoException).errno !== undefined) throw error;
         // Busboy's complaints about a broken form (no boundary, a part cut short).
         throw new HttpError(400, UNPARSABLE_BODY_MESSAGE);
       });
       try {
         // Access taken away while the files were arriving (a deny, a suspension): nothing is written.
         assertNotRevoked(claims, server, options.denylist);
-        const files = await server.files();
         const directory = (request.query.directory ?? '/').replace(/\/+$/, '');
         for (const file of staged.files) {
+          staging.shrink(file.size);
           const data = createReadStream(file.path);
           try {
             await files.writeFile(`${directory}/${file.name}`, data, file.size);
@@ -124,6 +132,7 @@ async function registerSignedFileRoutes(
           }
         }
       } finally {
+        staging.release();
         await staged.cleanup();
       }
       return reply.status(200).send();

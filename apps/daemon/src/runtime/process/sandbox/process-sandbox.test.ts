@@ -36,7 +36,7 @@ afterAll(async () => {
   await rm(dataDirectory, { recursive: true, force: true });
 });
 
-async function volume(name = randomUUID()): Promise<{ uuid: string; directory: string }> {
+async function volume(name: string = randomUUID()): Promise<{ uuid: string; directory: string }> {
   const directory = path.join(dataDirectory, 'volumes', name);
   await mkdir(directory, { recursive: true, mode: 0o700 });
   return { uuid: name, directory };
