@@ -63,10 +63,11 @@ describe('configuration', () => {
     expect(message).not.toContain('hunter2');
   });
 
-  it('reads RUNTIME as process or docker, and refuses anything else', () => {
+  it('reads RUNTIME as process, process-unsafe or docker, and refuses anything else', () => {
     expect(load({ RUNTIME: 'Docker' }).daemon.runtime).toBe('docker');
+    expect(load({ RUNTIME: 'process-unsafe' }).daemon.runtime).toBe('process-unsafe');
     expect(messageOf({ RUNTIME: 'podman' })).toBe(
-      'Invalid configuration:\n  - RUNTIME: must be process or docker (got "podman")',
+      'Invalid configuration:\n  - RUNTIME: must be process, process-unsafe or docker (got "podman")',
     );
   });
 
