@@ -36,12 +36,13 @@ export function modeBits(mode: number): string {
 
 /**
  * A chmod request's mode: octal digits as the panel sends them ("755", "0644"), or the same digits as a JSON
- * number (755). Anything else, or beyond 7777, is refused.
+ * number (755). Anything else, or beyond 7777, is refused. Only the 0777 bits are kept, as Wings does: setuid,
+ * setgid and sticky bits on a game's files serve nobody but an attacker.
  */
 export function parseMode(input: unknown): number {
   const text = typeof input === 'number' && Number.isInteger(input) ? String(input) : input;
   if (typeof text !== 'string' || !/^[0-7]{1,4}$/.test(text)) {
     throw new FilesystemError('EINVALID', `"${String(input)}" is not a valid file mode.`);
   }
-  return Number.parseInt(text, 8);
+  return Number.parseInt(text, 8) & 0o777;
 }

@@ -39,6 +39,9 @@ describe('modes', () => {
     expect(parseMode('755')).toBe(0o755);
     expect(parseMode('0644')).toBe(0o644);
     expect(parseMode(755)).toBe(0o755);
+    // setuid, setgid and sticky are dropped.
+    expect(parseMode('4755')).toBe(0o755);
+    expect(parseMode('7777')).toBe(0o777);
     for (const bad of ['8', '7777 ', 'abc', '', '12345', -1, 7.5, null, undefined, {}]) {
       expect(() => parseMode(bad), String(bad)).toThrow(expect.objectContaining({ code: 'EINVALID' }));
     }

@@ -247,6 +247,41 @@ describe('directories, rename, copy, delete, chmod', () => {
     }
     expect((await fs.stat(onDisk('run.sh'))).mode & 0o777).toBe(0o755);
   });
+
+  it('never sets setuid, setgid or sticky bits: 4755 gives 0755', async () => {
+    await fs.writeFile(onDisk('game.bin'), 'x');
+    await fs.mkdir(onDisk('shared'));
+    await files.chmod('/', [
+      { file: 'game.bin', mode: '4755' },
+      { file: 'shared', mode: '3777' },
+    ]);
+    expect((await fs.stat(onDisk('game.bin'))).mode & 0o7777).toBe(0o755);
+    expect((await fs.stat(onDisk('shared'))).mode & 0o7777).toBe(0o777);
+  });
+
+  it('renames without ever replacing a name that appears between the check and the move', async () => {
+    // Files and folders, raced against a name created at the same moment as the move: one of the two wins whole.
+    for (const kind of ['file', 'directory'] as const) {
+      for (let round = 0; round < 20; round += 1) {
+        const source = `${kind}-${round}`;
+        if (kind === 'file') await fs.writeFile(onDisk(source), 'mine');
+        else await fs.mkdir(onDisk(source));
+        const target = `taken-${kind}-${round}`;
+        const [moved] = await Promise.allSettled([
+          files.rename('/', [{ from: source, to: target }]),
+          kind === 'file' ? fs.writeFile(onDisk(target), 'theirs', { flag: 'wx' }) : fs.mkdir(onDisk(target)),
+        ]);
+        if (moved.status === 'rejected') {
+          // The other name was there first: it is untouched and the source is still where it was.
+          expect(moved.reason).toMatchObject({ code: 'EEXISTS' });
+          expect(await fs.lstat(onDisk(source))).toBeTruthy();
+        }
+        if (kind === 'file' && moved.status === 'rejected') {
+          expect(await fs.readFile(onDisk(target), 'utf8')).toBe('theirs');
+        }
+      }
+    }
+  });
 });
 
 describe('egg denylist', () => {

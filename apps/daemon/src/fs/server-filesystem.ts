@@ -21,6 +21,7 @@ import { displayPath, joinComponents, pathComponents } from './jail-path';
 import { type ListOptions, listDirectory } from './list-directory';
 import { MimeCache } from './mime-cache';
 import { readExactly } from './read-exactly';
+import { renameNoReplace } from './rename-no-replace';
 import { removeTree, usedBytes, walkTree } from './tree';
 import { writeAll } from './write-all';
 
@@ -207,19 +208,9 @@ export class ServerFilesystem {
     for (const { source, target } of moves) {
       if (source.join('/') === target.join('/')) continue;
       await this.withParent(source, false, async (from, fromName) => {
-        await fs.lstat(from.child(fromName));
+        const source = await fs.lstat(from.child(fromName));
         await this.withParent(target, true, async (to, toName) => {
-          const taken = await fs.lstat(to.child(toName)).then(
-            () => true,
-            () => false,
-          );
-          if (taken) throw new FilesystemError('EEXISTS');
-          await fs.rename(from.child(fromName), to.child(toName)).catch((error: unknown) => {
-            if (errnoOf(error) === 'EINVAL') {
-              throw new FilesystemError('EINVALID', 'A folder cannot be moved inside itself.');
-            }
-            throw error;
-          });
+          await renameNoReplace(from.child(fromName), to.child(toName), source.isDirectory());
         });
       });
     }
