@@ -217,6 +217,7 @@ async function writeEntry(
     throw error;
   }
   try {
+    await directories.jail.own(file);
     // Never more than the header declared, whatever the data stream carries.
     const bytes = await writeAll(
       file,

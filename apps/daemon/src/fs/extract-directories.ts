@@ -11,7 +11,7 @@ export class ExtractDirectories {
   private readonly open = new Map<string, DirectoryHandle>();
 
   constructor(
-    private readonly jail: Jail,
+    readonly jail: Jail,
     /** A few levels of a depth-first archive; bounded so a wide archive does not pile up descriptors. */
     private readonly capacity = 16,
   ) {}

@@ -30,16 +30,30 @@ export class DirectoryHandle {
   }
 }
 
+/** Who owns what the daemon creates in a server's files: the uid its game runs as (a root daemon only). */
+export interface FileOwner {
+  uid: number;
+  gid: number;
+}
+
 /** The confinement of one server root: every directory it hands out has been verified to lie beneath the root. */
 export class Jail {
-  private constructor(readonly root: string) {}
+  private constructor(
+    readonly root: string,
+    readonly owner: FileOwner | undefined,
+  ) {}
 
   /** The root is resolved once (Wings: a symlinked data directory is resolved at boot). */
-  static async open(root: string): Promise<Jail> {
+  static async open(root: string, owner?: FileOwner): Promise<Jail> {
     const real = await fs.realpath(root);
     const stats = await fs.stat(real);
     if (!stats.isDirectory()) throw new Error(`Server root ${root} is not a directory`);
-    return new Jail(real);
+    return new Jail(real, owner);
+  }
+
+  /** Hands a file or directory the daemon just created to the server's game, through its descriptor. */
+  async own(handle: FileHandle): Promise<void> {
+    if (this.owner) await handle.chown(this.owner.uid, this.owner.gid);
   }
 
   isInside(realPath: string): boolean {
@@ -103,10 +117,15 @@ export class Jail {
       handle = await fs.open(path, DIRECTORY_FLAGS);
     } catch (error) {
       if (!create || errnoOf(error) !== 'ENOENT') throw error;
-      await fs.mkdir(path, 0o755).catch((mkdirError: unknown) => {
-        if (errnoOf(mkdirError) !== 'EEXIST') throw mkdirError;
-      });
+      const made = await fs.mkdir(path, 0o755).then(
+        () => true,
+        (mkdirError: unknown) => {
+          if (errnoOf(mkdirError) !== 'EEXIST') throw mkdirError;
+          return false;
+        },
+      );
       handle = await fs.open(path, DIRECTORY_FLAGS);
+      if (made) await this.own(handle).catch(() => undefined);
     }
     try {
       await this.verify(handle);

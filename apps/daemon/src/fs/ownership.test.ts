@@ -2,7 +2,9 @@ import { lstat, mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildTar } from './fs-test-support';
 import { chownTreeNoFollow } from './ownership';
+import { ServerFilesystem } from './server-filesystem';
 
 const root = process.getuid?.() === 0;
 let base: string;
@@ -41,5 +43,28 @@ describe.runIf(root)('chownTreeNoFollow', () => {
     await symlink(path.join(base, 'real'), path.join(base, 'link'));
     await expect(chownTreeNoFollow(path.join(base, 'link'), 2_000_123, 2_000_123)).rejects.toThrow();
     expect((await stat(path.join(base, 'real'))).uid).toBe(0);
+  });
+});
+
+describe.runIf(root)('files the daemon creates for a server whose game has its own uid', () => {
+  it('belong to that uid: writes, new folders and their parents, copies, archives and extracted entries', async () => {
+    const owner = { uid: 2_000_321, gid: 2_000_321 };
+    const files = await ServerFilesystem.open({ root: base, owner });
+    await files.writeFile('/config/server.properties', 'motd=hi');
+    await files.createDirectory('plugins', '/');
+    await files.copy('/config/server.properties');
+    const archive = await files.compress('/', ['config']);
+    await files.writeFile('/pack.tar', await buildTar([{ name: 'maps/world.dat', content: 'w' }]));
+    await files.decompress('/', 'pack.tar');
+    const owned = [
+      'config',
+      'config/server.properties',
+      'config/server copy.properties',
+      'plugins',
+      archive.name,
+      'maps',
+      'maps/world.dat',
+    ];
+    for (const name of owned) expect((await lstat(path.join(base, name))).uid, name).toBe(owner.uid);
   });
 });

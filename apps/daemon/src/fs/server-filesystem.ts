@@ -16,7 +16,7 @@ import { describeEntry, type FileEntry } from './file-entry';
 import { parseMode } from './file-mode';
 import { archiveName, copyNameCandidates } from './file-names';
 import { errnoOf, FilesystemError, fromSystemError } from './filesystem-error';
-import { type DirectoryHandle, Jail } from './jail';
+import { type DirectoryHandle, type FileOwner, Jail } from './jail';
 import { displayPath, joinComponents, pathComponents } from './jail-path';
 import { type ListOptions, listDirectory } from './list-directory';
 import { MimeCache } from './mime-cache';
@@ -40,6 +40,8 @@ export interface ServerFilesystemOptions {
   extractLimits?: Partial<ExtractLimits>;
   /** Clock for archive and copy names (tests). */
   now?: () => Date;
+  /** The uid the server's game runs as: what the daemon creates becomes its (a root daemon only). */
+  owner?: FileOwner;
 }
 
 export interface FileContents {
@@ -71,7 +73,7 @@ export class ServerFilesystem {
 
   static async open(options: ServerFilesystemOptions): Promise<ServerFilesystem> {
     return new ServerFilesystem(
-      await Jail.open(options.root),
+      await Jail.open(options.root, options.owner),
       options.quota ?? unlimitedQuota,
       new Denylist(options.denylist),
       { ...DEFAULT_EXTRACT_LIMITS, ...options.extractLimits },
@@ -155,6 +157,7 @@ export class ServerFilesystem {
       try {
         const file = await fs.open(directory.child(temporary), CREATE_FLAGS, 0o644);
         try {
+          await this.jail.own(file);
           await file.chmod(existing === undefined ? 0o644 : existing.mode & 0o7777);
           written = await writeAll(
             file,
@@ -187,7 +190,11 @@ export class ServerFilesystem {
     const components = joinComponents(path, name);
     if (components.length === 0) throw new FilesystemError('EEXISTS');
     this.assertAllowed(components);
-    await this.withParent(components, true, (directory, name) => fs.mkdir(directory.child(name), 0o755));
+    await this.withParent(components, true, async (directory, name) => {
+      await fs.mkdir(directory.child(name), 0o755);
+      // lchown on the descriptor-based path: a name swapped for a link meanwhile is changed itself, never followed.
+      if (this.jail.owner) await fs.lchown(directory.child(name), this.jail.owner.uid, this.jail.owner.gid);
+    });
   }
 
   /**
@@ -241,6 +248,7 @@ export class ServerFilesystem {
           }
         }
         if (target === undefined) throw new FilesystemError('EEXISTS');
+        await this.jail.own(target);
         await target.chmod(stats.mode & 0o7777);
         await writeAll(target, readExactly(source, stats.size));
         reservation.commit(stats.size);
@@ -471,7 +479,10 @@ export class ServerFilesystem {
         if (errnoOf(error) === 'EEXIST') return undefined;
         throw error;
       });
-      if (handle !== undefined) return { handle, name };
+      if (handle !== undefined) {
+        await this.jail.own(handle);
+        return { handle, name };
+      }
     }
     throw new FilesystemError('EEXISTS');
   }

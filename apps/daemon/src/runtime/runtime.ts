@@ -112,4 +112,9 @@ export interface RuntimeDriver {
   install(options: InstallOptions): Promise<{ exitCode: number }>;
   /** Removes what the runtime keeps for a deleted server (its container); files are the daemon's. */
   destroy(uuid: string): Promise<void>;
+  /**
+   * Who the server's game runs as, when that is not the daemon's own user (a root daemon): what the daemon
+   * creates in the server's files is given to it, so the game can change it without waiting for its next start.
+   */
+  fileOwner?(uuid: string): Promise<{ uid: number; gid: number } | undefined>;
 }

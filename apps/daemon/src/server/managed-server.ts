@@ -190,7 +190,9 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
     const patterns = this.#configuration.settings.egg.file_denylist ?? [];
     const denylist = JSON.stringify(patterns);
     if (this.#files?.denylist !== denylist) {
-      const filesystem = openFilesystem({ root: this.directory, quota: this.#quota, denylist: patterns });
+      const filesystem = Promise.resolve(this.#options.driver.fileOwner?.(this.uuid)).then((owner) =>
+        openFilesystem({ root: this.directory, quota: this.#quota, denylist: patterns, owner }),
+      );
       const opened = { denylist, filesystem };
       this.#files = opened;
       // A failed open (directory gone) is not remembered: the next call tries again.

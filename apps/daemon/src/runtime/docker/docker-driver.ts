@@ -117,6 +117,11 @@ export class DockerDriver implements RuntimeDriver {
     }
   }
 
+  async fileOwner(_uuid: string): Promise<{ uid: number; gid: number } | undefined> {
+    const user = numericUser(this.#settings.user);
+    return user && user.uid !== 0 && process.getuid?.() === 0 ? user : undefined;
+  }
+
   /** Before each server start: the network exists, and (daemon as root) the files are the container user's. */
   async #prepareStart(options: RuntimeStartOptions): Promise<void> {
     await this.#ensureNetwork();

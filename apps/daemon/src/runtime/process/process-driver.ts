@@ -28,6 +28,10 @@ export class ProcessDriver implements RuntimeDriver {
     return this.#sandbox;
   }
 
+  fileOwner(uuid: string): Promise<{ uid: number; gid: number } | undefined> {
+    return this.#sandbox.ownerOf(uuid);
+  }
+
   createRuntime(): ServerRuntime {
     return new ProcessRuntime(this.#sandbox);
   }

@@ -146,7 +146,10 @@ describe.runIf(available)('the process runtime sandbox', () => {
     const { lines, exited } = await runGame(grow, { limits: { memoryMb: 128 } });
     const exit = await exited;
     expect(exit.code).not.toBe(0);
-    const reached = Math.max(0, ...lines.filter((l) => l.startsWith('allocated')).map((l) => Number(l.split(' ')[1])));
+    const reached = Math.max(
+      0,
+      ...lines.filter((l) => l.startsWith('allocated')).map((l) => Number(l.split(' ')[1])),
+    );
     // With a memory cgroup the kernel stops it at the limit; with rlimits alone, at the address-space cap.
     expect(reached).toBeLessThan(sandbox.cgroups?.memory ? 160 : 1300);
     if (sandbox.cgroups?.memory) expect(exit.oomKilled).toBe(true);

@@ -219,6 +219,13 @@ export class ProcessSandbox {
     };
   }
 
+  /** The uid:gid a server's game runs as, when it is not the daemon's own (a root daemon gives each its own). */
+  async ownerOf(uuid: string): Promise<{ uid: number; gid: number } | undefined> {
+    if (this.#mode.kind !== 'bubblewrap' || !this.#uids) return undefined;
+    const uid = await this.#uids.uidOf(uuid);
+    return { uid, gid: uid };
+  }
+
   /** Removes what a finished run left (its control groups). */
   async finished(uuid: string): Promise<void> {
     await this.#cgroups?.release(uuid);
