@@ -53,7 +53,7 @@ function killGroupsOnExit(): void {
 export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements ServerRuntime {
   readonly #sandbox: ProcessSandbox;
   #child: ChildProcessWithoutNullStreams | undefined;
-  #sandboxed = false;
+  #sandboxed: false | 'bubblewrap' | 'unshare' = false;
   #uuid = '';
   #oomKillsBefore = 0;
   #running = false;
@@ -147,7 +147,7 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
     const leader = this.#child.pid;
     // SIGKILL may take bubblewrap along: the whole sandbox goes with it, which is what a kill wants.
     if (this.#sandboxed && leader !== undefined && signal !== 'SIGKILL') {
-      void signalInsideSandbox(leader, signal);
+      void signalInsideSandbox(leader, signal, this.#sandboxed);
       return;
     }
     this.#signalGroupOf(this.#child, signal);

@@ -29,7 +29,6 @@ beforeAll(async () => {
   await mkdir(path.join(dataDirectory, 'volumes', 'other'), { recursive: true });
   await writeFile(path.join(dataDirectory, 'volumes', 'other', 'secret.txt'), SECRET, { mode: 0o644 });
   process.env.AERIE_TEST_DAEMON_TOKEN = SECRET;
-  sandbox = await ProcessSandbox.detect({ dataDirectory });
 });
 afterAll(async () => {
   delete process.env.AERIE_TEST_DAEMON_TOKEN;
@@ -59,121 +58,132 @@ async function runGame(startup: string, options: { limits?: Partial<RuntimeLimit
 
 const available = process.env.CI === 'true' || existsSync('/usr/bin/bwrap');
 
-describe.runIf(available)('the process runtime sandbox', () => {
-  it('is bubblewrap here, with a uid per server and control groups when the daemon is root', () => {
-    expect(sandbox.kind).toBe('bubblewrap');
-    expect(sandbox.describe()).toContain(root ? 'a uid per server' : 'user namespace');
-  });
-
-  it('shows the game its volume as /home/container and nothing of the daemon, the panel or other servers', async () => {
-    const probe = [
-      'echo "home=$(pwd) uid=$(id -u)"',
-      `cat ${dataDirectory}/app.key 2>/dev/null || echo "app.key: refused"`,
-      `cat ${dataDirectory}/aerie.sqlite 2>/dev/null || echo "database: refused"`,
-      `cat ${dataDirectory}/volumes/other/secret.txt 2>/dev/null || echo "other server: refused"`,
-      // Every process the game can see, and their environments: none holds the daemon's secrets.
-      `grep -l ${SECRET} /proc/*/environ 2>/dev/null || echo "environ: clean"`,
-      'echo "processes=$(ls -d /proc/[0-9]* | wc -l)"',
-      `touch ${dataDirectory}/pwned 2>/dev/null || echo "data dir write: refused"`,
-      'touch /usr/pwned 2>/dev/null || echo "system write: refused"',
-      'touch /etc/pwned 2>/dev/null || echo "etc write: refused"',
-      'echo ok > /tmp/private && echo "tmp: private"',
-      'echo mine > /home/container/mine.txt && echo "volume: writable"',
-    ].join('\n');
-    const { lines, exited, directory } = await runGame(probe);
-    expect((await exited).code).toBe(0);
-    const output = lines.join('\n');
-    expect(output).not.toContain(SECRET);
-    expect(lines).toContain('app.key: refused');
-    expect(lines).toContain('database: refused');
-    expect(lines).toContain('other server: refused');
-    expect(lines).toContain('environ: clean');
-    expect(lines).toContain('data dir write: refused');
-    expect(lines).toContain('system write: refused');
-    expect(lines).toContain('etc write: refused');
-    expect(lines).toContain('volume: writable');
-    expect(lines[0]).toMatch(/^home=\/home\/container uid=\d+$/);
-    const uid = Number(lines[0]?.split('uid=')[1]);
-    expect(uid).not.toBe(0);
-    // A handful of sandbox processes, not the host's.
-    expect(Number(lines.find((line) => line.startsWith('processes='))?.slice(10))).toBeLessThan(10);
-    expect(existsSync(path.join(dataDirectory, 'pwned'))).toBe(false);
-    expect(existsSync('/tmp/private')).toBe(false);
-    expect(await readFile(path.join(directory, 'mine.txt'), 'utf8')).toBe('mine\n');
-    if (root) {
-      expect(uid).toBeGreaterThanOrEqual(SERVER_UID_BASE);
-      expect((await stat(path.join(directory, 'mine.txt'))).uid).toBe(uid);
-    }
-  });
-
-  it.runIf(root)('gives two servers two uids, so neither can touch the other', async () => {
-    const first = await runGame('id -u');
-    const second = await runGame('id -u');
-    await Promise.all([first.exited, second.exited]);
-    expect(first.lines[0]).not.toBe(second.lines[0]);
-  });
-
-  it('delivers a stop signal to the game, which shuts down gracefully', async () => {
-    const { runtime, lines, exited } = await runGame(
-      'trap \'echo "graceful shutdown"; exit 0\' TERM\necho ready\nwhile :; do sleep 0.1; done',
-    );
-    while (!lines.includes('ready')) await new Promise((resolve) => setTimeout(resolve, 20));
-    runtime.signal('SIGTERM');
-    expect(await exited).toEqual({ code: 0, signal: null });
-    expect(lines).toContain('graceful shutdown');
-  });
-
-  it('ends the whole sandbox on kill, children included', async () => {
-    const { runtime, lines, exited } = await runGame('sleep 300 & echo "child $!"\nwait');
-    while (!lines.some((line) => line.startsWith('child'))) await new Promise((r) => setTimeout(r, 20));
-    runtime.kill();
-    const exit = await exited;
-    expect(exit.code === 0 && exit.signal === null).toBe(false);
-  });
-
-  it('holds a fork bomb at the process limit', async () => {
-    // 600 sleepers against a limit of 512: the forks past it are refused, and the server lives on.
-    const bomb = `node -e "const {spawn}=require('child_process');let ok=0,no=0;const done=()=>{if(ok+no===600){console.log('started '+ok+' refused '+no);process.exit(0)}};for(let i=0;i<600;i++){const c=spawn('sleep',['30']);c.on('spawn',()=>{ok++;done()});c.on('error',()=>{no++;done()})}"`;
-    const { lines, exited } = await runGame(bomb);
-    expect((await exited).code).toBe(0);
-    const [, started, , refused] = (lines.find((line) => line.startsWith('started')) ?? '').split(' ');
-    expect(Number(started)).toBeLessThan(512);
-    expect(Number(refused)).toBeGreaterThan(88);
-  });
-
-  it('stops a game that allocates past its memory limit', async () => {
-    const grow = `node -e "const a=[];for(;;){a.push(Buffer.alloc(16*1024*1024,1));if(a.length%4===0)console.log('allocated '+a.length*16+' MB')}"`;
-    const { lines, exited } = await runGame(grow, { limits: { memoryMb: 128 } });
-    const exit = await exited;
-    expect(exit.code).not.toBe(0);
-    const reached = Math.max(
-      0,
-      ...lines.filter((l) => l.startsWith('allocated')).map((l) => Number(l.split(' ')[1])),
-    );
-    // With a memory cgroup the kernel stops it at the limit; with rlimits alone, at the address-space cap.
-    expect(reached).toBeLessThan(sandbox.cgroups?.memory ? 160 : 1300);
-    if (sandbox.cgroups?.memory) expect(exit.oomKilled).toBe(true);
-  });
-
-  it('runs an install script with the server files at /mnt/server and nothing else of the host', async () => {
-    const { uuid, directory } = await volume();
-    const driver = new ProcessDriver({ tmpDirectory: path.join(dataDirectory, 'tmp'), sandbox });
-    const lines: string[] = [];
-    const { exitCode } = await driver.install({
-      uuid,
-      directory,
-      script: `cd /mnt/server\necho installed > server.jar\ncat ${dataDirectory}/app.key 2>/dev/null || echo "app.key: refused"\nls /mnt/install`,
-      image: 'ignored',
-      entrypoint: 'bash',
-      environment: {},
-      limits: TEST_LIMITS,
-      onOutput: (line) => lines.push(line),
+// The same attacks against both ways of making the sandbox: bubblewrap, and unshare where bubblewrap is missing.
+describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
+  'the process runtime sandbox (%s)',
+  (kind) => {
+    beforeAll(async () => {
+      sandbox = await ProcessSandbox.detect({
+        dataDirectory,
+        ...(kind === 'unshare' ? { without: 'bubblewrap' as const } : {}),
+      });
     });
-    expect(exitCode).toBe(0);
-    expect(lines).toEqual(['app.key: refused', 'install.sh']);
-    expect(await readFile(path.join(directory, 'server.jar'), 'utf8')).toBe('installed\n');
-  });
-});
+
+    it('is made here, with a uid per server and control groups when the daemon is root', () => {
+      expect(sandbox.kind).toBe(kind);
+      expect(sandbox.describe()).toContain(root ? 'a uid per server' : 'user namespace');
+    });
+
+    it('shows the game its volume as /home/container and nothing of the daemon, the panel or other servers', async () => {
+      const probe = [
+        'echo "home=$(pwd) uid=$(id -u)"',
+        `cat ${dataDirectory}/app.key 2>/dev/null || echo "app.key: refused"`,
+        `cat ${dataDirectory}/aerie.sqlite 2>/dev/null || echo "database: refused"`,
+        `cat ${dataDirectory}/volumes/other/secret.txt 2>/dev/null || echo "other server: refused"`,
+        // Every process the game can see, and their environments: none holds the daemon's secrets.
+        `grep -l ${SECRET} /proc/*/environ 2>/dev/null || echo "environ: clean"`,
+        'echo "processes=$(ls -d /proc/[0-9]* | wc -l)"',
+        `touch ${dataDirectory}/pwned 2>/dev/null || echo "data dir write: refused"`,
+        'touch /usr/pwned 2>/dev/null || echo "system write: refused"',
+        'touch /etc/pwned 2>/dev/null || echo "etc write: refused"',
+        'echo ok > /tmp/private && echo "tmp: private"',
+        'echo mine > /home/container/mine.txt && echo "volume: writable"',
+      ].join('\n');
+      const { lines, exited, directory } = await runGame(probe);
+      expect((await exited).code).toBe(0);
+      const output = lines.join('\n');
+      expect(output).not.toContain(SECRET);
+      expect(lines).toContain('app.key: refused');
+      expect(lines).toContain('database: refused');
+      expect(lines).toContain('other server: refused');
+      expect(lines).toContain('environ: clean');
+      expect(lines).toContain('data dir write: refused');
+      expect(lines).toContain('system write: refused');
+      expect(lines).toContain('etc write: refused');
+      expect(lines).toContain('volume: writable');
+      expect(lines[0]).toMatch(/^home=\/home\/container uid=\d+$/);
+      const uid = Number(lines[0]?.split('uid=')[1]);
+      expect(uid).not.toBe(0);
+      // A handful of sandbox processes, not the host's.
+      expect(Number(lines.find((line) => line.startsWith('processes='))?.slice(10))).toBeLessThan(10);
+      expect(existsSync(path.join(dataDirectory, 'pwned'))).toBe(false);
+      expect(existsSync('/tmp/private')).toBe(false);
+      expect(await readFile(path.join(directory, 'mine.txt'), 'utf8')).toBe('mine\n');
+      if (root) {
+        expect(uid).toBeGreaterThanOrEqual(SERVER_UID_BASE);
+        expect((await stat(path.join(directory, 'mine.txt'))).uid).toBe(uid);
+      }
+    });
+
+    it.runIf(root)('gives two servers two uids, so neither can touch the other', async () => {
+      const first = await runGame('id -u');
+      const second = await runGame('id -u');
+      await Promise.all([first.exited, second.exited]);
+      expect(first.lines[0]).not.toBe(second.lines[0]);
+    });
+
+    it('delivers a stop signal to the game, which shuts down gracefully', async () => {
+      const { runtime, lines, exited } = await runGame(
+        'trap \'echo "graceful shutdown"; exit 0\' TERM\necho ready\nwhile :; do sleep 0.1; done',
+      );
+      while (!lines.includes('ready')) await new Promise((resolve) => setTimeout(resolve, 20));
+      runtime.signal('SIGTERM');
+      expect(await exited).toEqual({ code: 0, signal: null });
+      expect(lines).toContain('graceful shutdown');
+    });
+
+    it('ends the whole sandbox on kill, children included', async () => {
+      const { runtime, lines, exited } = await runGame('sleep 300 & echo "child $!"\nwait');
+      while (!lines.some((line) => line.startsWith('child'))) await new Promise((r) => setTimeout(r, 20));
+      runtime.kill();
+      const exit = await exited;
+      expect(exit.code === 0 && exit.signal === null).toBe(false);
+    });
+
+    it('holds a fork bomb at the process limit', async () => {
+      // 600 sleepers against a limit of 512: the forks past it are refused, and the server lives on.
+      const bomb = `node -e "const {spawn}=require('child_process');let ok=0,no=0;const done=()=>{if(ok+no===600){console.log('started '+ok+' refused '+no);process.exit(0)}};for(let i=0;i<600;i++){const c=spawn('sleep',['30']);c.on('spawn',()=>{ok++;done()});c.on('error',()=>{no++;done()})}"`;
+      const { lines, exited } = await runGame(bomb);
+      expect((await exited).code).toBe(0);
+      const [, started, , refused] = (lines.find((line) => line.startsWith('started')) ?? '').split(' ');
+      expect(Number(started)).toBeLessThan(512);
+      expect(Number(refused)).toBeGreaterThan(88);
+    });
+
+    it('stops a game that allocates past its memory limit', async () => {
+      const grow = `node -e "const a=[];for(;;){a.push(Buffer.alloc(16*1024*1024,1));if(a.length%4===0)console.log('allocated '+a.length*16+' MB')}"`;
+      const { lines, exited } = await runGame(grow, { limits: { memoryMb: 128 } });
+      const exit = await exited;
+      expect(exit.code).not.toBe(0);
+      const reached = Math.max(
+        0,
+        ...lines.filter((l) => l.startsWith('allocated')).map((l) => Number(l.split(' ')[1])),
+      );
+      // With a memory cgroup the kernel stops it at the limit; with rlimits alone, at the address-space cap.
+      expect(reached).toBeLessThan(sandbox.cgroups?.memory ? 160 : 1300);
+      if (sandbox.cgroups?.memory) expect(exit.oomKilled).toBe(true);
+    });
+
+    it('runs an install script with the server files at /mnt/server and nothing else of the host', async () => {
+      const { uuid, directory } = await volume();
+      const driver = new ProcessDriver({ tmpDirectory: path.join(dataDirectory, 'tmp'), sandbox });
+      const lines: string[] = [];
+      const { exitCode } = await driver.install({
+        uuid,
+        directory,
+        script: `cd /mnt/server\necho installed > server.jar\ncat ${dataDirectory}/app.key 2>/dev/null || echo "app.key: refused"\nls /mnt/install`,
+        image: 'ignored',
+        entrypoint: 'bash',
+        environment: {},
+        limits: TEST_LIMITS,
+        onOutput: (line) => lines.push(line),
+      });
+      expect(exitCode).toBe(0);
+      expect(lines).toEqual(['app.key: refused', 'install.sh']);
+      expect(await readFile(path.join(directory, 'server.jar'), 'utf8')).toBe('installed\n');
+    });
+  },
+);
 
 describe('a node that cannot sandbox', () => {
   it('refuses to start servers, saying how to fix it', async () => {

@@ -4,10 +4,11 @@ import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chownTreeNoFollow } from '../../../fs/ownership';
 import type { RuntimeLimits } from '../../runtime';
-import { type Bind, bubblewrapArgs } from './bubblewrap-args';
+import { type Bind, bubblewrapArgs, TMP_SIZE_BYTES } from './bubblewrap-args';
 import { type CgroupSupport, detectCgroups, SERVER_PIDS_LIMIT, ServerCgroups } from './cgroups';
 import { nodeRuntimePrefix, SANDBOX_HOME, sandboxPath, systemMounts } from './sandbox-mounts';
 import { ServerUids } from './server-uids';
+import { unshareArgs } from './unshare-launch';
 
 /** Why servers cannot start on a host where no sandbox can be made: shown on the console and in the log. */
 export const SANDBOX_UNAVAILABLE_MESSAGE =
@@ -42,8 +43,11 @@ export interface SandboxLaunch {
   args: string[];
   cwd: string;
   env: Record<string, string>;
-  /** True when the command runs inside a sandbox (signals then skip bubblewrap's own two processes). */
-  sandboxed: boolean;
+  /**
+   * Which sandbox runs the command, if any: signals then skip the launcher (and bubblewrap's own init, where the
+   * unshare sandbox's first process is the command itself).
+   */
+  sandboxed: false | 'bubblewrap' | 'unshare';
 }
 
 type Mode =
@@ -54,6 +58,13 @@ type Mode =
       /** A root daemon's tools to stage mounts and drop to a server's uid (util-linux). */
       setpriv: string | undefined;
       unshare: string | undefined;
+    }
+  | {
+      /** No bubblewrap here: util-linux's unshare builds the same sandbox (mount, PID, IPC, UTS namespaces). */
+      kind: 'unshare';
+      prlimit: string | undefined;
+      /** An empty folder of the daemon's to build each sandbox's root over, in its private mount namespace. */
+      staging: string;
     }
   | { kind: 'unsafe' }
   | { kind: 'unavailable'; reason: string };
@@ -76,13 +87,30 @@ export class ProcessSandbox {
   }
 
   /** Finds out what this host allows: bubblewrap by a real trial run, control groups by making one. */
-  static async detect(options: { dataDirectory: string; unsafe?: boolean }): Promise<ProcessSandbox> {
+  static async detect(options: {
+    dataDirectory: string;
+    unsafe?: boolean;
+    /** Skip bubblewrap (tests of the fallback). */
+    without?: 'bubblewrap';
+  }): Promise<ProcessSandbox> {
     if (options.unsafe) return new ProcessSandbox({ kind: 'unsafe' });
-    const bwrap = findExecutable('bwrap');
-    if (!bwrap) {
-      return new ProcessSandbox({ kind: 'unavailable', reason: 'bubblewrap (bwrap) is not installed' });
-    }
     const root = process.getuid?.() === 0;
+    const bwrap = options.without === 'bubblewrap' ? undefined : findExecutable('bwrap');
+    const uids = root ? new ServerUids(path.join(options.dataDirectory, 'sandbox-uids.json')) : undefined;
+    const groups = async () => {
+      const support = await detectCgroups();
+      return support ? new ServerCgroups(support) : undefined;
+    };
+    if (!bwrap) {
+      const fallback = await unshareMode(options.dataDirectory);
+      if (typeof fallback === 'string') {
+        return new ProcessSandbox({
+          kind: 'unavailable',
+          reason: `bubblewrap (bwrap) is not installed, and ${fallback}`,
+        });
+      }
+      return new ProcessSandbox(fallback, uids, await groups());
+    }
     const setpriv = root ? findExecutable('setpriv') : undefined;
     const unshare = root ? findExecutable('unshare') : undefined;
     if (root && (!setpriv || !unshare)) {
@@ -94,9 +122,7 @@ export class ProcessSandbox {
     const mode: Mode = { kind: 'bubblewrap', bwrap, prlimit: findExecutable('prlimit'), setpriv, unshare };
     const failure = trialRun(mode);
     if (failure) return new ProcessSandbox({ kind: 'unavailable', reason: failure });
-    const support = await detectCgroups();
-    const uids = root ? new ServerUids(path.join(options.dataDirectory, 'sandbox-uids.json')) : undefined;
-    return new ProcessSandbox(mode, uids, support ? new ServerCgroups(support) : undefined);
+    return new ProcessSandbox(mode, uids, await groups());
   }
 
   /** A sandbox that refuses every launch (for tests of the refusal, and hosts with nothing usable). */
@@ -122,12 +148,13 @@ export class ProcessSandbox {
     const mode = this.#mode;
     if (mode.kind === 'unsafe') return 'process-unsafe: game servers run unsandboxed as the daemon user';
     if (mode.kind === 'unavailable') return `no sandbox (${mode.reason}); servers will not start`;
+    const tool = mode.kind === 'bubblewrap' ? 'bubblewrap' : 'unshare (no bubblewrap)';
     const uid = this.#uids ? 'a uid per server' : 'the daemon user in its own user namespace';
     const support = this.#cgroups?.support;
     const groups = support
       ? `cgroup v${support.version} (${(['memory', 'pids', 'cpu'] as const).filter((c) => support[c]).join(', ')})`
       : 'rlimits only (no control groups)';
-    return `bubblewrap, ${uid}, ${groups}`;
+    return `${tool}, ${uid}, ${groups}`;
   }
 
   /**
@@ -167,6 +194,19 @@ export class ProcessSandbox {
     ];
     const inner = [...rlimitPrefix(mode.prlimit, spec.limits, this.#cgroups?.support), ...spec.command];
     const env = { PATH: sandboxPath(), HOME: SANDBOX_HOME, USER: 'container', ...spec.environment };
+    if (mode.kind === 'unshare') {
+      const { file, args } = unshareArgs({
+        staging: mode.staging,
+        mounts: systemMounts(),
+        binds,
+        cgroupProcs: procs,
+        workingDirectory: spec.mountPoint,
+        uid,
+        tmpSizeBytes: TMP_SIZE_BYTES,
+        command: inner,
+      });
+      return { file, args, cwd: '/', env, sandboxed: 'unshare' };
+    }
     const bwrapFor = (sources: readonly Bind[]) => [
       mode.bwrap,
       ...bubblewrapArgs({
@@ -178,7 +218,7 @@ export class ProcessSandbox {
     ];
     if (uid === undefined || mode.setpriv === undefined || mode.unshare === undefined) {
       const [file, ...args] = bwrapFor(binds);
-      return { file: file as string, args, cwd: '/', env, sandboxed: true };
+      return { file: file as string, args, cwd: '/', env, sandboxed: 'bubblewrap' };
     }
     // As root: join the control groups, show each bind source at a staging path the server's uid can reach (the
     // volume sits in the daemon's 0700 data directory, nvm under /root), drop to that uid, then exec bubblewrap:
@@ -215,13 +255,13 @@ export class ProcessSandbox {
       ],
       cwd: '/',
       env,
-      sandboxed: true,
+      sandboxed: 'bubblewrap',
     };
   }
 
   /** The uid:gid a server's game runs as, when it is not the daemon's own (a root daemon gives each its own). */
   async ownerOf(uuid: string): Promise<{ uid: number; gid: number } | undefined> {
-    if (this.#mode.kind !== 'bubblewrap' || !this.#uids) return undefined;
+    if ((this.#mode.kind !== 'bubblewrap' && this.#mode.kind !== 'unshare') || !this.#uids) return undefined;
     const uid = await this.#uids.uidOf(uuid);
     return { uid, gid: uid };
   }
@@ -310,6 +350,34 @@ function trialRun(mode: Extract<Mode, { kind: 'bubblewrap' }>): string | undefin
   if (result.status === 0) return undefined;
   const said = (result.stderr || result.error?.message || `exit ${result.status}`).trim().split('\n')[0];
   return `bubblewrap could not create a sandbox here: ${said}`;
+}
+
+/**
+ * The fallback when bubblewrap is missing: unshare, setpriv, chroot and mount (util-linux, coreutils), tried for
+ * real. The mode, or why it cannot be used.
+ */
+async function unshareMode(dataDirectory: string): Promise<Extract<Mode, { kind: 'unshare' }> | string> {
+  for (const tool of ['unshare', 'setpriv', 'chroot', 'mount']) {
+    if (!findExecutable(tool)) return `${tool} is not installed`;
+  }
+  const staging = path.join(dataDirectory, 'sandbox-root');
+  await mkdir(staging, { recursive: true, mode: 0o755 });
+  const mode = { kind: 'unshare' as const, prlimit: findExecutable('prlimit'), staging };
+  const { file, args } = unshareArgs({
+    staging,
+    mounts: systemMounts(),
+    binds: [],
+    cgroupProcs: [],
+    workingDirectory: '/',
+    // A root daemon's servers run unprivileged: nobody's uid tries what they will.
+    uid: process.getuid?.() === 0 ? 65534 : undefined,
+    tmpSizeBytes: TMP_SIZE_BYTES,
+    command: ['/bin/sh', '-c', 'exit 0'],
+  });
+  const result = spawnSync(file, args, { encoding: 'utf8', timeout: 10_000, env: { PATH: sandboxPath() } });
+  if (result.status === 0) return mode;
+  const said = (result.stderr || result.error?.message || `exit ${result.status}`).trim().split('\n')[0];
+  return `unshare could not create a sandbox here either: ${said}`;
 }
 
 function findExecutable(name: string): string | undefined {
