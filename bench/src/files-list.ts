@@ -40,15 +40,17 @@ export async function compareListing(
   hostPath: string,
   rounds: number,
 ): Promise<ListResult> {
-  const entries = (await files.list(userPath)).length;
+  // The whole directory, as the readdir baseline reads it (the files API caps a page at 1000 by default).
+  const whole = { limit: Number.POSITIVE_INFINITY };
+  const entries = (await files.list(userPath, whole)).length;
   const bare = await bareList(hostPath);
   if (entries !== bare) throw new Error(`list returned ${entries} entries, readdir ${bare}`);
   const result: ListResult = { entries, serverFilesystemMs: [], coldMs: [], baselineMs: [] };
   for (let round = 0; round < rounds; round += 1) {
     result.baselineMs.push(await timeMs(() => bareList(hostPath)));
     const fresh = await open();
-    result.coldMs.push(await timeMs(() => fresh.list(userPath)));
-    result.serverFilesystemMs.push(await timeMs(() => files.list(userPath)));
+    result.coldMs.push(await timeMs(() => fresh.list(userPath, whole)));
+    result.serverFilesystemMs.push(await timeMs(() => files.list(userPath, whole)));
   }
   return result;
 }

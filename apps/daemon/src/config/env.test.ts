@@ -56,7 +56,7 @@ describe('loadDaemonConfig', () => {
     }
     expect(message).toContain('DAEMON_TOKEN: must be the node token (at least 16 characters)');
     expect(message).not.toContain('short-secret');
-    expect(message).toContain('RUNTIME: must be process or docker (got "lxc")');
+    expect(message).toContain('RUNTIME: must be process, process-unsafe or docker (got "lxc")');
     expect(message).toContain('PANEL_URL: must be an http:// or https:// URL');
     expect(message).toContain('DAEMON_UPLOAD_LIMIT_MB: must be a whole number of MiB, at least 1 (got "0")');
     expect(message).toContain('DAEMON_PORT: must be a whole number between 0 and 65535 (got "99999")');
