@@ -56,6 +56,16 @@ afterAll(async () => {
   await rm(dataDirectory, { recursive: true, force: true });
 });
 
+/** A browser's upload through a signed URL the panel issued for `uuid`. */
+async function signedUpload(uuid: string, files: [name: string, content: Buffer][]) {
+  const claims = { server_uuid: uuid, unique_id: randomUUID().replace(/-/g, ''), purpose: 'file_upload' };
+  const jwt = await signTestToken(claims, { key: NODE_TOKEN });
+  const body = new FormData();
+  for (const [name, content] of files) body.append('files', new Blob([content]), name);
+  const route = `/upload/file?token=${encodeURIComponent(jwt)}&directory=/`;
+  return rawRequest(daemon, 'POST', route, { body, token: null });
+}
+
 /** Fires every request at once and counts the answers by status. */
 async function race(requests: (() => Promise<{ status: number; json?: unknown; body?: unknown }>)[]) {
   const answers = await Promise.all(requests.map((request) => request()));
@@ -124,22 +134,7 @@ describe('the disk quota under parallel requests', () => {
   it('six parallel signed uploads of 8 MiB: two land, and staging never holds more than the server may', async () => {
     const file = randomBytes(8 * MiB);
     const { ok } = await race(
-      Array.from({ length: 6 }, () => async () => {
-        const jwt = await signTestToken(
-          {
-            server_uuid: servers.upload,
-            unique_id: randomUUID().replace(/-/g, ''),
-            purpose: 'file_upload',
-          },
-          { key: NODE_TOKEN },
-        );
-        const body = new FormData();
-        body.append('files', new Blob([file]), `${randomUUID()}.bin`);
-        return rawRequest(daemon, 'POST', `/upload/file?token=${encodeURIComponent(jwt)}&directory=/`, {
-          body,
-          token: null,
-        });
-      }),
+      Array.from({ length: 6 }, () => () => signedUpload(servers.upload, [[`${randomUUID()}.bin`, file]])),
     );
     // Staging shares the room as bytes arrive, so which uploads win depends on timing; never more than fit.
     expect(ok).toBeGreaterThanOrEqual(1);
@@ -148,26 +143,11 @@ describe('the disk quota under parallel requests', () => {
   });
 
   it('one upload of six 8 MiB parts into 20 MiB is refused while staging, with nothing written or left', async () => {
-    const jwt = await signTestToken(
-      {
-        server_uuid: servers.oneUpload,
-        unique_id: randomUUID().replace(/-/g, ''),
-        purpose: 'file_upload',
-      },
-      { key: NODE_TOKEN },
-    );
-    const body = new FormData();
-    for (let index = 0; index < 6; index += 1)
-      body.append('files', new Blob([randomBytes(8 * MiB)]), `p${index}.bin`);
-    const answer = await rawRequest(
-      daemon,
-      'POST',
-      `/upload/file?token=${encodeURIComponent(jwt)}&directory=/`,
-      {
-        body,
-        token: null,
-      },
-    );
+    const parts = Array.from({ length: 6 }, (_, index): [string, Buffer] => [
+      `p${index}.bin`,
+      randomBytes(8 * MiB),
+    ]);
+    const answer = await signedUpload(servers.oneUpload, parts);
     expect(answer.status).toBe(400);
     expect(answer.json).toEqual(QUOTA_ERROR);
     expect(await readdir(rootOf(servers.oneUpload))).toEqual([]);
