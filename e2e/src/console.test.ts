@@ -46,7 +46,10 @@ function consoleFlow(
 
   beforeAll(async () => {
     panel = await startPanel({ RUNTIME: runtime });
-  });
+    // The daemon's boot clears `installing` until `aerie up` hands the install over again: a page opened in that
+    // moment shows the server offline and a Start that the daemon refuses. The hand-over is printed.
+    await expect.poll(panel.output, { timeout: timeouts.install }).toContain('Installing "Demo Server" on');
+  }, timeouts.install + 30_000);
   afterAll(async () => {
     await panel?.stop();
   });

@@ -29,7 +29,8 @@ describe('file editor', () => {
     expect(screen.getByRole('navigation', { name: 'Current directory' })).toHaveTextContent(
       '/home/container/config/settings.json',
     );
-    expect(screen.getByLabelText('Language')).toHaveDisplayValue('JSON');
+    // The language list loads lazily beside the editor: on a busy machine it arrives after the text.
+    await waitFor(() => expect(screen.getByLabelText('Language')).toHaveDisplayValue('JSON'));
 
     const content = screen.getByTestId('code-editor').querySelector('.cm-content') as HTMLElement;
     fireEvent.keyDown(content, { key: 's', code: 'KeyS', ctrlKey: true });
