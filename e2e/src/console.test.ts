@@ -46,10 +46,7 @@ function consoleFlow(
 
   beforeAll(async () => {
     panel = await startPanel({ RUNTIME: runtime });
-    // The daemon's boot clears `installing` until `aerie up` hands the install over again: a page opened in that
-    // moment shows the server offline and a Start that the daemon refuses. The hand-over is printed.
-    await expect.poll(panel.output, { timeout: timeouts.install }).toContain('Installing "Demo Server" on');
-  }, timeouts.install + 30_000);
+  });
   afterAll(async () => {
     await panel?.stop();
   });
@@ -57,6 +54,9 @@ function consoleFlow(
   it(
     'starts the demo server from the console page, sends a command, sees the echo and stops it',
     async () => {
+      // The daemon's boot clears `installing` until `aerie up` hands the install over again: a page opened in that
+      // moment shows the server offline and a Start that the daemon refuses. The hand-over is printed.
+      await expect.poll(panel.output, { timeout: timeouts.install }).toContain('Installing "Demo Server" on');
       const page = await browser.newPage();
       // A failure in CI is hard to read without what the panel and its daemon printed, and what the page showed.
       onTestFailed(async () => {
