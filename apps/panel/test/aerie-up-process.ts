@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../src/config/load-config';
-import { appKeyFile, decodeAppKey } from '../src/crypto/app-key';
-import { SecretBox } from '../src/crypto/secret-box';
-import type { Db } from '../src/db/database';
+import { repoRoot } from '@aerie/panel/config/load-config';
+import { appKeyFile, decodeAppKey } from '@aerie/panel/crypto/app-key';
+import { SecretBox } from '@aerie/panel/crypto/secret-box';
+import type { Db } from '@aerie/panel/db/database';
 
 export const aerieBin = join(repoRoot, 'bin/aerie.mjs');
 

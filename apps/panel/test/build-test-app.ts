@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildApp } from '@aerie/panel/app';
+import type { AppContext } from '@aerie/panel/app-context';
+import { type Config, loadConfig } from '@aerie/panel/config/load-config';
+import type { Db } from '@aerie/panel/db/database';
+import { migrateToLatest } from '@aerie/panel/db/migrator';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app';
-import type { AppContext } from '../src/app-context';
-import { type Config, loadConfig } from '../src/config/load-config';
-import type { Db } from '../src/db/database';
-import { migrateToLatest } from '../src/db/migrator';
 import { createTestDatabase } from './test-database';
 import { createWebDistFixture } from './web-dist-fixture';
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { AppContext } from '@aerie/panel/app-context';
+import { issueRecoveryTokens } from '@aerie/panel/auth/recovery-tokens';
+import { createUser } from '@aerie/panel/users/create-user';
+import type { User } from '@aerie/panel/users/user';
 import { generateSecret } from 'otplib';
-import type { AppContext } from '../src/app-context';
-import { issueRecoveryTokens } from '../src/auth/recovery-tokens';
-import { createUser } from '../src/users/create-user';
-import type { User } from '../src/users/user';
 
 let sequence = 0;
 

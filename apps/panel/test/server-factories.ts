@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
+import type { AppContext } from '@aerie/panel/app-context';
+import type { ServersTable } from '@aerie/panel/db/schema-servers';
+import { demoEggPath } from '@aerie/panel/eggs/bundled-eggs';
+import { importEgg } from '@aerie/panel/eggs/import-egg';
+import { parseEggExportText } from '@aerie/panel/eggs/ptdl/parse-egg-export';
+import { addAllocations, createNode, type NewNode, type NodeRow } from '@aerie/panel/nodes/nodes.service';
+import { createServer, type NewServer } from '@aerie/panel/servers/create-server';
+import type { User } from '@aerie/panel/users/user';
 import type { Selectable } from 'kysely';
-import type { AppContext } from '../src/app-context';
-import type { ServersTable } from '../src/db/schema-servers';
-import { demoEggPath } from '../src/eggs/bundled-eggs';
-import { importEgg } from '../src/eggs/import-egg';
-import { parseEggExportText } from '../src/eggs/ptdl/parse-egg-export';
-import { addAllocations, createNode, type NewNode, type NodeRow } from '../src/nodes/nodes.service';
-import { createServer, type NewServer } from '../src/servers/create-server';
-import type { User } from '../src/users/user';
 
 let sequence = 0;
 

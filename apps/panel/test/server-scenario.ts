@@ -1,7 +1,7 @@
+import type { NodeRow } from '@aerie/panel/nodes/nodes.service';
+import type { User } from '@aerie/panel/users/user';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { NodeRow } from '../src/nodes/nodes.service';
-import type { User } from '../src/users/user';
 import { TestBrowser } from './browser';
 import type { TestApp } from './build-test-app';
 import { createTestUser } from './factories';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { createDatabase, type Db } from '@aerie/panel/db/database';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { createDatabase, type Db } from '../src/db/database';
 
 export interface TestDatabase {
   db: Db;

@@ -1,14 +1,14 @@
+import { hashPassword } from '@aerie/panel/auth/password-hash';
+import type { PasswordRecheck } from '@aerie/panel/auth/password-recheck';
+import type { Sessions } from '@aerie/panel/auth/session/sessions';
+import type { Db } from '@aerie/panel/db/database';
+import { isUniqueViolation } from '@aerie/panel/db/dialect';
+import { HttpError, validationFailed } from '@aerie/panel/http/errors';
+import type { AccessRevocation } from '@aerie/panel/servers/access-revocation';
+import type { User } from '@aerie/panel/users/user';
+import { normaliseLogin, updatePasswordHash } from '@aerie/panel/users/users.repository';
 import { accountErrorMessages } from '@aerie/shared/account/account-wire';
 import { laravelMessages } from '@aerie/shared/validation/laravel-messages';
-import { hashPassword } from '../auth/password-hash';
-import type { PasswordRecheck } from '../auth/password-recheck';
-import type { Sessions } from '../auth/session/sessions';
-import type { Db } from '../db/database';
-import { isUniqueViolation } from '../db/dialect';
-import { HttpError, validationFailed } from '../http/errors';
-import type { AccessRevocation } from '../servers/access-revocation';
-import type { User } from '../users/user';
-import { normaliseLogin, updatePasswordHash } from '../users/users.repository';
 
 const emailTaken = () =>
   validationFailed([

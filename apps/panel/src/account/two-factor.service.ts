@@ -1,12 +1,12 @@
+import type { PasswordRecheck } from '@aerie/panel/auth/password-recheck';
+import { issueRecoveryTokens } from '@aerie/panel/auth/recovery-tokens';
+import { newTotpSecret } from '@aerie/panel/auth/totp';
+import type { TotpVerifier } from '@aerie/panel/auth/totp-verifier';
+import type { SecretBox } from '@aerie/panel/crypto/secret-box';
+import type { Db } from '@aerie/panel/db/database';
+import { badRequest, HttpError } from '@aerie/panel/http/errors';
+import type { User } from '@aerie/panel/users/user';
 import { accountErrorMessages } from '@aerie/shared/account/account-wire';
-import type { PasswordRecheck } from '../auth/password-recheck';
-import { issueRecoveryTokens } from '../auth/recovery-tokens';
-import { newTotpSecret } from '../auth/totp';
-import type { TotpVerifier } from '../auth/totp-verifier';
-import type { SecretBox } from '../crypto/secret-box';
-import type { Db } from '../db/database';
-import { badRequest, HttpError } from '../http/errors';
-import type { User } from '../users/user';
 
 /** Turning TOTP two-factor authentication on and off for the signed-in user (reference §4.3). */
 export class TwoFactorService {

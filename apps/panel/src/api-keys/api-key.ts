@@ -1,6 +1,6 @@
+import { readDate, readNullableDate } from '@aerie/panel/db/dialect';
+import type { ApiKeysTable, ApiKeyType } from '@aerie/panel/db/schema-account';
 import type { Selectable } from 'kysely';
-import { readDate, readNullableDate } from '../db/dialect';
-import type { ApiKeysTable, ApiKeyType } from '../db/schema-account';
 
 export const ACCOUNT_KEY: ApiKeyType = 1;
 export const APPLICATION_KEY: ApiKeyType = 2;

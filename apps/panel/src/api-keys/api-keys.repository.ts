@@ -1,7 +1,7 @@
-import type { Db } from '../db/database';
-import { readCount } from '../db/dialect';
-import type { ApiKeyType } from '../db/schema-account';
-import { toUser, type User } from '../users/user';
+import type { Db } from '@aerie/panel/db/database';
+import { readCount } from '@aerie/panel/db/dialect';
+import type { ApiKeyType } from '@aerie/panel/db/schema-account';
+import { toUser, type User } from '@aerie/panel/users/user';
 import { type ApiKey, toApiKey } from './api-key';
 
 /** SQL for the api_keys table. */

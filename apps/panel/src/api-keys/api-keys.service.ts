@@ -1,9 +1,9 @@
+import { randomAlphanumeric, safeEqual, sha256 } from '@aerie/panel/crypto/tokens';
+import type { Db } from '@aerie/panel/db/database';
+import { dialectOf } from '@aerie/panel/db/dialect';
+import { displayError, HttpError, notFound, unauthenticated } from '@aerie/panel/http/errors';
+import type { User } from '@aerie/panel/users/user';
 import { accountErrorMessages, apiKeyLimits, CLIENT_KEY_PREFIX } from '@aerie/shared/account/account-wire';
-import { randomAlphanumeric, safeEqual, sha256 } from '../crypto/tokens';
-import type { Db } from '../db/database';
-import { dialectOf } from '../db/dialect';
-import { displayError, HttpError, notFound, unauthenticated } from '../http/errors';
-import type { User } from '../users/user';
 import { ACCOUNT_KEY, type ApiKey } from './api-key';
 import { ipAllowed } from './api-key-ips';
 import { countKeys, deleteKey, findKeyWithUser, insertKey, listKeys, touchKey } from './api-keys.repository';

@@ -1,9 +1,9 @@
+import { safeEqual, sha256 } from '@aerie/panel/crypto/tokens';
+import type { Db } from '@aerie/panel/db/database';
+import { displayError } from '@aerie/panel/http/errors';
+import type { User } from '@aerie/panel/users/user';
+import { findUserById } from '@aerie/panel/users/users.repository';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
-import { safeEqual, sha256 } from '../crypto/tokens';
-import type { Db } from '../db/database';
-import { displayError } from '../http/errors';
-import type { User } from '../users/user';
-import { findUserById } from '../users/users.repository';
 import { accountKey, type LoginLockout } from './login-lockout';
 import { consumeRecoveryToken } from './recovery-tokens';
 import type { ActiveSession } from './session/sessions';

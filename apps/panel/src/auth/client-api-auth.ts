@@ -1,10 +1,10 @@
+import type { ApiKey } from '@aerie/panel/api-keys/api-key';
+import type { ApiKeyService } from '@aerie/panel/api-keys/api-keys.service';
+import { HttpError, unauthenticated } from '@aerie/panel/http/errors';
+import type { PanelSettings } from '@aerie/panel/settings/panel-settings';
+import type { User } from '@aerie/panel/users/user';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import type { FastifyRequest } from 'fastify';
-import type { ApiKey } from '../api-keys/api-key';
-import type { ApiKeyService } from '../api-keys/api-keys.service';
-import { HttpError, unauthenticated } from '../http/errors';
-import type { PanelSettings } from '../settings/panel-settings';
-import type { User } from '../users/user';
 
 declare module 'fastify' {
   interface FastifyRequest {

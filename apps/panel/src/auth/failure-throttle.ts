@@ -1,6 +1,6 @@
+import type { HttpError } from '@aerie/panel/http/errors';
 import type { RateLimiterRes } from 'rate-limiter-flexible';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import type { HttpError } from '../http/errors';
 
 export interface FailureThrottleOptions {
   /** Names the counters (rate-limiter-flexible's key prefix): two throttles never share a count. */

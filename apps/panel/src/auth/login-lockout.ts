@@ -1,5 +1,5 @@
+import { loginLockout } from '@aerie/panel/http/errors';
 import { limits } from '@aerie/shared/limits';
-import { loginLockout } from '../http/errors';
 import { FailureThrottle } from './failure-throttle';
 
 const ipKey = (ip: string) => `ip:${ip}`;

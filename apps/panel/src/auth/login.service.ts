@@ -1,10 +1,10 @@
+import { randomAlphanumeric, sha256 } from '@aerie/panel/crypto/tokens';
+import type { Db } from '@aerie/panel/db/database';
+import { displayError } from '@aerie/panel/http/errors';
+import type { User } from '@aerie/panel/users/user';
+import { findUserByLogin } from '@aerie/panel/users/users.repository';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import { limits } from '@aerie/shared/limits';
-import { randomAlphanumeric, sha256 } from '../crypto/tokens';
-import type { Db } from '../db/database';
-import { displayError } from '../http/errors';
-import type { User } from '../users/user';
-import { findUserByLogin } from '../users/users.repository';
 import { accountKey, type LoginLockout } from './login-lockout';
 import { verifyPassword } from './password-hash';
 import type { SessionData } from './session/session-data';

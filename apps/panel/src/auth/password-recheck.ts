@@ -1,7 +1,7 @@
+import { type HttpError, tooManyRequests } from '@aerie/panel/http/errors';
+import type { User } from '@aerie/panel/users/user';
 import { limits } from '@aerie/shared/limits';
 import ipaddr from 'ipaddr.js';
-import { type HttpError, tooManyRequests } from '../http/errors';
-import type { User } from '../users/user';
 import { FailureThrottle } from './failure-throttle';
 import { verifyPassword } from './password-hash';
 

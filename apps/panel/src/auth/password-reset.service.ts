@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { safeEqual, sha256 } from '@aerie/panel/crypto/tokens';
+import type { Db } from '@aerie/panel/db/database';
+import { readDate } from '@aerie/panel/db/dialect';
+import { displayError } from '@aerie/panel/http/errors';
+import type { Mailer } from '@aerie/panel/mail/mailer';
+import { passwordResetMail } from '@aerie/panel/mail/password-reset-mail';
+import type { AccessRevocation } from '@aerie/panel/servers/access-revocation';
+import type { User } from '@aerie/panel/users/user';
+import { findUserByEmail, normaliseLogin, updatePasswordHash } from '@aerie/panel/users/users.repository';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import { limits } from '@aerie/shared/limits';
 import type { FastifyBaseLogger } from 'fastify';
-import { safeEqual, sha256 } from '../crypto/tokens';
-import type { Db } from '../db/database';
-import { readDate } from '../db/dialect';
-import { displayError } from '../http/errors';
-import type { Mailer } from '../mail/mailer';
-import { passwordResetMail } from '../mail/password-reset-mail';
-import type { AccessRevocation } from '../servers/access-revocation';
-import type { User } from '../users/user';
-import { findUserByEmail, normaliseLogin, updatePasswordHash } from '../users/users.repository';
 import { hashPassword } from './password-hash';
 import type { Sessions } from './session/sessions';
 

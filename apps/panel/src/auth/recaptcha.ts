@@ -1,7 +1,7 @@
+import type { Config } from '@aerie/panel/config/load-config';
+import { HttpError } from '@aerie/panel/http/errors';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config/load-config';
-import { HttpError } from '../http/errors';
 
 const captchaFailed = () => new HttpError(400, 'HttpException', errorMessages.captchaFailed);
 

@@ -1,5 +1,5 @@
-import { keyedHash, randomAlphanumeric } from '../crypto/tokens';
-import type { Db } from '../db/database';
+import { keyedHash, randomAlphanumeric } from '@aerie/panel/crypto/tokens';
+import type { Db } from '@aerie/panel/db/database';
 
 export const RECOVERY_TOKEN_COUNT = 10;
 

@@ -1,6 +1,6 @@
-import type { SecretBox } from '../crypto/secret-box';
-import type { Db } from '../db/database';
-import type { User } from '../users/user';
+import type { SecretBox } from '@aerie/panel/crypto/secret-box';
+import type { Db } from '@aerie/panel/db/database';
+import type { User } from '@aerie/panel/users/user';
 import { matchTotp } from './totp';
 
 /**

@@ -1,9 +1,9 @@
-import type { Config } from '../config/load-config';
-import type { SecretBox } from '../crypto/secret-box';
-import type { Db } from '../db/database';
-import { demoEggPath, loadBundledEggs } from '../eggs/bundled-eggs';
-import { importEgg } from '../eggs/import-egg';
-import { createServer } from '../servers/create-server';
+import type { Config } from '@aerie/panel/config/load-config';
+import type { SecretBox } from '@aerie/panel/crypto/secret-box';
+import type { Db } from '@aerie/panel/db/database';
+import { demoEggPath, loadBundledEggs } from '@aerie/panel/eggs/bundled-eggs';
+import { importEgg } from '@aerie/panel/eggs/import-egg';
+import { createServer } from '@aerie/panel/servers/create-server';
 import { ensureLocalNode, LOCAL_NODE_IP } from './local-node';
 
 export const BUNDLED_NEST = 'Aerie';

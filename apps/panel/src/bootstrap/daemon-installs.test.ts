@@ -1,13 +1,18 @@
+import { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
+import type { NodeRow } from '@aerie/panel/nodes/nodes.service';
+import { toNodeRecord } from '@aerie/panel/servers/server-record';
+import { findNodeById } from '@aerie/panel/servers/servers.repository';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { closedPort } from '@aerie/panel/test/closed-port';
+import { type DaemonAnswer, type DaemonCall, startDaemonStandIn } from '@aerie/panel/test/daemon-stand-in';
+import { createTestUser } from '@aerie/panel/test/factories';
+import {
+  createTestNode,
+  createTestServer,
+  importDemoEgg,
+  type ServerRow,
+} from '@aerie/panel/test/server-factories';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/build-test-app';
-import { closedPort } from '../../test/closed-port';
-import { type DaemonAnswer, type DaemonCall, startDaemonStandIn } from '../../test/daemon-stand-in';
-import { createTestUser } from '../../test/factories';
-import { createTestNode, createTestServer, importDemoEgg, type ServerRow } from '../../test/server-factories';
-import { DaemonClient } from '../daemon-client/daemon-client';
-import type { NodeRow } from '../nodes/nodes.service';
-import { toNodeRecord } from '../servers/server-record';
-import { findNodeById } from '../servers/servers.repository';
 import { bootstrapServers } from './bootstrap-servers';
 import { dispatchPendingInstalls, waitForDaemon } from './daemon-installs';
 

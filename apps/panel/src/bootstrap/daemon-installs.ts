@@ -1,6 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type DaemonClient, type DaemonNode, DaemonResponseError } from '../daemon-client/daemon-client';
-import type { Db } from '../db/database';
+import {
+  type DaemonClient,
+  type DaemonNode,
+  DaemonResponseError,
+} from '@aerie/panel/daemon-client/daemon-client';
+import type { Db } from '@aerie/panel/db/database';
 
 /**
  * Polls the daemon's `GET /api/system` with the node's token until it answers, for at most `timeoutMs`.

@@ -1,7 +1,7 @@
-import type { Config } from '../config/load-config';
-import type { SecretBox } from '../crypto/secret-box';
-import type { Db } from '../db/database';
-import { addAllocations, createNode } from '../nodes/nodes.service';
+import type { Config } from '@aerie/panel/config/load-config';
+import type { SecretBox } from '@aerie/panel/crypto/secret-box';
+import type { Db } from '@aerie/panel/db/database';
+import { addAllocations, createNode } from '@aerie/panel/nodes/nodes.service';
 
 export const LOCAL_NODE_NAME = 'Local node';
 export const LOCAL_NODE_IP = '127.0.0.1';

@@ -2,12 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { repoRoot } from '@aerie/panel/config/load-config';
+import { localDaemonToken, startAerieUp } from '@aerie/panel/test/aerie-up-process';
+import { createTestDatabase, type TestDatabase } from '@aerie/panel/test/test-database';
+import { createWebDistFixture } from '@aerie/panel/test/web-dist-fixture';
+import { findUserByLogin } from '@aerie/panel/users/users.repository';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localDaemonToken, startAerieUp } from '../../test/aerie-up-process';
-import { createTestDatabase, type TestDatabase } from '../../test/test-database';
-import { createWebDistFixture } from '../../test/web-dist-fixture';
-import { repoRoot } from '../config/load-config';
-import { findUserByLogin } from '../users/users.repository';
 
 const aerie = join(repoRoot, 'bin/aerie.mjs');
 let dir: string;

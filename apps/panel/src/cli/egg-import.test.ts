@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { repoRoot } from '@aerie/panel/config/load-config';
+import { migrateToLatest } from '@aerie/panel/db/migrator';
+import { createTestDatabase, type TestDatabase } from '@aerie/panel/test/test-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../test/test-database';
-import { repoRoot } from '../config/load-config';
-import { migrateToLatest } from '../db/migrator';
 
 const aerie = join(repoRoot, 'bin/aerie.mjs');
 const fixture = (name: string) => join(repoRoot, 'apps/panel/test/fixtures/eggs', name);

@@ -1,4 +1,4 @@
-import { loadConfig } from '../config/load-config';
+import { loadConfig } from '@aerie/panel/config/load-config';
 import { prepare } from './prepare';
 
 /** `aerie migrate`: brings the database schema up to date and exits. */

@@ -1,5 +1,5 @@
-import { loadConfig } from '../config/load-config';
-import { pendingMigrations } from '../db/migrator';
+import { loadConfig } from '@aerie/panel/config/load-config';
+import { pendingMigrations } from '@aerie/panel/db/migrator';
 import { CliError } from './cli-error';
 import { prepare } from './prepare';
 import { servePanel } from './serve';

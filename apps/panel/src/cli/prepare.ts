@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import type { Config } from '../config/load-config';
-import { resolveAppKey } from '../crypto/app-key';
-import { createDatabase, type Db } from '../db/database';
-import { migrateToLatest } from '../db/migrator';
+import type { Config } from '@aerie/panel/config/load-config';
+import { resolveAppKey } from '@aerie/panel/crypto/app-key';
+import { createDatabase, type Db } from '@aerie/panel/db/database';
+import { migrateToLatest } from '@aerie/panel/db/migrator';
 
 export interface Prepared {
   db: Db;

@@ -1,6 +1,6 @@
+import { buildApp } from '@aerie/panel/app';
+import type { Config } from '@aerie/panel/config/load-config';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app';
-import type { Config } from '../config/load-config';
 import type { Prepared } from './prepare';
 
 /** Builds the panel and listens on HOST:PORT; returns the app and the URL it answers on. */

@@ -2,17 +2,17 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { appKeyFile, decodeAppKey } from '@aerie/panel/crypto/app-key';
+import { SecretBox } from '@aerie/panel/crypto/secret-box';
+import { startAerieUp } from '@aerie/panel/test/aerie-up-process';
+import { createTestDatabase, type TestDatabase } from '@aerie/panel/test/test-database';
+import { createWebDistFixture } from '@aerie/panel/test/web-dist-fixture';
 import type {
   ServerListResponse,
   StatsResponse,
   WebsocketCredentialsResponse,
 } from '@aerie/shared/servers/server-wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAerieUp } from '../../test/aerie-up-process';
-import { createTestDatabase, type TestDatabase } from '../../test/test-database';
-import { createWebDistFixture } from '../../test/web-dist-fixture';
-import { appKeyFile, decodeAppKey } from '../crypto/app-key';
-import { SecretBox } from '../crypto/secret-box';
 
 let dir: string;
 let database: TestDatabase;

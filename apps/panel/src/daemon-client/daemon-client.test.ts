@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { SecretBox } from '@aerie/panel/crypto/secret-box';
+import { startDaemonStandIn } from '@aerie/panel/test/daemon-stand-in';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDaemonStandIn } from '../../test/daemon-stand-in';
-import { SecretBox } from '../crypto/secret-box';
 import { DaemonClient, type DaemonNode, DaemonResponseError, DaemonUnreachableError } from './daemon-client';
 
 const secretBox = new SecretBox(randomBytes(32));

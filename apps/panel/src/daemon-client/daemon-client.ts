@@ -1,4 +1,7 @@
 import { Readable } from 'node:stream';
+import type { SecretBox } from '@aerie/panel/crypto/secret-box';
+import { nodeAddress } from '@aerie/panel/nodes/nodes.service';
+import type { NodeRecord } from '@aerie/panel/servers/server-record';
 import type { DaemonCreateServerBody, DaemonPowerBody } from '@aerie/shared/daemon/remote-wire';
 import type {
   ChmodFilesBody,
@@ -7,9 +10,6 @@ import type {
   DeleteFilesBody,
   RenameFilesBody,
 } from '@aerie/shared/files/file-wire';
-import type { SecretBox } from '../crypto/secret-box';
-import { nodeAddress } from '../nodes/nodes.service';
-import type { NodeRecord } from '../servers/server-record';
 
 /** Wings' `GET /api/servers/{uuid}` (reference/wings.md): the server's state and its live utilization. */
 export interface DaemonServerDetails {

@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors';
+import { HttpError } from '@aerie/panel/http/errors';
 import { DaemonResponseError, DaemonUnreachableError } from './daemon-client';
 
 export const daemonMessages = {

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@aerie/panel/test/test-database';
+import { insertUser } from '@aerie/panel/users/users.repository';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../test/test-database';
-import { insertUser } from '../users/users.repository';
 import { dialectOf, isUniqueViolation, readBool, readCount, readDate } from './dialect';
 import { migrateToLatest, pendingMigrations } from './migrator';
 

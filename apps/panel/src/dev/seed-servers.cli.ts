@@ -1,11 +1,11 @@
 // `node --import tsx apps/panel/src/dev/seed-servers.cli.ts --users 1000 --servers 10000 [--owner USERNAME]`:
 // fills the configured database (DATA_DIR / DATABASE_URL) for the benchmarks. Not part of the `aerie` command.
-import { CliError } from '../cli/cli-error';
-import { parseFlags } from '../cli/parse-flags';
-import { prepare } from '../cli/prepare';
-import { loadConfig } from '../config/load-config';
-import { SecretBox } from '../crypto/secret-box';
-import { findUserByLogin } from '../users/users.repository';
+import { CliError } from '@aerie/panel/cli/cli-error';
+import { parseFlags } from '@aerie/panel/cli/parse-flags';
+import { prepare } from '@aerie/panel/cli/prepare';
+import { loadConfig } from '@aerie/panel/config/load-config';
+import { SecretBox } from '@aerie/panel/crypto/secret-box';
+import { findUserByLogin } from '@aerie/panel/users/users.repository';
 import { seedServers } from './seed-servers';
 
 const { values } = parseFlags(process.argv.slice(2), { values: ['users', 'servers', 'owner'], booleans: [] });

@@ -1,8 +1,8 @@
+import { readCount } from '@aerie/panel/db/dialect';
+import { TestBrowser } from '@aerie/panel/test/browser';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { createTestUser } from '@aerie/panel/test/factories';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../test/browser';
-import { buildTestApp, type TestApp } from '../../test/build-test-app';
-import { createTestUser } from '../../test/factories';
-import { readCount } from '../db/dialect';
 import { seedServers } from './seed-servers';
 
 let t: TestApp;

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { hashPassword } from '@aerie/panel/auth/password-hash';
+import type { SecretBox } from '@aerie/panel/crypto/secret-box';
+import type { Db } from '@aerie/panel/db/database';
+import { demoEggPath } from '@aerie/panel/eggs/bundled-eggs';
+import { importEgg } from '@aerie/panel/eggs/import-egg';
+import { parseEggExportText } from '@aerie/panel/eggs/ptdl/parse-egg-export';
+import { createNode } from '@aerie/panel/nodes/nodes.service';
 import { sql } from 'kysely';
-import { hashPassword } from '../auth/password-hash';
-import type { SecretBox } from '../crypto/secret-box';
-import type { Db } from '../db/database';
-import { demoEggPath } from '../eggs/bundled-eggs';
-import { importEgg } from '../eggs/import-egg';
-import { parseEggExportText } from '../eggs/ptdl/parse-egg-export';
-import { createNode } from '../nodes/nodes.service';
 
 /** Game names the seeded servers are called after, so a name search matches a known share of them. */
 export const SEED_GAMES = [

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { readBool } from '@aerie/panel/db/dialect';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/build-test-app';
-import { readBool } from '../db/dialect';
 import { importEgg } from './import-egg';
 import { parseEggExportText } from './ptdl/parse-egg-export';
 

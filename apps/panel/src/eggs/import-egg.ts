@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/database';
-import type { Tx } from '../db/transaction';
+import type { Db } from '@aerie/panel/db/database';
+import type { Tx } from '@aerie/panel/db/transaction';
 import type { EggDefinition } from './ptdl/egg-definition';
 
 export interface ImportedEgg {

@@ -1,6 +1,6 @@
+import { TestBrowser } from '@aerie/panel/test/browser';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../test/browser';
-import { buildTestApp, type TestApp } from '../../test/build-test-app';
 import { HttpError } from './errors';
 
 let t: TestApp;

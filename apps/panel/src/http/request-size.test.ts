@@ -1,7 +1,7 @@
+import { JSON_BODY_LIMIT_BYTES } from '@aerie/panel/app';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { type FilesScenario, filesScenario } from '@aerie/panel/test/files-scenario';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/build-test-app';
-import { type FilesScenario, filesScenario } from '../../test/files-scenario';
-import { JSON_BODY_LIMIT_BYTES } from '../app';
 
 let t: TestApp;
 let f: FilesScenario;

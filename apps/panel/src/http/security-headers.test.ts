@@ -1,9 +1,9 @@
+import { TestBrowser } from '@aerie/panel/test/browser';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { createTestNode } from '@aerie/panel/test/server-factories';
+import { type Scenario, serverScenario } from '@aerie/panel/test/server-scenario';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../test/browser';
-import { buildTestApp, type TestApp } from '../../test/build-test-app';
-import { createTestNode } from '../../test/server-factories';
-import { type Scenario, serverScenario } from '../../test/server-scenario';
 
 let t: TestApp;
 let s: Scenario;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
+import type { Config } from '@aerie/panel/config/load-config';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
-import type { Config } from '../config/load-config';
 import { createFileOutbox } from './file-outbox';
 
 export interface MailMessage {

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database';
+import type { Db } from '@aerie/panel/db/database';
 
 /** A host name or IPv4 address: nothing that could end a CSP source list or start another directive. */
 const HOST = /^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/;

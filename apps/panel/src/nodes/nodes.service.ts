@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { SecretBox } from '@aerie/panel/crypto/secret-box';
+import { randomAlphanumeric } from '@aerie/panel/crypto/tokens';
+import type { Db } from '@aerie/panel/db/database';
+import type { NodesTable } from '@aerie/panel/db/schema-servers';
 import type { Selectable } from 'kysely';
-import type { SecretBox } from '../crypto/secret-box';
-import { randomAlphanumeric } from '../crypto/tokens';
-import type { Db } from '../db/database';
-import type { NodesTable } from '../db/schema-servers';
 
 export type NodeRow = Selectable<NodesTable>;
 

@@ -1,6 +1,6 @@
+import type { ApiKey } from '@aerie/panel/api-keys/api-key';
+import { toWireDate } from '@aerie/panel/db/dialect';
 import type { ApiKeyItem, ApiKeyList, CreatedApiKey } from '@aerie/shared/account/account-wire';
-import type { ApiKey } from '../api-keys/api-key';
-import { toWireDate } from '../db/dialect';
 
 /** Pterodactyl's `api_key` item: never the secret. */
 export function presentApiKey(key: ApiKey): ApiKeyItem {

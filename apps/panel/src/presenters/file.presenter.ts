@@ -1,5 +1,5 @@
+import { toWireDate } from '@aerie/panel/db/dialect';
 import type { DaemonFileStat, FileListResponse, FileObject } from '@aerie/shared/files/file-wire';
-import { toWireDate } from '../db/dialect';
 
 /**
  * Pterodactyl's `file_object` from one daemon stat. Fields a daemon leaves out get Pterodactyl's defaults (a

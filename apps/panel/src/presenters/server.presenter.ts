@@ -1,4 +1,14 @@
 import { createHash } from 'node:crypto';
+import { toWireDate } from '@aerie/panel/db/dialect';
+import { buildInvocation } from '@aerie/panel/servers/invocation';
+import { isInstalling } from '@aerie/panel/servers/server-access';
+import type { ServerRecord } from '@aerie/panel/servers/server-record';
+import type {
+  AllocationRecord,
+  ServerRelations,
+  ServerVariableRecord,
+  SubuserRecord,
+} from '@aerie/panel/servers/server-relations';
 import { hasPermission } from '@aerie/shared/permissions/can';
 import type {
   AllocationAttributes,
@@ -11,16 +21,6 @@ import type {
   ServerStatus,
   SubuserAttributes,
 } from '@aerie/shared/servers/server-wire';
-import { toWireDate } from '../db/dialect';
-import { buildInvocation } from '../servers/invocation';
-import { isInstalling } from '../servers/server-access';
-import type { ServerRecord } from '../servers/server-record';
-import type {
-  AllocationRecord,
-  ServerRelations,
-  ServerVariableRecord,
-  SubuserRecord,
-} from '../servers/server-relations';
 
 export type ServerInclude = 'egg' | 'subusers';
 

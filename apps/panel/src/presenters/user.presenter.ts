@@ -1,6 +1,6 @@
+import { toWireDate } from '@aerie/panel/db/dialect';
+import type { User } from '@aerie/panel/users/user';
 import type { PageUser } from '@aerie/shared/boot/page-globals';
-import { toWireDate } from '../db/dialect';
-import type { User } from '../users/user';
 
 /** The user as the HTML shell injects it and the login answers carry it (no id, no secrets). */
 export function presentPageUser(user: User): PageUser {

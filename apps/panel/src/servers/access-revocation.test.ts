@@ -1,13 +1,13 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { NodeRow } from '@aerie/panel/nodes/nodes.service';
+import { TestBrowser } from '@aerie/panel/test/browser';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { closedPort } from '@aerie/panel/test/closed-port';
+import { type DaemonAnswer, type DaemonCall, startDaemonStandIn } from '@aerie/panel/test/daemon-stand-in';
+import { createTestUser } from '@aerie/panel/test/factories';
+import { createTestNode, createTestServer, importDemoEgg } from '@aerie/panel/test/server-factories';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../test/browser';
-import { buildTestApp, type TestApp } from '../../test/build-test-app';
-import { closedPort } from '../../test/closed-port';
-import { type DaemonAnswer, type DaemonCall, startDaemonStandIn } from '../../test/daemon-stand-in';
-import { createTestUser } from '../../test/factories';
-import { createTestNode, createTestServer, importDemoEgg } from '../../test/server-factories';
-import type { NodeRow } from '../nodes/nodes.service';
 import { daemonJti } from './daemon-jwt';
 
 type StandIn = Awaited<ReturnType<typeof startDaemonStandIn>>;

@@ -1,6 +1,6 @@
+import type { DaemonClient, DaemonNode } from '@aerie/panel/daemon-client/daemon-client';
+import type { Db } from '@aerie/panel/db/database';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DaemonClient, DaemonNode } from '../daemon-client/daemon-client';
-import type { Db } from '../db/database';
 import { daemonJti } from './daemon-jwt';
 
 type Log = Pick<FastifyBaseLogger, 'warn'>;

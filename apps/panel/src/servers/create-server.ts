@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/database';
-import { isUniqueViolation } from '../db/dialect';
+import type { Db } from '@aerie/panel/db/database';
+import { isUniqueViolation } from '@aerie/panel/db/dialect';
 
 export interface NewServer {
   name: string;

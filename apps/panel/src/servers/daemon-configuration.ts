@@ -1,7 +1,7 @@
+import type { Db } from '@aerie/panel/db/database';
+import { readBool } from '@aerie/panel/db/dialect';
+import { configPlaceholders, eggProcessConfiguration } from '@aerie/panel/eggs/egg-process-configuration';
 import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire';
-import type { Db } from '../db/database';
-import { readBool } from '../db/dialect';
-import { configPlaceholders, eggProcessConfiguration } from '../eggs/egg-process-configuration';
 import type { NodeRecord } from './server-record';
 
 /** The server columns a daemon configuration is built from. */

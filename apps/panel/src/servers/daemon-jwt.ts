@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
+import { randomAlphanumeric } from '@aerie/panel/crypto/tokens';
+import { nodeAddress } from '@aerie/panel/nodes/nodes.service';
 import type { FILE_DOWNLOAD_PURPOSE, FILE_UPLOAD_PURPOSE } from '@aerie/shared/files/file-wire';
 import { SignJWT } from 'jose';
-import { randomAlphanumeric } from '../crypto/tokens';
-import { nodeAddress } from '../nodes/nodes.service';
 import type { NodeRecord } from './server-record';
 
 /** What a token opens on the daemon; the daemon refuses a token anywhere else (wings.md §6.8 advisory). */

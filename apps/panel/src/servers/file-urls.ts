@@ -1,5 +1,5 @@
+import { nodeAddress } from '@aerie/panel/nodes/nodes.service';
 import { FILE_DOWNLOAD_PURPOSE, FILE_UPLOAD_PURPOSE, fileLimits } from '@aerie/shared/files/file-wire';
-import { nodeAddress } from '../nodes/nodes.service';
 import { type DaemonJwtInput, signDaemonJwt } from './daemon-jwt';
 
 type SignedUrlInput = Omit<DaemonJwtInput, 'ttlSeconds' | 'purpose' | 'claims'>;

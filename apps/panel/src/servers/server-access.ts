@@ -1,6 +1,6 @@
+import { HttpError } from '@aerie/panel/http/errors';
 import { ownerPermissions, rootAdminPermissions } from '@aerie/shared/permissions/permissions';
 import { serverMessages } from '@aerie/shared/servers/server-messages';
-import { HttpError } from '../http/errors';
 import type { NodeRecord, ServerRecord } from './server-record';
 
 /**

@@ -1,5 +1,5 @@
+import type { Db } from '@aerie/panel/db/database';
 import type { DaemonInstallScript } from '@aerie/shared/daemon/remote-wire';
-import type { Db } from '../db/database';
 
 /**
  * The install script of the server's egg, or of the egg it copies its script from (Pterodactyl's

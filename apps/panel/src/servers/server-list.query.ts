@@ -1,6 +1,6 @@
+import { HttpError } from '@aerie/panel/http/errors';
+import type { ServerInclude } from '@aerie/panel/presenters/server.presenter';
 import { serverMessages } from '@aerie/shared/servers/server-messages';
-import { HttpError } from '../http/errors';
-import type { ServerInclude } from '../presenters/server.presenter';
 
 export const serverListPageSize = { default: 50, max: 100 } as const;
 

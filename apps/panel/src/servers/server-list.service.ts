@@ -1,8 +1,8 @@
+import type { Db } from '@aerie/panel/db/database';
+import { type DialectName, dialectOf, readCount } from '@aerie/panel/db/dialect';
+import type { Database } from '@aerie/panel/db/schema';
+import type { User } from '@aerie/panel/users/user';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
-import type { Db } from '../db/database';
-import { type DialectName, dialectOf, readCount } from '../db/dialect';
-import type { Database } from '../db/schema';
-import type { User } from '../users/user';
 import type { ServerListQuery } from './server-list.query';
 import { type ServerRecord, serverRecordColumns, toServerRecord } from './server-record';
 

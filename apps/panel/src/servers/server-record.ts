@@ -1,6 +1,6 @@
+import { readBool } from '@aerie/panel/db/dialect';
+import type { NodesTable, ServersTable } from '@aerie/panel/db/schema-servers';
 import type { Selectable } from 'kysely';
-import { readBool } from '../db/dialect';
-import type { NodesTable, ServersTable } from '../db/schema-servers';
 
 /** A server as the routes see it: booleans normalised across dialects. */
 export interface ServerRecord {

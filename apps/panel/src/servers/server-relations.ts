@@ -1,5 +1,5 @@
-import type { Db } from '../db/database';
-import { readBool, readDate } from '../db/dialect';
+import type { Db } from '@aerie/panel/db/database';
+import { readBool, readDate } from '@aerie/panel/db/dialect';
 import { type NodeRecord, type ServerRecord, toNodeRecord } from './server-record';
 import { parsePermissions, transferringServerIds } from './servers.repository';
 

@@ -1,10 +1,10 @@
-import type { StatsResponse } from '@aerie/shared/servers/server-wire';
 import {
   type DaemonClient,
   DaemonResponseError,
   DaemonUnreachableError,
-} from '../daemon-client/daemon-client';
-import { HttpError } from '../http/errors';
+} from '@aerie/panel/daemon-client/daemon-client';
+import { HttpError } from '@aerie/panel/http/errors';
+import type { StatsResponse } from '@aerie/shared/servers/server-wire';
 import type { NodeRecord, ServerRecord } from './server-record';
 
 /** How long one daemon answer is reused for a server (Pterodactyl keeps 20 s; the cards poll every 30 s). */

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database';
+import type { Db } from '@aerie/panel/db/database';
 import {
   type NodeRecord,
   type ServerRecord,

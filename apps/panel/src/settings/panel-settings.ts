@@ -1,5 +1,5 @@
+import type { Db } from '@aerie/panel/db/database';
 import type { TwoFactorRequirement } from '@aerie/shared/account/account-wire';
-import type { Db } from '../db/database';
 
 /** Setting keys, with what they mean. */
 export const SETTING_2FA_REQUIRED = '2fa_required';

@@ -1,5 +1,5 @@
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/build-test-app';
 import { localeAllowList } from './locales';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { notFound } from '@aerie/panel/http/errors';
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../http/errors';
 
 const LANGUAGE = /^[a-z]{2}(-[A-Za-z]{2,4})?$/;
 const NAMESPACE = /^[a-z0-9-]+$/;

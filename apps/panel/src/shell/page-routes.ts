@@ -1,11 +1,11 @@
+import type { AppContext } from '@aerie/panel/app-context';
+import { csrfTokenFor } from '@aerie/panel/auth/csrf';
+import { notFound } from '@aerie/panel/http/errors';
+import { documentCsp, scriptNonce } from '@aerie/panel/http/security-headers';
+import { NodeOrigins } from '@aerie/panel/nodes/node-origins';
+import { presentPageUser } from '@aerie/panel/presenters/user.presenter';
 import type { SiteConfiguration } from '@aerie/shared/boot/page-globals';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../app-context';
-import { csrfTokenFor } from '../auth/csrf';
-import { notFound } from '../http/errors';
-import { documentCsp, scriptNonce } from '../http/security-headers';
-import { NodeOrigins } from '../nodes/node-origins';
-import { presentPageUser } from '../presenters/user.presenter';
 import type { HtmlShell } from './html-shell';
 
 /** Paths that never fall back to the HTML shell. */

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TestBrowser } from '@aerie/panel/test/browser';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { createTestUser } from '@aerie/panel/test/factories';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TestBrowser } from '../../test/browser';
-import { buildTestApp, type TestApp } from '../../test/build-test-app';
-import { createTestUser } from '../../test/factories';
 import { HtmlShell, WebBuildMissingError } from './html-shell';
 
 let t: TestApp;

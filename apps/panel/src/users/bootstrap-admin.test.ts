@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { verifyPassword } from '@aerie/panel/auth/password-hash';
+import { migrateToLatest } from '@aerie/panel/db/migrator';
+import { createTestDatabase, type TestDatabase } from '@aerie/panel/test/test-database';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../test/test-database';
-import { verifyPassword } from '../auth/password-hash';
-import { migrateToLatest } from '../db/migrator';
 import { bootstrapFirstAdmin } from './bootstrap-admin';
 import { countUsers, findUserByLogin } from './users.repository';
 

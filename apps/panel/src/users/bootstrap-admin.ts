@@ -1,6 +1,6 @@
-import type { Config } from '../config/load-config';
-import { randomAlphanumeric } from '../crypto/tokens';
-import type { Db } from '../db/database';
+import type { Config } from '@aerie/panel/config/load-config';
+import { randomAlphanumeric } from '@aerie/panel/crypto/tokens';
+import type { Db } from '@aerie/panel/db/database';
 import { createUser, UserInputError } from './create-user';
 import { countUsers } from './users.repository';
 

@@ -1,8 +1,8 @@
+import { hashPassword } from '@aerie/panel/auth/password-hash';
+import type { Db } from '@aerie/panel/db/database';
+import { isUniqueViolation } from '@aerie/panel/db/dialect';
 import { limits } from '@aerie/shared/limits';
 import { z } from 'zod';
-import { hashPassword } from '../auth/password-hash';
-import type { Db } from '../db/database';
-import { isUniqueViolation } from '../db/dialect';
 import type { User } from './user';
 import { insertUser } from './users.repository';
 

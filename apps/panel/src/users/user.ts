@@ -1,6 +1,6 @@
+import { readBool, readDate, readNullableDate } from '@aerie/panel/db/dialect';
+import type { UsersTable } from '@aerie/panel/db/schema';
 import type { Selectable } from 'kysely';
-import { readBool, readDate, readNullableDate } from '../db/dialect';
-import type { UsersTable } from '../db/schema';
 
 /** A panel user as services see it: booleans and dates already normalised across dialects. */
 export interface User {

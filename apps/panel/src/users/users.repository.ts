@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/database';
-import { readCount } from '../db/dialect';
+import type { Db } from '@aerie/panel/db/database';
+import { readCount } from '@aerie/panel/db/dialect';
 import { toUser, type User } from './user';
 
 /**

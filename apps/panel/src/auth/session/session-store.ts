@@ -1,7 +1,7 @@
-import { randomToken, sha256 } from '../../crypto/tokens';
-import type { Db } from '../../db/database';
-import { readDate } from '../../db/dialect';
-import { toUser, type User } from '../../users/user';
+import { randomToken, sha256 } from '@aerie/panel/crypto/tokens';
+import type { Db } from '@aerie/panel/db/database';
+import { readDate } from '@aerie/panel/db/dialect';
+import { toUser, type User } from '@aerie/panel/users/user';
 import { parseSessionData, type SessionData } from './session-data';
 
 export interface StoredSession {

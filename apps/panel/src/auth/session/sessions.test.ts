@@ -1,9 +1,9 @@
+import { sha256 } from '@aerie/panel/crypto/tokens';
+import { readDate } from '@aerie/panel/db/dialect';
+import { TestBrowser } from '@aerie/panel/test/browser';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { createTestUser } from '@aerie/panel/test/factories';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../../test/browser';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app';
-import { createTestUser } from '../../../test/factories';
-import { sha256 } from '../../crypto/tokens';
-import { readDate } from '../../db/dialect';
 
 let t: TestApp;
 beforeAll(async () => {

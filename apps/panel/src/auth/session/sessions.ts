@@ -1,5 +1,5 @@
+import type { User } from '@aerie/panel/users/user';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { User } from '../../users/user';
 import type { SessionData } from './session-data';
 import type { SessionStore } from './session-store';
 

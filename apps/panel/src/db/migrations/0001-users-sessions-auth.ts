@@ -1,5 +1,5 @@
+import { columnTypes, dialectOf } from '@aerie/panel/db/dialect';
 import type { Kysely } from 'kysely';
-import { columnTypes, dialectOf } from '../dialect';
 
 /** Users, browser sessions, 2FA recovery tokens and password reset tokens. */
 // biome-ignore lint/suspicious/noExplicitAny: migrations are frozen in time and must not follow the current schema type.

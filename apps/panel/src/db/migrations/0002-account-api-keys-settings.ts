@@ -1,5 +1,5 @@
+import { columnTypes, dialectOf } from '@aerie/panel/db/dialect';
 import type { Kysely } from 'kysely';
-import { columnTypes, dialectOf } from '../dialect';
 
 /** Account API keys, panel settings, and the last accepted TOTP time step per user (replay protection). */
 // biome-ignore lint/suspicious/noExplicitAny: migrations are frozen in time and must not follow the current schema type.

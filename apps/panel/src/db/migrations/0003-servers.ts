@@ -1,5 +1,5 @@
+import { columnTypes, dialectOf } from '@aerie/panel/db/dialect';
 import type { Kysely } from 'kysely';
-import { columnTypes, dialectOf } from '../dialect';
 
 /**
  * Nodes and their allocations, nests, eggs and egg variables, servers with their variable values, subusers and

@@ -2,11 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bundledEggsDir, demoEggPath, loadBundledEggs } from '@aerie/panel/eggs/bundled-eggs';
+import { parseEggExportText } from '@aerie/panel/eggs/ptdl/parse-egg-export';
 import { doneMatcher } from '@aerie/shared/eggs/done-matcher';
 import { parseStopCommand } from '@aerie/shared/eggs/stop-command';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bundledEggsDir, demoEggPath, loadBundledEggs } from '../bundled-eggs';
-import { parseEggExportText } from '../ptdl/parse-egg-export';
 import { connectPlayer, killLeftovers, startProgram } from './line-harness';
 
 const demoDir = join(bundledEggsDir, 'demo');

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { bundledEggsDir, demoEggPath } from '@aerie/panel/eggs/bundled-eggs';
+import { parseEggExportText } from '@aerie/panel/eggs/ptdl/parse-egg-export';
 import { doneMatcher } from '@aerie/shared/eggs/done-matcher';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bundledEggsDir, demoEggPath } from '../bundled-eggs';
-import { parseEggExportText } from '../ptdl/parse-egg-export';
 import { connectPlayer, killLeftovers, startProgram } from './line-harness';
 
 const serverScript = join(bundledEggsDir, 'demo', 'demo-server.mjs');

@@ -1,9 +1,9 @@
+import { readCount } from '@aerie/panel/db/dialect';
+import { TestBrowser } from '@aerie/panel/test/browser';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { createTestUser, enableTwoFactor } from '@aerie/panel/test/factories';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../../test/browser';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app';
-import { createTestUser, enableTwoFactor } from '../../../test/factories';
-import { readCount } from '../../db/dialect';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,3 +1,11 @@
+import type { AppContext } from '@aerie/panel/app-context';
+import { rotateCsrf } from '@aerie/panel/auth/csrf';
+import { isOwnPageRequest } from '@aerie/panel/auth/own-page-request';
+import { tooManyRequests, unauthenticated } from '@aerie/panel/http/errors';
+import { expectsJson } from '@aerie/panel/http/expects-json';
+import { validateBody } from '@aerie/panel/http/validate';
+import { presentPageUser } from '@aerie/panel/presenters/user.presenter';
+import type { User } from '@aerie/panel/users/user';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import {
   checkpointBodySchema,
@@ -7,14 +15,6 @@ import {
 } from '@aerie/shared/validation/auth-bodies';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { AppContext } from '../../app-context';
-import { rotateCsrf } from '../../auth/csrf';
-import { isOwnPageRequest } from '../../auth/own-page-request';
-import { tooManyRequests, unauthenticated } from '../../http/errors';
-import { expectsJson } from '../../http/expects-json';
-import { validateBody } from '../../http/validate';
-import { presentPageUser } from '../../presenters/user.presenter';
-import type { User } from '../../users/user';
 
 const FORGOT_PASSWORD_PER_MINUTE = 2;
 

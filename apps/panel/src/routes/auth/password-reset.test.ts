@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { TestBrowser } from '@aerie/panel/test/browser';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { createTestUser, enableTwoFactor } from '@aerie/panel/test/factories';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../../test/browser';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app';
-import { createTestUser, enableTwoFactor } from '../../../test/factories';
 
 let t: TestApp;
 let outbox: string;

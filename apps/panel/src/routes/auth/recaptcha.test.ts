@@ -1,8 +1,8 @@
+import { TestBrowser } from '@aerie/panel/test/browser';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { createTestUser } from '@aerie/panel/test/factories';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../../test/browser';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app';
-import { createTestUser } from '../../../test/factories';
 
 /** A local stand-in for Google's siteverify: only the response "human" passes, and it records what it got. */
 let siteverify: FastifyInstance;

@@ -1,12 +1,12 @@
+import { APPLICATION_KEY } from '@aerie/panel/api-keys/api-key';
+import { insertKey } from '@aerie/panel/api-keys/api-keys.repository';
+import { sha256 } from '@aerie/panel/crypto/tokens';
+import { readNullableDate } from '@aerie/panel/db/dialect';
+import { TestBrowser } from '@aerie/panel/test/browser';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { createTestUser } from '@aerie/panel/test/factories';
+import type { User } from '@aerie/panel/users/user';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../../test/browser';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app';
-import { createTestUser } from '../../../test/factories';
-import { APPLICATION_KEY } from '../../api-keys/api-key';
-import { insertKey } from '../../api-keys/api-keys.repository';
-import { sha256 } from '../../crypto/tokens';
-import { readNullableDate } from '../../db/dialect';
-import type { User } from '../../users/user';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
+import type { AppContext } from '@aerie/panel/app-context';
+import { assertTwoFactorSatisfied, identifyClient } from '@aerie/panel/auth/client-api-auth';
+import { tooManyRequests } from '@aerie/panel/http/errors';
 import type { FastifyInstance } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { AppContext } from '../../app-context';
-import { assertTwoFactorSatisfied, identifyClient } from '../../auth/client-api-auth';
-import { tooManyRequests } from '../../http/errors';
 import { accountRoutes } from './account';
 import { permissionRoutes } from './permissions';
 import { serverListRoutes } from './server-list';

@@ -1,9 +1,9 @@
+import { SETTING_2FA_REQUIRED } from '@aerie/panel/settings/panel-settings';
+import { TestBrowser } from '@aerie/panel/test/browser';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { createTestUser, enableTwoFactor } from '@aerie/panel/test/factories';
 import { generate } from 'otplib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../../test/browser';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app';
-import { createTestUser, enableTwoFactor } from '../../../test/factories';
-import { SETTING_2FA_REQUIRED } from '../../settings/panel-settings';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,3 +1,17 @@
+import type { AppContext } from '@aerie/panel/app-context';
+import { notFound } from '@aerie/panel/http/errors';
+import { validateBody } from '@aerie/panel/http/validate';
+import {
+  daemonConfigurations,
+  findNodeServer,
+  pageOfNodeServers,
+} from '@aerie/panel/servers/daemon-configuration';
+import {
+  installScript,
+  recordInstallResult,
+  resetNodeServerStates,
+} from '@aerie/panel/servers/server-install';
+import type { NodeRecord } from '@aerie/panel/servers/server-record';
 import type {
   DaemonInstallScript,
   DaemonServerConfiguration,
@@ -6,12 +20,6 @@ import type {
 import type { LaravelRule } from '@aerie/shared/validation/laravel-messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context';
-import { notFound } from '../../http/errors';
-import { validateBody } from '../../http/validate';
-import { daemonConfigurations, findNodeServer, pageOfNodeServers } from '../../servers/daemon-configuration';
-import { installScript, recordInstallResult, resetNodeServerStates } from '../../servers/server-install';
-import type { NodeRecord } from '../../servers/server-record';
 import { authenticateNode } from './node-auth';
 
 declare module 'fastify' {

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { SecretBox } from '@aerie/panel/crypto/secret-box';
+import type { Db } from '@aerie/panel/db/database';
+import { badRequest, HttpError } from '@aerie/panel/http/errors';
+import { type NodeRecord, toNodeRecord } from '@aerie/panel/servers/server-record';
 import type { FastifyRequest } from 'fastify';
-import type { SecretBox } from '../../crypto/secret-box';
-import type { Db } from '../../db/database';
-import { badRequest, HttpError } from '../../http/errors';
-import { type NodeRecord, toNodeRecord } from '../../servers/server-record';
 
 export const remoteAuthMessages = {
   missing: 'Access to this endpoint must include an Authorization header.',

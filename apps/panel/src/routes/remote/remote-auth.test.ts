@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app';
-import { createTestUser } from '../../../test/factories';
+import type { NodeRow } from '@aerie/panel/nodes/nodes.service';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { createTestUser } from '@aerie/panel/test/factories';
 import {
   createTestNode,
   createTestServer,
   importDemoEgg,
   type ServerRow,
-} from '../../../test/server-factories';
-import type { NodeRow } from '../../nodes/nodes.service';
+} from '@aerie/panel/test/server-factories';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
 let nodeA: NodeRow;

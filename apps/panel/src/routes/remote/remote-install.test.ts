@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app';
-import { createTestUser } from '../../../test/factories';
+import { readNullableDate } from '@aerie/panel/db/dialect';
+import { demoEggPath } from '@aerie/panel/eggs/bundled-eggs';
+import type { NodeRow } from '@aerie/panel/nodes/nodes.service';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { createTestUser } from '@aerie/panel/test/factories';
 import {
   createTestNode,
   createTestServer,
   importDemoEgg,
   type ServerRow,
-} from '../../../test/server-factories';
-import { readNullableDate } from '../../db/dialect';
-import { demoEggPath } from '../../eggs/bundled-eggs';
-import type { NodeRow } from '../../nodes/nodes.service';
-import type { User } from '../../users/user';
+} from '@aerie/panel/test/server-factories';
+import type { User } from '@aerie/panel/users/user';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
 let owner: User;

@@ -1,18 +1,18 @@
 import { readFileSync } from 'node:fs';
-import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app';
-import { createTestUser } from '../../../test/factories';
+import { demoEggPath } from '@aerie/panel/eggs/bundled-eggs';
+import type { NodeRow } from '@aerie/panel/nodes/nodes.service';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { createTestUser } from '@aerie/panel/test/factories';
 import {
   addServerAllocation,
   createTestNode,
   createTestServer,
   importDemoEgg,
   type ServerRow,
-} from '../../../test/server-factories';
-import { demoEggPath } from '../../eggs/bundled-eggs';
-import type { NodeRow } from '../../nodes/nodes.service';
-import type { User } from '../../users/user';
+} from '@aerie/panel/test/server-factories';
+import type { User } from '@aerie/panel/users/user';
+import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
 let owner: User;

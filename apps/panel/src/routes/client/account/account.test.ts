@@ -1,7 +1,7 @@
+import { TestBrowser } from '@aerie/panel/test/browser';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { createTestUser } from '@aerie/panel/test/factories';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../../../test/browser';
-import { buildTestApp, type TestApp } from '../../../../test/build-test-app';
-import { createTestUser } from '../../../../test/factories';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,12 +1,12 @@
+import { isIpOrRange } from '@aerie/panel/api-keys/api-key-ips';
+import type { AppContext } from '@aerie/panel/app-context';
+import { signedInUser } from '@aerie/panel/auth/client-api-auth';
+import { validateBody } from '@aerie/panel/http/validate';
+import { presentApiKeyList, presentCreatedApiKey } from '@aerie/panel/presenters/api-key.presenter';
 import { createApiKeyBodySchema } from '@aerie/shared/account/account-bodies';
 import { accountErrorMessages } from '@aerie/shared/account/account-wire';
 import type { ApiErrorItem } from '@aerie/shared/errors/error-envelope';
 import type { FastifyInstance } from 'fastify';
-import { isIpOrRange } from '../../../api-keys/api-key-ips';
-import type { AppContext } from '../../../app-context';
-import { signedInUser } from '../../../auth/client-api-auth';
-import { validateBody } from '../../../http/validate';
-import { presentApiKeyList, presentCreatedApiKey } from '../../../presenters/api-key.presenter';
 
 /** One entry per `allowed_ips` item that is a string but neither an IP address nor a CIDR range. */
 function invalidIpEntries(input: Record<string, unknown>): ApiErrorItem[] {

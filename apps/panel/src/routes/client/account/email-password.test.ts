@@ -1,9 +1,9 @@
+import { verifyPassword } from '@aerie/panel/auth/password-hash';
+import { TestBrowser } from '@aerie/panel/test/browser';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { createTestUser } from '@aerie/panel/test/factories';
+import { findUserById } from '@aerie/panel/users/users.repository';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../../../test/browser';
-import { buildTestApp, type TestApp } from '../../../../test/build-test-app';
-import { createTestUser } from '../../../../test/factories';
-import { verifyPassword } from '../../../auth/password-hash';
-import { findUserById } from '../../../users/users.repository';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,11 +1,11 @@
+import type { AppContext } from '@aerie/panel/app-context';
+import { signedInUser } from '@aerie/panel/auth/client-api-auth';
+import { rotateCsrf } from '@aerie/panel/auth/csrf';
+import { bodyField } from '@aerie/panel/http/body-field';
+import { validateBody } from '@aerie/panel/http/validate';
+import { presentAccount } from '@aerie/panel/presenters/user.presenter';
 import { updateEmailBodySchema, updatePasswordBodySchema } from '@aerie/shared/account/account-bodies';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../app-context';
-import { signedInUser } from '../../../auth/client-api-auth';
-import { rotateCsrf } from '../../../auth/csrf';
-import { bodyField } from '../../../http/body-field';
-import { validateBody } from '../../../http/validate';
-import { presentAccount } from '../../../presenters/user.presenter';
 import { apiKeyRoutes } from './api-keys';
 import { twoFactorRoutes } from './two-factor';
 

@@ -1,11 +1,11 @@
+import { throttleAddress } from '@aerie/panel/auth/password-recheck';
+import { TestBrowser } from '@aerie/panel/test/browser';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { createTestUser, enableTwoFactor } from '@aerie/panel/test/factories';
+import { findUserById } from '@aerie/panel/users/users.repository';
 import { limits } from '@aerie/shared/limits';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../../../test/browser';
-import { buildTestApp, type TestApp } from '../../../../test/build-test-app';
-import { createTestUser, enableTwoFactor } from '../../../../test/factories';
-import { throttleAddress } from '../../../auth/password-recheck';
-import { findUserById } from '../../../users/users.repository';
 
 let t: TestApp;
 beforeAll(async () => {

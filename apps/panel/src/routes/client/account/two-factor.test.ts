@@ -1,11 +1,11 @@
+import { keyedHash } from '@aerie/panel/crypto/tokens';
+import { readCount } from '@aerie/panel/db/dialect';
+import { TestBrowser } from '@aerie/panel/test/browser';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { createTestUser, enableTwoFactor } from '@aerie/panel/test/factories';
+import { findUserById } from '@aerie/panel/users/users.repository';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../../../test/browser';
-import { buildTestApp, type TestApp } from '../../../../test/build-test-app';
-import { createTestUser, enableTwoFactor } from '../../../../test/factories';
-import { keyedHash } from '../../../crypto/tokens';
-import { readCount } from '../../../db/dialect';
-import { findUserById } from '../../../users/users.repository';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
+import type { AppContext } from '@aerie/panel/app-context';
+import { signedInUser } from '@aerie/panel/auth/client-api-auth';
+import { bodyField } from '@aerie/panel/http/body-field';
+import { validateBody } from '@aerie/panel/http/validate';
 import { enableTwoFactorBodySchema } from '@aerie/shared/account/account-bodies';
 import type { RecoveryTokensResponse, TwoFactorSetupResponse } from '@aerie/shared/account/account-wire';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../app-context';
-import { signedInUser } from '../../../auth/client-api-auth';
-import { bodyField } from '../../../http/body-field';
-import { validateBody } from '../../../http/validate';
 
 /** Every route here stays reachable while the panel requires 2FA: they are how a user complies. */
 const exempt = { config: { twoFactorExempt: true } };

@@ -1,13 +1,13 @@
+import { presentPagination } from '@aerie/panel/presenters/pagination.presenter';
+import { presentServer } from '@aerie/panel/presenters/server.presenter';
+import { effectivePermissions } from '@aerie/panel/servers/server-access';
+import { parseServerListQuery } from '@aerie/panel/servers/server-list.query';
+import { listServers } from '@aerie/panel/servers/server-list.service';
+import { loadServerRelations } from '@aerie/panel/servers/server-relations';
+import { subuserPermissionsOf } from '@aerie/panel/servers/servers.repository';
+import type { User } from '@aerie/panel/users/user';
 import type { ServerListResponse } from '@aerie/shared/servers/server-wire';
 import type { FastifyInstance } from 'fastify';
-import { presentPagination } from '../../../presenters/pagination.presenter';
-import { presentServer } from '../../../presenters/server.presenter';
-import { effectivePermissions } from '../../../servers/server-access';
-import { parseServerListQuery } from '../../../servers/server-list.query';
-import { listServers } from '../../../servers/server-list.service';
-import { loadServerRelations } from '../../../servers/server-relations';
-import { subuserPermissionsOf } from '../../../servers/servers.repository';
-import type { User } from '../../../users/user';
 
 /** GET /api/client: the servers of the signed-in user (or every server, for root admins asking), paginated. */
 export async function serverListRoutes(app: FastifyInstance) {

@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../test/build-test-app';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import {
   addServerAllocation,
   addSubuser,
@@ -7,8 +6,9 @@ import {
   createTestServer,
   importDemoEgg,
   type ServerRow,
-} from '../../../../test/server-factories';
-import { type Actor, signedIn } from '../../../../test/server-scenario';
+} from '@aerie/panel/test/server-factories';
+import { type Actor, signedIn } from '@aerie/panel/test/server-scenario';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
 let alice: Actor;

@@ -1,9 +1,9 @@
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { closedPort } from '@aerie/panel/test/closed-port';
+import { type DaemonAnswer, startDaemonStandIn } from '@aerie/panel/test/daemon-stand-in';
+import { createTestNode, createTestServer } from '@aerie/panel/test/server-factories';
+import { type Actor, type Scenario, serverScenario, setServerState } from '@aerie/panel/test/server-scenario';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../test/build-test-app';
-import { closedPort } from '../../../../test/closed-port';
-import { type DaemonAnswer, startDaemonStandIn } from '../../../../test/daemon-stand-in';
-import { createTestNode, createTestServer } from '../../../../test/server-factories';
-import { type Actor, type Scenario, serverScenario, setServerState } from '../../../../test/server-scenario';
 
 let t: TestApp;
 let s: Scenario;

@@ -1,3 +1,10 @@
+import { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
+import { HttpError } from '@aerie/panel/http/errors';
+import { presentServer } from '@aerie/panel/presenters/server.presenter';
+import { parseIncludes } from '@aerie/panel/servers/server-list.query';
+import { loadServerRelations } from '@aerie/panel/servers/server-relations';
+import { ServerResourcesService } from '@aerie/panel/servers/server-resources.service';
+import { websocketCredentials } from '@aerie/panel/servers/websocket-token';
 import { serverMessages } from '@aerie/shared/servers/server-messages';
 import type {
   ServerResponse,
@@ -5,13 +12,6 @@ import type {
   WebsocketCredentialsResponse,
 } from '@aerie/shared/servers/server-wire';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DaemonClient } from '../../../daemon-client/daemon-client';
-import { HttpError } from '../../../http/errors';
-import { presentServer } from '../../../presenters/server.presenter';
-import { parseIncludes } from '../../../servers/server-list.query';
-import { loadServerRelations } from '../../../servers/server-relations';
-import { ServerResourcesService } from '../../../servers/server-resources.service';
-import { websocketCredentials } from '../../../servers/websocket-token';
 import { fileRoutes } from './files';
 import { registerPowerRoutes } from './power';
 import { type ServerAccess, serverAccessHook } from './server-access.hook';

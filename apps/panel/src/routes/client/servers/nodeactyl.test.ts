@@ -1,15 +1,15 @@
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../test/build-test-app';
-import { closedPort } from '../../../../test/closed-port';
-import { createTestUser } from '../../../../test/factories';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { closedPort } from '@aerie/panel/test/closed-port';
+import { createTestUser } from '@aerie/panel/test/factories';
 import {
   addSubuser,
   createTestNode,
   createTestServer,
   importDemoEgg,
   type ServerRow,
-} from '../../../../test/server-factories';
+} from '@aerie/panel/test/server-factories';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** The part of nodeactyl's client this test drives (the package ships no types). */
 interface NodeactylClient {

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../test/build-test-app';
-import { closedPort } from '../../../../test/closed-port';
-import { type DaemonAnswer, startDaemonStandIn } from '../../../../test/daemon-stand-in';
-import { addSubuser, createTestNode, createTestServer } from '../../../../test/server-factories';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { closedPort } from '@aerie/panel/test/closed-port';
+import { type DaemonAnswer, startDaemonStandIn } from '@aerie/panel/test/daemon-stand-in';
+import { addSubuser, createTestNode, createTestServer } from '@aerie/panel/test/server-factories';
 import {
   type Actor,
   conflictStates,
@@ -10,7 +9,8 @@ import {
   type Scenario,
   serverScenario,
   signedIn,
-} from '../../../../test/server-scenario';
+} from '@aerie/panel/test/server-scenario';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
 let s: Scenario;

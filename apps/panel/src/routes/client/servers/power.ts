@@ -1,12 +1,12 @@
+import { type DaemonClient, DaemonResponseError } from '@aerie/panel/daemon-client/daemon-client';
+import { daemonHttpError, relayDaemonErrors } from '@aerie/panel/daemon-client/daemon-http-error';
+import { HttpError } from '@aerie/panel/http/errors';
+import { validateBody } from '@aerie/panel/http/validate';
+import { type PowerSignal, powerPermission, powerSignals } from '@aerie/panel/servers/power-signal';
 import { hasPermission } from '@aerie/shared/permissions/can';
 import { requiredString, rule } from '@aerie/shared/validation/rules';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { type DaemonClient, DaemonResponseError } from '../../../daemon-client/daemon-client';
-import { daemonHttpError, relayDaemonErrors } from '../../../daemon-client/daemon-http-error';
-import { HttpError } from '../../../http/errors';
-import { validateBody } from '../../../http/validate';
-import { type PowerSignal, powerPermission, powerSignals } from '../../../servers/power-signal';
 import { accessDenied, type ServerAccess } from './server-access.hook';
 
 const access = (request: FastifyRequest) => request.serverAccess as ServerAccess;

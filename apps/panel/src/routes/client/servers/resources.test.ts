@@ -1,10 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { closedPort } from '@aerie/panel/test/closed-port';
+import { createTestNode, createTestServer, type ServerRow } from '@aerie/panel/test/server-factories';
+import { type Scenario, serverScenario, setServerState } from '@aerie/panel/test/server-scenario';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../test/build-test-app';
-import { closedPort } from '../../../../test/closed-port';
-import { createTestNode, createTestServer, type ServerRow } from '../../../../test/server-factories';
-import { type Scenario, serverScenario, setServerState } from '../../../../test/server-scenario';
 
 /** A stand-in for the daemon's `GET /api/servers/{uuid}` on a real socket, recording what it was sent. */
 function fakeDaemon(answers: Map<string, { status: number; body: unknown }>) {

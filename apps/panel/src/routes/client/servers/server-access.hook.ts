@@ -1,17 +1,17 @@
-import { hasPermission } from '@aerie/shared/permissions/can';
-import type { Permission } from '@aerie/shared/permissions/permissions';
-import { serverMessages } from '@aerie/shared/servers/server-messages';
-import type { FastifyRequest } from 'fastify';
-import { HttpError, notFound } from '../../../http/errors';
-import { effectivePermissions, isSuspended, serverStateConflict } from '../../../servers/server-access';
-import type { NodeRecord, ServerRecord } from '../../../servers/server-record';
+import { HttpError, notFound } from '@aerie/panel/http/errors';
+import { effectivePermissions, isSuspended, serverStateConflict } from '@aerie/panel/servers/server-access';
+import type { NodeRecord, ServerRecord } from '@aerie/panel/servers/server-record';
 import {
   findNodeById,
   findServerByIdentifier,
   subuserPermissionsOf,
   transferringServerIds,
-} from '../../../servers/servers.repository';
-import type { User } from '../../../users/user';
+} from '@aerie/panel/servers/servers.repository';
+import type { User } from '@aerie/panel/users/user';
+import { hasPermission } from '@aerie/shared/permissions/can';
+import type { Permission } from '@aerie/shared/permissions/permissions';
+import { serverMessages } from '@aerie/shared/servers/server-messages';
+import type { FastifyRequest } from 'fastify';
 
 /** The server a route under /api/client/servers/{server} works on, with the caller's standing on it. */
 export interface ServerAccess {

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { demoEggPath } from '@aerie/panel/eggs/bundled-eggs';
+import { importEgg } from '@aerie/panel/eggs/import-egg';
+import { parseEggExportText } from '@aerie/panel/eggs/ptdl/parse-egg-export';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { addServerAllocation, createTestServer } from '@aerie/panel/test/server-factories';
+import { type Scenario, serverScenario, setServerState } from '@aerie/panel/test/server-scenario';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../test/build-test-app';
-import { addServerAllocation, createTestServer } from '../../../../test/server-factories';
-import { type Scenario, serverScenario, setServerState } from '../../../../test/server-scenario';
-import { demoEggPath } from '../../../eggs/bundled-eggs';
-import { importEgg } from '../../../eggs/import-egg';
-import { parseEggExportText } from '../../../eggs/ptdl/parse-egg-export';
 
 let t: TestApp;
 let s: Scenario;

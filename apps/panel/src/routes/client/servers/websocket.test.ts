@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
-import { decodeProtectedHeader, jwtVerify } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../test/build-test-app';
-import { addSubuser, createTestNode, createTestServer } from '../../../../test/server-factories';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { addSubuser, createTestNode, createTestServer } from '@aerie/panel/test/server-factories';
 import {
   type Actor,
   type Scenario,
   serverScenario,
   setServerState,
   signedIn,
-} from '../../../../test/server-scenario';
+} from '@aerie/panel/test/server-scenario';
+import { decodeProtectedHeader, jwtVerify } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
 let s: Scenario;

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { HttpError } from '../../../../http/errors';
+import type { HttpError } from '@aerie/panel/http/errors';
 
 /**
  * Reads a stream of unannounced length whole, up to `limit` bytes: past it the stream is dropped and

@@ -1,6 +1,6 @@
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { type FilesScenario, filesScenario } from '@aerie/panel/test/files-scenario';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../../test/build-test-app';
-import { type FilesScenario, filesScenario } from '../../../../../test/files-scenario';
 
 let t: TestApp;
 let f: FilesScenario;

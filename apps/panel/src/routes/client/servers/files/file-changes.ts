@@ -1,3 +1,8 @@
+import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
+import { relayDaemonErrors } from '@aerie/panel/daemon-client/daemon-http-error';
+import { validateBody } from '@aerie/panel/http/validate';
+import { presentFileObject } from '@aerie/panel/presenters/file.presenter';
+import { accessOf } from '@aerie/panel/routes/client/servers/server-access.hook';
 import {
   chmodFilesBodySchema,
   compressFilesBodySchema,
@@ -9,11 +14,6 @@ import {
 } from '@aerie/shared/files/file-bodies';
 import type { FileObject } from '@aerie/shared/files/file-wire';
 import type { FastifyInstance } from 'fastify';
-import type { DaemonClient } from '../../../../daemon-client/daemon-client';
-import { relayDaemonErrors } from '../../../../daemon-client/daemon-http-error';
-import { validateBody } from '../../../../http/validate';
-import { presentFileObject } from '../../../../presenters/file.presenter';
-import { accessOf } from '../server-access.hook';
 import { untrimmed } from './untrimmed';
 
 /** Rename, copy, compress, decompress, delete, create-folder and chmod: JSON in, relayed as the daemon's body. */

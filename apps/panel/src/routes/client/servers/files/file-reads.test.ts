@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { type FilesScenario, filesScenario } from '@aerie/panel/test/files-scenario';
+import type { Actor } from '@aerie/panel/test/server-scenario';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../../test/build-test-app';
-import { type FilesScenario, filesScenario } from '../../../../../test/files-scenario';
-import type { Actor } from '../../../../../test/server-scenario';
 
 let t: TestApp;
 let f: FilesScenario;

@@ -1,14 +1,14 @@
+import { type DaemonClient, DaemonUnreachableError } from '@aerie/panel/daemon-client/daemon-client';
+import { daemonHttpError, relayDaemonErrors } from '@aerie/panel/daemon-client/daemon-http-error';
+import { HttpError } from '@aerie/panel/http/errors';
+import { validateBody } from '@aerie/panel/http/validate';
+import { presentFileList } from '@aerie/panel/presenters/file.presenter';
+import { accessOf } from '@aerie/panel/routes/client/servers/server-access.hook';
+import { fileDownloadUrl, fileUploadUrl } from '@aerie/panel/servers/file-urls';
 import { directoryQuerySchema, fileQuerySchema } from '@aerie/shared/files/file-bodies';
 import type { FileListResponse, SignedUrlResponse } from '@aerie/shared/files/file-wire';
 import { fileLimits, fileMessages } from '@aerie/shared/files/file-wire';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type DaemonClient, DaemonUnreachableError } from '../../../../daemon-client/daemon-client';
-import { daemonHttpError, relayDaemonErrors } from '../../../../daemon-client/daemon-http-error';
-import { HttpError } from '../../../../http/errors';
-import { validateBody } from '../../../../http/validate';
-import { presentFileList } from '../../../../presenters/file.presenter';
-import { fileDownloadUrl, fileUploadUrl } from '../../../../servers/file-urls';
-import { accessOf } from '../server-access.hook';
 import { readAtMost } from './bounded-body';
 import { untrimmed } from './untrimmed';
 

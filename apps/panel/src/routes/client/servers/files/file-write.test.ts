@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { type FilesScenario, filesScenario } from '@aerie/panel/test/files-scenario';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../../test/build-test-app';
-import { type FilesScenario, filesScenario } from '../../../../../test/files-scenario';
 
 let t: TestApp;
 let f: FilesScenario;

@@ -1,12 +1,12 @@
 import type { Readable } from 'node:stream';
+import type { DaemonClient, DaemonUpload } from '@aerie/panel/daemon-client/daemon-client';
+import { relayDaemonErrors } from '@aerie/panel/daemon-client/daemon-http-error';
+import { HttpError } from '@aerie/panel/http/errors';
+import { validateBody } from '@aerie/panel/http/validate';
+import { accessOf } from '@aerie/panel/routes/client/servers/server-access.hook';
 import { fileQuerySchema } from '@aerie/shared/files/file-bodies';
 import { fileLimits, fileMessages } from '@aerie/shared/files/file-wire';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { DaemonClient, DaemonUpload } from '../../../../daemon-client/daemon-client';
-import { relayDaemonErrors } from '../../../../daemon-client/daemon-http-error';
-import { HttpError } from '../../../../http/errors';
-import { validateBody } from '../../../../http/validate';
-import { accessOf } from '../server-access.hook';
 import { readAtMost } from './bounded-body';
 import { untrimmed } from './untrimmed';
 

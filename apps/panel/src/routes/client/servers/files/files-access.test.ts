@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../../test/build-test-app';
-import { closedPort } from '../../../../../test/closed-port';
-import { type FilesScenario, filesScenario } from '../../../../../test/files-scenario';
-import { addSubuser, createTestNode, createTestServer } from '../../../../../test/server-factories';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { closedPort } from '@aerie/panel/test/closed-port';
+import { type FilesScenario, filesScenario } from '@aerie/panel/test/files-scenario';
+import { addSubuser, createTestNode, createTestServer } from '@aerie/panel/test/server-factories';
 import {
   type Actor,
   conflictStates,
   expectConflictForEach,
   setServerState,
   signedIn,
-} from '../../../../../test/server-scenario';
+} from '@aerie/panel/test/server-scenario';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const FILE_PERMISSIONS = [
   'file.create',

@@ -1,5 +1,5 @@
+import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import type { FastifyInstance } from 'fastify';
-import type { DaemonClient } from '../../../../daemon-client/daemon-client';
 import { registerFileChangeRoutes } from './file-changes';
 import { registerFileReadRoutes } from './file-reads';
 import { fileWriteRoute } from './file-write';
