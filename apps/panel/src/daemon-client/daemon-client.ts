@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import { nodeAddress } from '@aerie/panel/nodes/nodes.service';
 import type { NodeRecord } from '@aerie/panel/servers/server-record';
+import type { DaemonNodeDenyBody, DaemonServerDenyBody } from '@aerie/shared/daemon/deny-wire';
 import type { DaemonCreateServerBody, DaemonPowerBody } from '@aerie/shared/daemon/remote-wire';
 import type {
   ChmodFilesBody,
@@ -23,17 +24,6 @@ export interface DaemonServerDetails {
     uptime?: number;
     state?: string;
   };
-}
-
-/** Body of `POST /api/servers/{uuid}/ws/deny`. */
-export interface DaemonServerDenyBody {
-  jtis?: string[];
-  user_uuids?: string[];
-}
-
-/** Body of `POST /api/deny`. */
-export interface DaemonNodeDenyBody {
-  user_uuids: string[];
 }
 
 /** The daemon could not be reached (refused, reset, DNS, time-out). */

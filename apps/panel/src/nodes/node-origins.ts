@@ -1,4 +1,5 @@
 import type { Db } from '@aerie/panel/db/database';
+import { daemonSocketOrigin, nodeAddress } from './nodes.service';
 
 /** A host name or IPv4 address: nothing that could end a CSP source list or start another directive. */
 const HOST = /^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/;
@@ -49,9 +50,9 @@ export class NodeOrigins {
         }
         continue;
       }
-      const secure = node.scheme === 'https';
-      origins.add(`${secure ? 'https' : 'http'}://${node.fqdn}:${port}`);
-      origins.add(`${secure ? 'wss' : 'ws'}://${node.fqdn}:${port}`);
+      const address = { scheme: node.scheme, fqdn: node.fqdn, daemonListen: port };
+      origins.add(nodeAddress(address));
+      origins.add(daemonSocketOrigin(address));
     }
     return [...origins];
   }

@@ -62,6 +62,10 @@ export const daemonAddress = (node: Pick<NodeRow, 'scheme' | 'fqdn' | 'daemon_li
 export const nodeAddress = (node: { scheme: string; fqdn: string; daemonListen: number }) =>
   daemonAddress({ scheme: node.scheme, fqdn: node.fqdn, daemon_listen: node.daemonListen });
 
+/** `<ws|wss>://<fqdn>:<daemon_listen>`: where a browser opens a node's console websockets. */
+export const daemonSocketOrigin = (node: { scheme: string; fqdn: string; daemonListen: number }) =>
+  `${node.scheme === 'https' ? 'wss' : 'ws'}://${node.fqdn}:${node.daemonListen}`;
+
 /** Adds the ports of `ip` that the node does not have yet; returns how many were added. */
 export async function addAllocations(
   db: Db,

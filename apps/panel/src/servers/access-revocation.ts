@@ -1,11 +1,11 @@
-import type { DaemonClient, DaemonNode } from '@aerie/panel/daemon-client/daemon-client';
+import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import type { Db } from '@aerie/panel/db/database';
 import type { FastifyBaseLogger } from 'fastify';
 import { daemonJti } from './daemon-jwt';
+import { type NodeRecord, toNodeRecord } from './server-record';
+import { findNodeById } from './servers.repository';
 
 type Log = Pick<FastifyBaseLogger, 'warn'>;
-
-const nodeColumns = ['name', 'scheme', 'fqdn', 'daemon_listen', 'daemon_token'] as const;
 
 /**
  * Taking access away ends it at once: the panel tells the daemons, which refuse the user's websocket tokens and
@@ -24,9 +24,9 @@ export class AccessRevocation {
    * reset, and an account deletion once there is one.
    */
   async revokeUserEverywhere(user: { uuid: string }): Promise<void> {
-    let nodes: (DaemonNode & { name: string })[];
+    let nodes: NodeRecord[];
     try {
-      nodes = (await this.deps.db.selectFrom('nodes').select(nodeColumns).execute()).map(toDaemonNode);
+      nodes = (await this.deps.db.selectFrom('nodes').selectAll().execute()).map(toNodeRecord);
     } catch (error) {
       this.deps.log.warn({ err: error }, `Could not list the nodes to revoke user ${user.uuid}'s access`);
       return;
@@ -48,17 +48,11 @@ export class AccessRevocation {
     user: { id: number; uuid: string };
   }): Promise<void> {
     const { server, user } = input;
-    const row = await this.deps.db
-      .selectFrom('nodes')
-      .select(nodeColumns)
-      .where('id', '=', server.nodeId)
-      .executeTakeFirst()
-      .catch((error: unknown) => {
-        this.deps.log.warn({ err: error }, `Could not find the node of server ${server.uuid}`);
-        return undefined;
-      });
-    if (!row) return;
-    const node = toDaemonNode(row);
+    const node = await findNodeById(this.deps.db, server.nodeId).catch((error: unknown) => {
+      this.deps.log.warn({ err: error }, `Could not find the node of server ${server.uuid}`);
+      return undefined;
+    });
+    if (!node) return;
     await this.#tell(node, `user ${user.uuid} on server ${server.uuid}`, () =>
       this.deps.daemon.denyOnServer(node, server.uuid, {
         jtis: [daemonJti(user.id, server.uuid)],
@@ -77,20 +71,4 @@ export class AccessRevocation {
       );
     }
   }
-}
-
-function toDaemonNode(row: {
-  name: string;
-  scheme: string;
-  fqdn: string;
-  daemon_listen: number;
-  daemon_token: string;
-}): DaemonNode & { name: string } {
-  return {
-    name: row.name,
-    scheme: row.scheme,
-    fqdn: row.fqdn,
-    daemonListen: row.daemon_listen,
-    daemonToken: row.daemon_token,
-  };
 }

@@ -1,3 +1,4 @@
+import { daemonSocketOrigin } from '@aerie/panel/nodes/nodes.service';
 import { signDaemonJwt } from './daemon-jwt';
 import type { NodeRecord, ServerRecord } from './server-record';
 
@@ -29,9 +30,5 @@ export async function websocketCredentials(input: {
     purpose: 'websocket',
     claims: { permissions: [...input.permissions] },
   });
-  const socketScheme = node.scheme === 'https' ? 'wss' : 'ws';
-  return {
-    token,
-    socket: `${socketScheme}://${node.fqdn}:${node.daemonListen}/api/servers/${server.uuid}/ws`,
-  };
+  return { token, socket: `${daemonSocketOrigin(node)}/api/servers/${server.uuid}/ws` };
 }
