@@ -261,7 +261,8 @@ export class ProcessSandbox {
 
   /** The uid:gid a server's game runs as, when it is not the daemon's own (a root daemon gives each its own). */
   async ownerOf(uuid: string): Promise<{ uid: number; gid: number } | undefined> {
-    if ((this.#mode.kind !== 'bubblewrap' && this.#mode.kind !== 'unshare') || !this.#uids) return undefined;
+    // Only a sandbox made by a root daemon has uids of its own.
+    if (!this.#uids) return undefined;
     const uid = await this.#uids.uidOf(uuid);
     return { uid, gid: uid };
   }
@@ -342,14 +343,15 @@ function trialRun(mode: Extract<Mode, { kind: 'bubblewrap' }>): string | undefin
     mode.setpriv !== undefined
       ? [mode.setpriv, '--reuid=65534', '--regid=65534', '--clear-groups', '--', mode.bwrap, ...args]
       : [mode.bwrap, ...args];
-  const result = spawnSync(file as string, rest, {
-    encoding: 'utf8',
-    timeout: 10_000,
-    env: { PATH: sandboxPath() },
-  });
+  const failure = trialFailure(file as string, rest);
+  return failure === undefined ? undefined : `bubblewrap could not create a sandbox here: ${failure}`;
+}
+
+/** Runs a trial sandbox to its end: the first line of what it said when it failed, else undefined. */
+function trialFailure(file: string, args: readonly string[]): string | undefined {
+  const result = spawnSync(file, args, { encoding: 'utf8', timeout: 10_000, env: { PATH: sandboxPath() } });
   if (result.status === 0) return undefined;
-  const said = (result.stderr || result.error?.message || `exit ${result.status}`).trim().split('\n')[0];
-  return `bubblewrap could not create a sandbox here: ${said}`;
+  return (result.stderr || result.error?.message || `exit ${result.status}`).trim().split('\n')[0];
 }
 
 /**
@@ -374,10 +376,8 @@ async function unshareMode(dataDirectory: string): Promise<Extract<Mode, { kind:
     tmpSizeBytes: TMP_SIZE_BYTES,
     command: ['/bin/sh', '-c', 'exit 0'],
   });
-  const result = spawnSync(file, args, { encoding: 'utf8', timeout: 10_000, env: { PATH: sandboxPath() } });
-  if (result.status === 0) return mode;
-  const said = (result.stderr || result.error?.message || `exit ${result.status}`).trim().split('\n')[0];
-  return `unshare could not create a sandbox here either: ${said}`;
+  const failure = trialFailure(file, args);
+  return failure === undefined ? mode : `unshare could not create a sandbox here either: ${failure}`;
 }
 
 function findExecutable(name: string): string | undefined {

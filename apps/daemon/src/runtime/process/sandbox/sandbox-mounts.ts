@@ -18,7 +18,15 @@ export type SystemMount =
  * The read-only view of the host a sandbox gets: the system directories that exist here. Nothing else of the host
  * is visible: not DATA_DIR, not /root, not /home, not the daemon, not /proc of other processes.
  */
-export function systemMounts(): SystemMount[] {
+export function systemMounts(): readonly SystemMount[] {
+  // The host's layout does not change under a running daemon: looked at once, not at every start.
+  cachedMounts ??= readSystemMounts();
+  return cachedMounts;
+}
+
+let cachedMounts: readonly SystemMount[] | undefined;
+
+function readSystemMounts(): SystemMount[] {
   const mounts: SystemMount[] = [];
   for (const directory of SYSTEM_DIRECTORIES) {
     const stats = lstatOrUndefined(directory);
