@@ -56,6 +56,14 @@ export class Jail {
     if (this.owner) await handle.chown(this.owner.uid, this.owner.gid);
   }
 
+  /**
+   * The same for a name inside an open directory, by lchown on the descriptor-based path: a name swapped for a
+   * link meanwhile is changed itself, never followed.
+   */
+  async ownName(directory: DirectoryHandle, name: string): Promise<void> {
+    if (this.owner) await fs.lchown(directory.child(name), this.owner.uid, this.owner.gid);
+  }
+
   isInside(realPath: string): boolean {
     return realPath === this.root || realPath.startsWith(`${this.root}/`);
   }

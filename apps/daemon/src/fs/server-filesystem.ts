@@ -130,7 +130,8 @@ export class ServerFilesystem {
   /**
    * Writes a file (creating missing parent directories 0755, a new file 0644, an existing file keeps its mode).
    * The quota is reserved before writing: `used + reserved + (new − old) ≤ limit`, for a declared size at once and
-   * for a stream of unknown size as it grows, so parallel writes together never pass the limit. The data goes to a temporary file that replaces the target only when complete, so
+   * for a stream of unknown size as it grows, so parallel writes together never pass the limit. The data goes to a
+   * temporary file that replaces the target only when complete, so
    * a refused or broken upload leaves the old file as it was.
    */
   async writeFile(path: string, data: FileData, size?: number): Promise<FileEntry> {
@@ -153,28 +154,27 @@ export class ServerFilesystem {
       const reservation = await this.quota.reserve(Math.max(0, (declared ?? 0) - oldSize));
       const tooMuch = () => new FilesystemError('EINVALID', 'More data was sent than announced.');
       const temporary = `.aerie-upload-${randomUUID()}`;
+      let file: FileHandle | undefined;
       let written: number;
       try {
-        const file = await fs.open(directory.child(temporary), CREATE_FLAGS, 0o644);
-        try {
-          await this.jail.own(file);
-          await file.chmod(existing === undefined ? 0o644 : existing.mode & 0o7777);
-          written = await writeAll(
-            file,
-            bytes === undefined ? (data as AsyncIterable<Uint8Array>) : [bytes],
-            declared,
-            tooMuch,
-            (total) => reservation.ensure(total - oldSize),
-          );
-          await file.close();
-          await fs.rename(directory.child(temporary), directory.child(name));
-        } catch (error) {
-          await file.close().catch(() => undefined);
-          await fs.unlink(directory.child(temporary)).catch(() => undefined);
-          throw error;
-        }
+        file = await fs.open(directory.child(temporary), CREATE_FLAGS, 0o644);
+        await this.jail.own(file);
+        await file.chmod(existing === undefined ? 0o644 : existing.mode & 0o7777);
+        written = await writeAll(
+          file,
+          bytes === undefined ? (data as AsyncIterable<Uint8Array>) : [bytes],
+          declared,
+          tooMuch,
+          (total) => reservation.ensure(total - oldSize),
+        );
+        await file.close();
+        await fs.rename(directory.child(temporary), directory.child(name));
       } catch (error) {
         reservation.release();
+        if (file !== undefined) {
+          await file.close().catch(() => undefined);
+          await fs.unlink(directory.child(temporary)).catch(() => undefined);
+        }
         throw error;
       }
       reservation.commit(written - oldSize);
@@ -192,8 +192,7 @@ export class ServerFilesystem {
     this.assertAllowed(components);
     await this.withParent(components, true, async (directory, name) => {
       await fs.mkdir(directory.child(name), 0o755);
-      // lchown on the descriptor-based path: a name swapped for a link meanwhile is changed itself, never followed.
-      if (this.jail.owner) await fs.lchown(directory.child(name), this.jail.owner.uid, this.jail.owner.gid);
+      await this.jail.ownName(directory, name);
     });
   }
 
