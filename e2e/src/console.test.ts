@@ -7,6 +7,7 @@ import {
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { launchChromium } from './support/browser';
+import { demoInstallHandedOver } from './support/demo-install';
 import { type RunningPanel, startPanel } from './support/panel-process';
 import { signIn } from './support/sign-in';
 
@@ -54,9 +55,7 @@ function consoleFlow(
   it(
     'starts the demo server from the console page, sends a command, sees the echo and stops it',
     async () => {
-      // The daemon's boot clears `installing` until `aerie up` hands the install over again: a page opened in that
-      // moment shows the server offline and a Start that the daemon refuses. The hand-over is printed.
-      await expect.poll(panel.output, { timeout: timeouts.install }).toContain('Installing "Demo Server" on');
+      await demoInstallHandedOver(panel, timeouts.install);
       const page = await browser.newPage();
       // A failure in CI is hard to read without what the panel and its daemon printed, and what the page showed.
       onTestFailed(async () => {
