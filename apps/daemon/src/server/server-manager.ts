@@ -87,12 +87,13 @@ export class ServerManager {
   }
 
   /**
-   * The daemon is stopping. Process servers cannot outlive it, so they are killed, but states.json keeps what
-   * they were doing: the next boot starts them again. Containers (docker) keep running on their own.
+   * The daemon is stopping. With `leaveRunning` (SIGTERM, an upgrade, a lost supervisor) game servers keep
+   * running and the next daemon re-adopts them; otherwise (Ctrl-C) they are ended now. Either way states.json
+   * keeps what each server was doing, so the next boot brings it back to that state.
    */
-  async shutdown(): Promise<void> {
+  async shutdown(options: { leaveRunning?: boolean } = {}): Promise<void> {
     this.#shuttingDown = true;
-    if (this.#options.driver.name === 'process') {
+    if (!options.leaveRunning && this.#options.driver.name === 'process') {
       await Promise.all(this.list().map((server) => server.shutdown()));
     }
     await this.#states.flush();
