@@ -4,13 +4,9 @@ import type { RawData, WebSocket } from 'ws';
 import { type DaemonJwtClaims, verifyDaemonJwt } from '../auth/daemon-jwt';
 import type { JwtDenylist } from '../auth/jwt-denylist';
 import { DAEMON_PERMISSIONS, hasPermission } from '../auth/permissions';
-import {
-  type ConsoleServer,
-  type ConsoleServerEvents,
-  POWER_LOCKED_MESSAGE,
-  type PowerAction,
-} from '../server/console-server';
+import { type ConsoleServer, POWER_LOCKED_MESSAGE, type PowerAction } from '../server/console-server';
 import type { ConnectionSlot } from './connection-registry';
+import type { ConsoleHub, HubEvent, HubEvents } from './console-hub';
 import { encodeMessage, parseMessage, type SocketMessage } from './socket-message';
 import { type OutboxKind, SocketOutbox } from './socket-outbox';
 import { TokenBucket } from './token-bucket';
@@ -36,6 +32,8 @@ const isPowerAction = (value: string): value is PowerAction => Object.hasOwn(POW
 export interface ConsoleSocketOptions {
   ws: WebSocket;
   server: ConsoleServer;
+  /** Where the socket follows its server's events (one listener per server, not per socket). */
+  hub: ConsoleHub;
   nodeToken: string;
   denylist: JwtDenylist;
   limits: ConsoleWebsocketLimits;
@@ -43,11 +41,6 @@ export interface ConsoleSocketOptions {
   /** Its place in the registry: the first valid `auth` moves it to the authenticated pool, or is refused. */
   slot?: ConnectionSlot<ConsoleSocket>;
 }
-
-/** A managed server tells when a sync suspends it; the test servers have no such hook. */
-type SuspendWatch = { onSuspend?(listener: () => void): () => void };
-
-type Listeners = { [E in keyof ConsoleServerEvents]?: (...args: ConsoleServerEvents[E]) => void };
 
 /**
  * One console connection: Wings' event protocol (pterodactyl-client-api.md §9.2) between a browser and a server.
@@ -59,14 +52,14 @@ export class ConsoleSocket {
   readonly #server: ConsoleServer;
   readonly #options: ConsoleSocketOptions;
   readonly #bucket: TokenBucket;
-  readonly #listeners: Listeners = {};
+  /** Ends each subscription to the server's events (through the hub). */
+  readonly #unsubscribes: (() => void)[] = [];
   #claims: DaemonJwtClaims | undefined;
   /** Outbound events are dropped once the token fails; the client hears why once, not per line. */
   #jwtErrorSent = false;
   #inbound: Promise<void> = Promise.resolve();
   #authTimer: NodeJS.Timeout | undefined;
   #tokenTimer: NodeJS.Timeout | undefined;
-  #stopWatchingSuspension: (() => void) | undefined;
   #closed = false;
 
   constructor(options: ConsoleSocketOptions) {
@@ -85,9 +78,7 @@ export class ConsoleSocket {
       this.#send('deleted', ['null']);
       this.#close(CLOSE.serverDeleted);
     });
-    this.#stopWatchingSuspension = (options.server as ConsoleServer & SuspendWatch).onSuspend?.(() =>
-      this.revalidate(),
-    );
+    this.#listen('suspend', () => this.revalidate());
     this.#ws.on('message', (data, isBinary) => this.#onFrame(data, isBinary));
     this.#ws.on('close', () => this.#dispose());
   }
@@ -209,15 +200,8 @@ export class ConsoleSocket {
     this.#tokenTimer = setInterval(() => this.#watchToken(), this.#options.limits.tokenCheckIntervalMs);
   }
 
-  #listen<E extends keyof ConsoleServerEvents>(
-    event: E,
-    listener: (...args: ConsoleServerEvents[E]) => void,
-  ) {
-    (this.#listeners as Record<string, unknown>)[event] = listener;
-    (this.#server.on as (event: E, listener: (...args: ConsoleServerEvents[E]) => void) => void)(
-      event,
-      listener,
-    );
+  #listen<E extends HubEvent>(event: E, listener: (...args: HubEvents[E]) => void): void {
+    this.#unsubscribes.push(this.#options.hub.on(this.#server, event, listener));
   }
 
   /** Wings' watcher: warns a minute ahead so the page can fetch a new token before this one runs out. */
@@ -286,11 +270,8 @@ export class ConsoleSocket {
     this.#closed = true;
     clearTimeout(this.#authTimer);
     clearInterval(this.#tokenTimer);
-    this.#stopWatchingSuspension?.();
     this.outbox.dispose();
-    for (const [event, listener] of Object.entries(this.#listeners)) {
-      this.#server.off(event as keyof ConsoleServerEvents, listener as never);
-    }
+    for (const unsubscribe of this.#unsubscribes.splice(0)) unsubscribe();
   }
 }
 

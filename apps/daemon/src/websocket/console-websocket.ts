@@ -3,6 +3,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { JwtDenylist } from '../auth/jwt-denylist';
 import type { ConsoleServer } from '../server/console-server';
 import { ConnectionRegistry, type ConnectionSlot } from './connection-registry';
+import { ConsoleHub } from './console-hub';
 import { ConsoleSocket } from './console-socket';
 import { isAllowedOrigin } from './origin';
 import { type ConsoleWebsocketLimits, DEFAULT_WEBSOCKET_LIMITS } from './websocket-limits';
@@ -47,6 +48,7 @@ export const consoleWebsocket: FastifyPluginAsync<ConsoleWebsocketOptions> = asy
   const limits: ConsoleWebsocketLimits = { ...DEFAULT_WEBSOCKET_LIMITS, ...options.limits };
   const connections = options.connections ?? new ConnectionRegistry<ConsoleSocket>(limits);
   const upgrades = new WeakMap<FastifyRequest, Upgrade>();
+  const hub = new ConsoleHub(app.log);
 
   await app.register(fastifyWebsocket, {
     options: { maxPayload: limits.maxFrameBytes },
@@ -85,6 +87,7 @@ export const consoleWebsocket: FastifyPluginAsync<ConsoleWebsocketOptions> = asy
       const socket = new ConsoleSocket({
         ws,
         server,
+        hub,
         nodeToken: options.nodeToken,
         denylist: options.denylist,
         limits,
