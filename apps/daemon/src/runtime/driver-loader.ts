@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { holderSocketPath } from './process/holder/holder-socket';
 import { ProcessDriver } from './process/process-driver';
 import { ProcessSandbox } from './process/sandbox/process-sandbox';
 import type { RuntimeDriver } from './runtime';
@@ -10,8 +11,11 @@ export async function loadRuntimeDriver(
 ): Promise<RuntimeDriver> {
   const tmpDirectory = path.join(dataDirectory, 'tmp');
   if (name !== 'docker') {
+    const runDirectory = path.join(dataDirectory, 'run');
+    // Said at start-up, not at the first server start: a data directory too deep for the holders' sockets.
+    holderSocketPath(runDirectory, '00000000-0000-0000-0000-000000000000');
     const sandbox = await ProcessSandbox.detect({ dataDirectory, unsafe: name === 'process-unsafe' });
-    return new ProcessDriver({ tmpDirectory, sandbox });
+    return new ProcessDriver({ tmpDirectory, runDirectory, sandbox });
   }
   let module: { DockerDriver?: new (options: { tmpDirectory: string }) => RuntimeDriver };
   try {

@@ -85,6 +85,20 @@ export interface ServerRuntime extends EventEmitter<RuntimeEvents> {
   readonly running: boolean;
 }
 
+/**
+ * A server's process that a new daemon found running (left by a daemon that crashed, was killed or upgraded),
+ * re-attached to its console, stats and power. Nothing flows until follow(), so the caller can listen first.
+ */
+export interface AdoptedRuntime extends ServerRuntime {
+  /** ms since the epoch the process started. */
+  readonly startedAt: number;
+  /**
+   * Starts delivering output: the lines kept while no daemon listened (the holder's log, the container's last
+   * lines), then live ones; an exit that came while no daemon listened arrives last.
+   */
+  follow(): void;
+}
+
 /** An egg install script run for one server (Wings §5). */
 export interface InstallOptions {
   uuid: string;
@@ -110,6 +124,12 @@ export interface RuntimeDriver {
   createRuntime(): ServerRuntime;
   /** Runs the install script to its end; resolves with its exit code (0 = success). */
   install(options: InstallOptions): Promise<{ exitCode: number }>;
+  /**
+   * Re-attaches to the server's process if one is still running from an earlier daemon. Where that is impossible
+   * (its holder died, hangs or speaks another protocol), whatever that process left is ended and undefined comes
+   * back, as it does when nothing was running: the caller then brings the server back to its last state.
+   */
+  adopt(uuid: string): Promise<AdoptedRuntime | undefined>;
   /** Removes what the runtime keeps for a deleted server (its container); files are the daemon's. */
   destroy(uuid: string): Promise<void>;
   /**

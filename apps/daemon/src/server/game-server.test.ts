@@ -1,7 +1,5 @@
 import { parseStopCommand } from '@aerie/shared/eggs/stop-command';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProcessRuntime } from '../runtime/process/process-runtime';
-import { ProcessSandbox } from '../runtime/process/sandbox/process-sandbox';
 import { wingsEnvironment } from '../runtime/wings-environment';
 import {
   DEMO_SERVER,
@@ -11,6 +9,7 @@ import {
   waitForEvent,
   writeScript,
 } from '../testing/server-fixtures';
+import { testProcessRuntime } from '../testing/test-run-directory';
 import { GameServer, type GameServerOptions, type ServerState } from './game-server';
 import { POWER_LOCKED_MESSAGE } from './power-lock';
 
@@ -43,7 +42,7 @@ function makeServer(options: Partial<GameServerOptions> & Pick<GameServerOptions
     allocations: { default: { ip: '127.0.0.1', port: 0 }, mappings: {} },
     done: 'ready',
     stop: parseStopCommand('stop'),
-    createRuntime: () => new ProcessRuntime(ProcessSandbox.unsafe()),
+    createRuntime: () => testProcessRuntime(),
     ...options,
   });
   servers.push(server);

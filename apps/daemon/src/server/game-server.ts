@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { doneMatcher, type LineMatcher } from '@aerie/shared/eggs/done-matcher';
 import type { StopAction } from '@aerie/shared/eggs/stop-command';
-import type { RuntimeExit, RuntimeStartOptions, ServerRuntime } from '../runtime/runtime';
+import type { AdoptedRuntime, RuntimeExit, RuntimeStartOptions, ServerRuntime } from '../runtime/runtime';
 import type { PowerAction, ServerState } from './console-server';
 import { PowerLock } from './power-lock';
 
@@ -156,19 +156,39 @@ export class GameServer extends EventEmitter<GameServerEvents> {
     await exited;
   }
 
+  /**
+   * Takes over a process an earlier daemon started (found running at boot) in the state that daemon left it:
+   * `starting` waits for the done line (the kept lines are read first), `stopping` is finished by the caller,
+   * anything else is `running`. An exit that came while no daemon listened arrives after the kept lines, and
+   * counts as a crash if the server was meant to be up.
+   */
+  adopt(runtime: AdoptedRuntime, previous: ServerState | undefined): void {
+    if (this.#runtime) throw new ServerStateError('The server is already running.');
+    this.#watch(runtime);
+    this.#startedAt = runtime.startedAt;
+    this.#setState(previous === 'starting' || previous === 'stopping' ? previous : 'running');
+    runtime.follow();
+  }
+
+  /** The runtime becomes the server's: its lines, and its exit (a crash unless asked for). */
+  #watch(runtime: ServerRuntime): (exit: RuntimeExit) => void {
+    this.#runtime = runtime;
+    let ended: (exit: RuntimeExit) => void = () => {};
+    this.#exited = new Promise((resolve) => {
+      ended = resolve;
+      runtime.once('exit', resolve);
+    });
+    runtime.on('output', (line) => this.#onOutput(line));
+    runtime.once('exit', (exit) => this.#onExit(runtime, exit));
+    return ended;
+  }
+
   async #start(): Promise<void> {
     if (this.#state !== 'offline') throw new ServerStateError('The server is already running.');
     await this.#options.beforeStart?.();
     if (this.#state !== 'offline') throw new ServerStateError('The server is already running.');
     const runtime = this.#options.createRuntime();
-    this.#runtime = runtime;
-    let startFailed: (exit: RuntimeExit) => void = () => {};
-    this.#exited = new Promise((resolve) => {
-      startFailed = resolve;
-      runtime.once('exit', resolve);
-    });
-    runtime.on('output', (line) => this.#onOutput(line));
-    runtime.once('exit', (exit) => this.#onExit(runtime, exit));
+    const startFailed = this.#watch(runtime);
     this.#setState('starting');
     try {
       const options = this.#options;

@@ -7,7 +7,7 @@ import type { DiskQuota } from '../fs/disk-quota';
 import type { ServerFilesystem } from '../fs/server-filesystem';
 import { runInstall } from '../install/install-runner';
 import type { PanelApi } from '../panel-client/panel-client';
-import type { RuntimeDriver, RuntimeUsage } from '../runtime/runtime';
+import type { AdoptedRuntime, RuntimeDriver, RuntimeUsage } from '../runtime/runtime';
 import { ConsolePipeline, THROTTLE_NOTICE } from './console-pipeline';
 import type {
   ConsoleServer,
@@ -263,6 +263,17 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
     await rm(this.directory, { recursive: true, force: true });
   }
 
+  /**
+   * Takes over the game an earlier daemon left running (see GameServer.adopt); a stop that daemon had begun is
+   * carried through (the stop command again, then the grace period and a kill).
+   */
+  adopt(runtime: AdoptedRuntime, previous: ServerState | undefined): void {
+    this.#game.adopt(runtime, previous);
+    if (previous === 'stopping') {
+      this.#game.stopWithin(this.#options.stopTimeoutMs ?? 10 * 60_000).catch(() => {});
+    }
+  }
+
   /** The daemon is going away: end the process now; the caller decides what the state file keeps. */
   async shutdown(): Promise<void> {
     this.#installAbort?.abort();
@@ -310,10 +321,9 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
   }
 
   #onStatus(state: ServerState): void {
-    if (state === 'starting') {
-      this.#pipeline.resetWindow();
-      this.#startStats();
-    }
+    if (state === 'starting') this.#pipeline.resetWindow();
+    // Every state but offline has a process (an adopted one may begin in running or stopping).
+    if (state !== 'offline') this.#startStats();
     this.emit('status', state);
     if (state === 'offline') {
       this.#stopStats();

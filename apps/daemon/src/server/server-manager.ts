@@ -49,8 +49,10 @@ export class ServerManager {
   }
 
   /**
-   * Loads every server of this node from the panel, asks the panel to clear stuck install flags, and starts
-   * again each server the last daemon left starting or running (in the background: boot does not wait for them).
+   * Loads every server of this node from the panel, re-adopts each game the last daemon left running (its
+   * console, stats and power come back as they were), asks the panel to clear stuck install flags, and brings
+   * every other server back to its last state: one that was starting or running is started again (in the
+   * background: boot does not wait for them).
    */
   async boot(): Promise<void> {
     await mkdir(path.join(this.#options.dataDirectory, 'volumes'), { recursive: true, mode: 0o700 });
@@ -59,9 +61,22 @@ export class ServerManager {
     for (const configuration of configurations) {
       if (UUID.test(configuration.settings.uuid)) await this.#add(configuration);
     }
+    const adopted = new Set<string>();
+    await Promise.all(
+      this.list().map(async (server) => {
+        const runtime = await this.#options.driver.adopt(server.uuid).catch((error: unknown) => {
+          console.error(`Could not re-adopt server ${server.uuid}: ${(error as Error).message}`);
+          return undefined;
+        });
+        if (!runtime) return;
+        adopted.add(server.uuid);
+        server.adopt(runtime, previous.get(server.uuid));
+      }),
+    );
     await this.#options.panel.resetServers();
     for (const server of this.#servers.values()) {
       const state = previous.get(server.uuid);
+      if (adopted.has(server.uuid)) continue;
       if (state === 'running' || state === 'starting') server.powerInBackground('start');
     }
   }

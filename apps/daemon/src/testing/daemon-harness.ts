@@ -49,6 +49,7 @@ export async function startTestDaemon(options: {
     dataDirectory,
     driver: new ProcessDriver({
       tmpDirectory: path.join(dataDirectory, 'tmp'),
+      runDirectory: path.join(dataDirectory, 'run'),
       sandbox: ProcessSandbox.unsafe(),
     }),
     panel,

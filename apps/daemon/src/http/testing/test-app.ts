@@ -52,6 +52,7 @@ export async function startTestApp(
     dataDirectory,
     driver: new ProcessDriver({
       tmpDirectory: path.join(dataDirectory, 'tmp'),
+      runDirectory: path.join(dataDirectory, 'run'),
       sandbox: ProcessSandbox.unsafe(),
     }),
     panel: new PanelClient({ url: panel.url, tokenId: PANEL_TOKEN_ID, token: PANEL_TOKEN }),

@@ -5,7 +5,13 @@ import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { chownTreeNoFollow } from '../../fs/ownership';
 import { forwardLines } from '../process/line-splitter';
-import type { InstallOptions, RuntimeDriver, RuntimeStartOptions, ServerRuntime } from '../runtime';
+import type {
+  AdoptedRuntime,
+  InstallOptions,
+  RuntimeDriver,
+  RuntimeStartOptions,
+  ServerRuntime,
+} from '../runtime';
 import { type ContainerSettings, installerContainerSpec } from './container-spec';
 import { defaultContainerUser, numericUser } from './container-user';
 import { dockerFromHost, engineAddress, explainEngineError, ignoringGone } from './docker-connection';
@@ -54,11 +60,28 @@ export class DockerDriver implements RuntimeDriver {
   }
 
   createRuntime(): ServerRuntime {
-    return new DockerRuntime({
+    return new DockerRuntime(this.#runtimeContext());
+  }
+
+  /**
+   * Re-attaches to the server's container if it still runs. An installer container left by a daemon that died
+   * mid-install is removed: the panel marks that install failed when the daemon boots.
+   */
+  async adopt(uuid: string): Promise<AdoptedRuntime | undefined> {
+    try {
+      await ignoringGone(this.docker.getContainer(`${uuid}_installer`).remove({ force: true }));
+      return await DockerRuntime.adopt(this.#runtimeContext(), uuid);
+    } catch (error) {
+      throw explainEngineError(error, engineAddress(this.docker));
+    }
+  }
+
+  #runtimeContext() {
+    return {
       docker: this.docker,
       settings: this.#settings,
-      prepare: (options) => this.#prepareStart(options),
-    });
+      prepare: (options: RuntimeStartOptions) => this.#prepareStart(options),
+    };
   }
 
   async install(options: InstallOptions): Promise<{ exitCode: number }> {

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { Duplex, Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { forwardLines } from '../process/line-splitter';
-import type { RuntimeEvents, RuntimeStartOptions, RuntimeUsage, ServerRuntime } from '../runtime';
+import type { AdoptedRuntime, RuntimeEvents, RuntimeStartOptions, RuntimeUsage } from '../runtime';
 import { type ContainerSettings, serverContainerSpec } from './container-spec';
 import {
   engineAddress,
@@ -18,6 +18,8 @@ import { NO_USAGE, type StatsSample, usageFromStats } from './docker-stats';
 /** How long usage() waits for the engine's first stats sample of a container that has just started. */
 const FIRST_SAMPLE_WAIT_MS = 3000;
 const TRAILING_CR = /\r+$/;
+/** The lines an adopted container's log gives back: as many as a socket's `send logs` replays. */
+const ADOPTED_LOG_LINES = 150;
 
 /** What every runtime of one driver shares: the engine, the container settings, the work done before a create. */
 export interface DockerRuntimeContext {
@@ -32,7 +34,7 @@ export interface DockerRuntimeContext {
  * removed and a new one created (new image, limits and ports take effect), its TTY attached before it starts so
  * no early line is lost, its stats streamed while it runs. The exit comes once the TTY stream has ended.
  */
-export class DockerRuntime extends EventEmitter<RuntimeEvents> implements ServerRuntime {
+export class DockerRuntime extends EventEmitter<RuntimeEvents> implements AdoptedRuntime {
   readonly #context: DockerRuntimeContext;
   #started = false;
   #container: Docker.Container | undefined;
@@ -44,6 +46,9 @@ export class DockerRuntime extends EventEmitter<RuntimeEvents> implements Server
   #ended = false;
   /** A kill that arrived before the container was running: carried out as soon as it is. */
   #killRequested = false;
+  #startedAt = 0;
+  /** An adopted container waiting for follow(). */
+  #adopted: Docker.Container | undefined;
 
   constructor(context: DockerRuntimeContext) {
     super();
@@ -52,6 +57,60 @@ export class DockerRuntime extends EventEmitter<RuntimeEvents> implements Server
 
   get running(): boolean {
     return this.#running;
+  }
+
+  get startedAt(): number {
+    return this.#startedAt;
+  }
+
+  /**
+   * The server's container left running by an earlier daemon (containers outlive it, as with Wings), or undefined
+   * when it is not running. Its stdin is attached now; its output follows from follow() on.
+   */
+  static async adopt(context: DockerRuntimeContext, uuid: string): Promise<DockerRuntime | undefined> {
+    const container = context.docker.getContainer(uuid);
+    const info = await container.inspect().catch(() => undefined);
+    if (!info?.State?.Running) return undefined;
+    const runtime = new DockerRuntime(context);
+    runtime.#started = true;
+    runtime.#container = container;
+    runtime.#startedAt = Date.parse(info.State.StartedAt) || Date.now();
+    const stdin = (await container.attach({
+      stream: true,
+      stdin: true,
+      stdout: false,
+      stderr: false,
+      hijack: true,
+    })) as Duplex;
+    stdin.on('error', () => {});
+    // Output comes from the log below; anything the engine sends here would only repeat it.
+    stdin.resume();
+    runtime.#stdin = stdin;
+    runtime.#running = true;
+    runtime.#adopted = container;
+    return runtime;
+  }
+
+  /**
+   * An adopted container's output: its last lines from the engine's log (what it printed while no daemon
+   * listened), then live ones, from one followed log stream, so nothing comes twice or falls between.
+   */
+  follow(): void {
+    const container = this.#adopted;
+    if (!container) return;
+    this.#adopted = undefined;
+    void (async () => {
+      const log = (await container
+        .logs({ follow: true, stdout: true, stderr: true, tail: ADOPTED_LOG_LINES })
+        .catch(() => undefined)) as Readable | undefined;
+      if (log) {
+        log.on('error', () => {});
+        await forwardLines(log, (line) => this.emit('output', line.replace(TRAILING_CR, '')));
+      }
+      this.#stdin?.destroy();
+      await this.#finish(container);
+    })();
+    void this.#followStats(container);
   }
 
   async start(options: RuntimeStartOptions): Promise<void> {
@@ -67,6 +126,7 @@ export class DockerRuntime extends EventEmitter<RuntimeEvents> implements Server
     } catch (error) {
       throw explainEngineError(error, engineAddress(docker));
     }
+    this.#startedAt = Date.now();
     this.#running = true;
     if (this.#killRequested) this.kill();
     if (this.#container) void this.#followStats(this.#container);

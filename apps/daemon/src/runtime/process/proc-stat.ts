@@ -11,6 +11,8 @@ export interface ProcStat {
   cpuTicks: number;
   /** Resident set size, in bytes (the same counters as VmRSS in /proc/<pid>/status). */
   rssBytes: number;
+  /** When it started, in clock ticks since boot: with the pid, what tells it from a later process given that pid. */
+  startTicks: number;
 }
 
 /** A stat line is a few hundred bytes; a 16-byte command name keeps it well under this. */
@@ -66,7 +68,7 @@ export function readProcStat(pid: number): ProcStat | undefined {
   }
   const stat = STAT_BUFFER.toString('latin1', 0, length);
   // After the command name, which is in parentheses and may hold spaces and parentheses: [0] state, [1] ppid, [2] pgrp,
-  // [11] utime, [12] stime, [21] rss in pages (stat(5) fields 3, 5, 14, 15, 24).
+  // [11] utime, [12] stime, [19] starttime, [21] rss in pages (stat(5) fields 3, 5, 14, 15, 22, 24).
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   if (fields[0] === 'Z' || fields.length < 22) return undefined;
   return {
@@ -74,5 +76,6 @@ export function readProcStat(pid: number): ProcStat | undefined {
     groupId: Number(fields[2]),
     cpuTicks: Number(fields[11]) + Number(fields[12]),
     rssBytes: Number(fields[21]) * systemPageSize(),
+    startTicks: Number(fields[19]),
   };
 }

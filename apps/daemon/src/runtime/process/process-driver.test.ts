@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isAlive, serverDirectory, TEST_LIMITS } from '../../testing/server-fixtures';
+import { testRunDirectory } from '../../testing/test-run-directory';
 import type { InstallOptions } from '../runtime';
 import { ProcessDriver } from './process-driver';
 import { ProcessSandbox } from './sandbox/process-sandbox';
@@ -17,6 +18,7 @@ function install(script: string, extra: Partial<InstallOptions> = {}) {
   const lines: string[] = [];
   const driver = new ProcessDriver({
     tmpDirectory: path.join(directory, '.tmp'),
+    runDirectory: testRunDirectory(),
     sandbox: ProcessSandbox.unsafe(),
   });
   const result = driver.install({

@@ -2,9 +2,12 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import path from 'node:path';
-import type { InstallOptions, RuntimeDriver, ServerRuntime } from '../runtime';
+import type { AdoptedRuntime, InstallOptions, RuntimeDriver, ServerRuntime } from '../runtime';
+import { HolderConnection } from './holder/holder-connection';
+import { holderSocketPath } from './holder/holder-socket';
 import { forwardLines } from './line-splitter';
-import { ProcessRuntime } from './process-runtime';
+import { ProcessRuntime, type ProcessRuntimeContext } from './process-runtime';
+import { endRecorded, identify, removeRunRecord, writeRunRecord } from './run-records';
 import type { ProcessSandbox } from './sandbox/process-sandbox';
 import { SANDBOX_INSTALL_MOUNT, SANDBOX_SCRIPT_MOUNT } from './sandbox/sandbox-mounts';
 
@@ -17,11 +20,16 @@ export class ProcessDriver implements RuntimeDriver {
   readonly name = 'process';
   readonly #tmpDirectory: string;
   readonly #sandbox: ProcessSandbox;
+  readonly #context: ProcessRuntimeContext;
 
-  /** @param tmpDirectory where install scripts are written (the daemon's `tmp/`) */
-  constructor(options: { tmpDirectory?: string; sandbox: ProcessSandbox }) {
+  /**
+   * @param tmpDirectory where install scripts are written (the daemon's `tmp/`)
+   * @param runDirectory where holders answer and runs are recorded (the daemon's `run/`)
+   */
+  constructor(options: { tmpDirectory?: string; runDirectory: string; sandbox: ProcessSandbox }) {
     this.#tmpDirectory = options.tmpDirectory ?? tmpdir();
     this.#sandbox = options.sandbox;
+    this.#context = { sandbox: options.sandbox, runDirectory: options.runDirectory };
   }
 
   get sandbox(): ProcessSandbox {
@@ -33,7 +41,25 @@ export class ProcessDriver implements RuntimeDriver {
   }
 
   createRuntime(): ServerRuntime {
-    return new ProcessRuntime(this.#sandbox);
+    return new ProcessRuntime(this.#context);
+  }
+
+  /**
+   * The game an earlier daemon left running, through its holder. Anything that cannot be driven any more (a
+   * holder that died, hangs or speaks another protocol; an install cut short) is ended first, found by its run
+   * record and, for a root daemon, by the server's control groups.
+   */
+  async adopt(uuid: string): Promise<AdoptedRuntime | undefined> {
+    const { runDirectory } = this.#context;
+    const socketPath = holderSocketPath(runDirectory, uuid);
+    await endRecorded(runDirectory, uuid, 'install');
+    const holder = await HolderConnection.open(socketPath).catch(() => undefined);
+    if (holder?.hello.uuid === uuid) return ProcessRuntime.adopted(this.#context, holder);
+    holder?.close();
+    await endRecorded(runDirectory, uuid, 'server');
+    if (this.#sandbox.endLeftovers(uuid) > 0) await this.#sandbox.finished(uuid);
+    await rm(socketPath, { force: true });
+    return undefined;
   }
 
   async install(options: InstallOptions): Promise<{ exitCode: number }> {
@@ -85,6 +111,12 @@ export class ProcessDriver implements RuntimeDriver {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // An install dies with the daemon (bubblewrap's --die-with-parent); a record finds what would not.
+    const { runDirectory } = this.#context;
+    const recorded = mkdir(runDirectory, { recursive: true, mode: 0o700 }).then(
+      () => writeRunRecord(runDirectory, options.uuid, 'install', { leader: identify(child.pid) }),
+      () => undefined,
+    );
     const killGroup = () => {
       if (child.pid === undefined) return;
       try {
@@ -107,6 +139,7 @@ export class ProcessDriver implements RuntimeDriver {
         options.signal?.removeEventListener('abort', killGroup);
         // Background jobs the script left behind would hold the pipes open.
         killGroup();
+        void recorded.then(() => removeRunRecord(runDirectory, options.uuid, 'install'));
         void this.#sandbox.finished(options.uuid);
         streamsClosed.then(() => resolve({ exitCode: code ?? (signal ? 128 + signalNumber(signal) : 1) }));
       });

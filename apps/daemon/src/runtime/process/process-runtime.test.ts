@@ -10,9 +10,11 @@ import {
   waitForEvent,
   writeScript,
 } from '../../testing/server-fixtures';
+import { testProcessRuntime, testRunDirectory } from '../../testing/test-run-directory';
 import type { RuntimeExit } from '../runtime';
 import { wingsEnvironment } from '../wings-environment';
-import { ProcessRuntime } from './process-runtime';
+import { ProcessDriver } from './process-driver';
+import type { ProcessRuntime } from './process-runtime';
 import { ProcessSandbox } from './sandbox/process-sandbox';
 
 let directory: string;
@@ -29,7 +31,7 @@ afterEach(async () => {
 
 /** Starts a runtime and collects its output lines and exit. */
 async function run(startup: string, environment: Record<string, string> = {}) {
-  const runtime = new ProcessRuntime(ProcessSandbox.unsafe());
+  const runtime = testProcessRuntime();
   started.push(runtime);
   const lines: string[] = [];
   runtime.on('output', (line) => lines.push(line));
@@ -161,7 +163,7 @@ describe('ProcessRuntime', () => {
       'busy.mjs',
       'const held = Buffer.alloc(40e6, 1); console.log("busy", held.length); for (;;) {}',
     );
-    const runtime = new ProcessRuntime(ProcessSandbox.unsafe());
+    const runtime = testProcessRuntime();
     started.push(runtime);
     const busy = waitForEvent(runtime, 'output', (line: string) => line.startsWith('busy'));
     await runtime.start(
@@ -200,20 +202,30 @@ describe('ProcessRuntime', () => {
     expect(lines.slice(1)).toEqual(['next', 'y'.repeat(65536), 'last']);
   });
 
-  it('takes its process groups down when the daemon process dies of an uncaught error', async () => {
+  it('keeps the game running when the daemon process dies, and a new daemon adopts it with what it missed', async () => {
     const runtimeModule = fileURLToPath(new URL('./process-runtime.ts', import.meta.url));
     const sandboxModule = fileURLToPath(new URL('./sandbox/process-sandbox.ts', import.meta.url));
+    const runDirectory = testRunDirectory();
+    const uuid = '6f0c1f7e-5d0a-4c61-9d7e-2b7c4f1e9a01';
+    // The game answers each command, and counts on its own while no daemon listens.
+    const game = await writeScript(
+      directory,
+      'game.mjs',
+      `let n = 0; console.log('game ' + process.pid);
+setInterval(() => console.log('tick ' + ++n), 100);
+process.stdin.on('data', (d) => console.log('heard ' + String(d).trim()));`,
+    );
     const daemon = await writeScript(
       directory,
       'daemon.mts',
       `import { ProcessRuntime } from ${JSON.stringify(runtimeModule)};
 import { ProcessSandbox } from ${JSON.stringify(sandboxModule)};
-const runtime = new ProcessRuntime(ProcessSandbox.unsafe());
+const runtime = new ProcessRuntime({ sandbox: ProcessSandbox.unsafe(), runDirectory: ${JSON.stringify(runDirectory)} });
 runtime.on('output', (line) => {
   console.log(line);
-  setTimeout(() => { throw new Error('daemon bug'); }, 50);
+  if (line.startsWith('game')) setTimeout(() => { throw new Error('daemon bug'); }, 50);
 });
-await runtime.start({ uuid: 'x', directory: ${JSON.stringify(directory)}, startup: 'sleep 60 & echo "game $!"; wait', environment: {}, image: '', limits: ${JSON.stringify(TEST_LIMITS)}, allocations: { default: { ip: '127.0.0.1', port: 0 }, mappings: {} } });
+await runtime.start({ uuid: ${JSON.stringify(uuid)}, directory: ${JSON.stringify(directory)}, startup: ${JSON.stringify(nodeStartup(game))}, environment: {}, image: '', limits: ${JSON.stringify(TEST_LIMITS)}, allocations: { default: { ip: '127.0.0.1', port: 0 }, mappings: {} } });
 `,
     );
     const child = spawn(process.execPath, ['--import', 'tsx', daemon], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -225,11 +237,39 @@ await runtime.start({ uuid: 'x', directory: ${JSON.stringify(directory)}, startu
     expect(code).not.toBe(0);
     const pid = Number(/game (\d+)/.exec(output)?.[1]);
     expect(pid).toBeGreaterThan(0);
+    // Long enough for lines nobody read: the holder keeps them.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(isAlive(pid)).toBe(true);
+
+    const driver = new ProcessDriver({ runDirectory, sandbox: ProcessSandbox.unsafe() });
+    const adopted = await driver.adopt(uuid);
+    expect(adopted).toBeDefined();
+    if (!adopted) return;
+    started.push(adopted as ProcessRuntime);
+    const lines: string[] = [];
+    adopted.on('output', (line) => lines.push(line));
+    const heard = waitForEvent(adopted, 'output', (line: string) => line === 'heard hello again');
+    adopted.follow();
+    adopted.write('hello again');
+    await heard;
+    // From its first line on, with the ticks printed while no daemon was there, in order and none twice.
+    expect(lines[0]).toBe(`game ${pid}`);
+    const ticks = lines.filter((line) => line.startsWith('tick ')).map((line) => Number(line.slice(5)));
+    expect(ticks.length).toBeGreaterThanOrEqual(4);
+    expect(ticks).toEqual(ticks.map((_, index) => index + 1));
+    expect(adopted.running).toBe(true);
+    expect(adopted.startedAt).toBeGreaterThan(Date.now() - 30_000);
+    expect((await adopted.usage()).memoryBytes).toBeGreaterThan(0);
+    const exited = waitForEvent<[RuntimeExit]>(adopted, 'exit');
+    adopted.kill();
+    expect((await exited)[0].signal).toBe('SIGKILL');
     await expect.poll(() => isAlive(pid), { timeout: 2000 }).toBe(false);
+    // The holder went with it: nothing is left to adopt.
+    expect(await driver.adopt(uuid)).toBeUndefined();
   });
 
   it('refuses to start in a directory that does not exist', async () => {
-    const runtime = new ProcessRuntime(ProcessSandbox.unsafe());
+    const runtime = testProcessRuntime();
     await expect(
       runtime.start(startOptions({ directory: `${directory}/missing`, startup: 'true' })),
     ).rejects.toThrow(`The server directory ${directory}/missing does not exist.`);

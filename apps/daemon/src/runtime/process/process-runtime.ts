@@ -1,19 +1,21 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import type {
+  AdoptedRuntime,
   RuntimeEvents,
   RuntimeExit,
   RuntimeStartOptions,
   RuntimeUsage,
-  ServerRuntime,
 } from '../runtime';
 import { substituteStartup } from '../wings-environment';
-import { forwardLines } from './line-splitter';
+import { HolderConnection } from './holder/holder-connection';
+import { launchHolder } from './holder/holder-launch';
+import type { HolderExit } from './holder/holder-protocol';
+import { holderSocketPath } from './holder/holder-socket';
 import { ProcessGroupUsage } from './process-group-usage';
+import { endRecorded, identify, removeRunRecord, writeRunRecord } from './run-records';
 import type { ProcessSandbox } from './sandbox/process-sandbox';
 import { SANDBOX_HOME } from './sandbox/sandbox-mounts';
-import { signalInsideSandbox } from './sandbox/sandbox-signals';
 
 /**
  * The shell leads the group and receives its signals too; left at their defaults it would die at once and the
@@ -22,65 +24,68 @@ import { signalInsideSandbox } from './sandbox/sandbox-signals';
  */
 const SHELL_SURVIVES_STOP_SIGNALS = 'trap : HUP INT QUIT TERM ABRT USR1 USR2';
 
-/** Leaders of the process groups this daemon runs now. */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
+const IDLE: RuntimeUsage = { memoryBytes: 0, memoryLimitBytes: 0, cpuAbsolute: 0, rxBytes: 0, txBytes: 0 };
 
-/**
- * Process servers cannot outlive the daemon: their groups are detached, so a daemon that dies of an uncaught error
- * or calls process.exit would leave them running with nobody to read their console. `exit` handlers must be
- * synchronous, which a kill is.
- */
-function killGroupsOnExit(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const pid of liveGroups) {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
-  });
+/** Where a process runtime keeps its holders' sockets and run records, and the sandbox it launches in. */
+export interface ProcessRuntimeContext {
+  sandbox: ProcessSandbox;
+  /** `DAEMON_DATA_DIR/run` (0700): `<uuid>.sock`, `<uuid>.json`. */
+  runDirectory: string;
 }
 
 /**
  * The embedded runtime: the startup command runs through `/bin/sh -c` in the server's sandbox (its volume at
- * /home/container), led by bubblewrap in its own process group, so signals and kill reach whatever the command
- * started. Like a container, the server is over when its main process exits: anything it left behind is killed.
+ * /home/container), led by bubblewrap in its own process group, under a holder (see holder-main.ts) that keeps it
+ * and its console alive when the daemon goes. Like a container, the server is over when its main process exits:
+ * anything it left behind is killed.
  */
-export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements ServerRuntime {
-  readonly #sandbox: ProcessSandbox;
-  #child: ChildProcessWithoutNullStreams | undefined;
-  #sandboxed: false | 'bubblewrap' | 'unshare' = false;
+export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements AdoptedRuntime {
+  readonly #context: ProcessRuntimeContext;
+  #startCalled = false;
+  #holder: HolderConnection | undefined;
   #uuid = '';
   #oomKillsBefore = 0;
+  #memoryLimitBytes = 0;
+  #startedAt = 0;
   #running = false;
   #ended = false;
-  /** A kill that arrived while the start was still checking the directory: carried out right after the spawn. */
+  /** A kill that arrived while the start was still under way: carried out once the holder answers. */
   #killRequested = false;
-  #memoryLimitBytes = 0;
-  /** The usage of the process group the child leads; its first CPU figure measures from the spawn. */
+  /** The usage of the process group the game's launcher leads. */
   #group: ProcessGroupUsage | undefined;
 
-  constructor(sandbox: ProcessSandbox) {
+  constructor(context: ProcessRuntimeContext) {
     super();
-    this.#sandbox = sandbox;
+    this.#context = context;
+  }
+
+  /** A runtime for a game an earlier daemon started, driven through its holder; follow() starts the flow. */
+  static adopted(context: ProcessRuntimeContext, holder: HolderConnection): ProcessRuntime {
+    const runtime = new ProcessRuntime(context);
+    runtime.#startCalled = true;
+    runtime.#take(holder);
+    return runtime;
   }
 
   get running(): boolean {
     return this.#running;
   }
 
+  get startedAt(): number {
+    return this.#startedAt;
+  }
+
   async start(options: RuntimeStartOptions): Promise<void> {
-    if (this.#child)
+    if (this.#startCalled)
       throw new Error('This runtime has already been started; create a new one for each start.');
+    this.#startCalled = true;
     const directory = await stat(options.directory).catch(() => undefined);
     if (!directory?.isDirectory())
       throw new Error(`The server directory ${options.directory} does not exist.`);
+    const { sandbox, runDirectory } = this.#context;
+    const socketPath = holderSocketPath(runDirectory, options.uuid);
     // Only the server's own variables reach it (the daemon's environment may hold secrets), plus PATH and HOME.
-    const launch = await this.#sandbox.launch({
+    const launch = await sandbox.launch({
       uuid: options.uuid,
       volume: options.directory,
       mountPoint: SANDBOX_HOME,
@@ -89,96 +94,98 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Serve
       limits: options.limits,
     });
     this.#uuid = options.uuid;
-    this.#sandboxed = launch.sandboxed;
-    this.#oomKillsBefore = this.#sandbox.oomKills(options.uuid);
-    const child = spawn(launch.file, launch.args, {
-      cwd: launch.cwd,
-      env: launch.env,
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    this.#child = child;
-    this.#memoryLimitBytes = options.limits.memoryMb > 0 ? options.limits.memoryMb * 1_000_000 : 0;
-    const spawnedAt = Date.now();
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', reject);
-    });
-    this.#running = true;
-    const leader = child.pid;
-    if (leader !== undefined) {
-      this.#group = new ProcessGroupUsage(leader, { spawnedAt });
-      killGroupsOnExit();
-      liveGroups.add(leader);
-    }
-    if (this.#killRequested) this.#signalGroupOf(child, 'SIGKILL');
-    child.stdin.on('error', () => {
-      // EPIPE when the process closed its stdin or died: a command to a dead process goes nowhere.
-    });
-    // Lines are capped at 64 KiB like Wings' console; the rest of a longer line is dropped.
-    const emitLine = (line: string) => this.emit('output', line);
-    const streamsClosed = Promise.all([
-      forwardLines(child.stdout, emitLine),
-      forwardLines(child.stderr, emitLine),
-    ]);
-    child.once('exit', (code, signal) => {
-      this.#ended = true;
-      // The main process is gone; children it left (daemons, `&` jobs) would keep the pipes open forever.
-      this.#signalGroupOf(child, 'SIGKILL');
-      if (leader !== undefined) liveGroups.delete(leader);
-      const oomKilled = this.#sandbox.oomKills(this.#uuid) > this.#oomKillsBefore;
-      const exit: RuntimeExit = oomKilled ? { code, signal, oomKilled } : { code, signal };
-      void this.#sandbox.finished(this.#uuid);
-      streamsClosed.then(() => {
-        this.#running = false;
-        this.emit('exit', exit);
+    try {
+      await mkdir(runDirectory, { recursive: true, mode: 0o700 });
+      const launched = await launchHolder(socketPath, {
+        uuid: options.uuid,
+        file: launch.file,
+        args: launch.args,
+        cwd: launch.cwd,
+        env: launch.env,
+        sandboxed: launch.sandboxed,
+        meta: {
+          memoryLimitBytes: options.limits.memoryMb > 0 ? options.limits.memoryMb * 1_000_000 : 0,
+          oomKillsBefore: sandbox.oomKills(options.uuid),
+        },
       });
-    });
+      await writeRunRecord(runDirectory, options.uuid, 'server', {
+        holder: identify(launched.holderPid),
+        leader: identify(launched.leaderPid),
+      });
+      const holder = await HolderConnection.open(socketPath).catch(async (error: unknown) => {
+        await endRecorded(runDirectory, options.uuid, 'server');
+        throw error;
+      });
+      this.#take(holder);
+    } catch (error) {
+      await sandbox.finished(options.uuid);
+      throw error;
+    }
+    this.follow();
+    if (this.#killRequested) this.#holder?.kill();
+  }
+
+  follow(): void {
+    this.#holder?.attach(0);
   }
 
   write(line: string): void {
-    const stdin = this.#child?.stdin;
-    if (!this.#running || !stdin || stdin.destroyed || !stdin.writable) return;
-    stdin.write(`${line}\n`);
+    if (this.#running && !this.#ended) this.#holder?.write(line);
   }
 
   signal(signal: NodeJS.Signals): void {
-    if (!this.#child || this.#ended) return;
-    const leader = this.#child.pid;
-    // SIGKILL may take bubblewrap along: the whole sandbox goes with it, which is what a kill wants.
-    if (this.#sandboxed && leader !== undefined && signal !== 'SIGKILL') {
-      void signalInsideSandbox(leader, signal, this.#sandboxed);
-      return;
-    }
-    this.#signalGroupOf(this.#child, signal);
+    if (this.#running && !this.#ended) this.#holder?.signal(signal);
   }
 
   kill(): void {
     this.#killRequested = true;
-    if (this.#child && !this.#ended) this.#signalGroupOf(this.#child, 'SIGKILL');
+    if (!this.#ended) this.#holder?.kill();
   }
 
   /** Sums the whole process group from /proc: the game is often a child of the shell, with children of its own. */
   async usage(): Promise<RuntimeUsage> {
-    const idle = { memoryBytes: 0, memoryLimitBytes: 0, cpuAbsolute: 0, rxBytes: 0, txBytes: 0 };
-    if (!this.#running || this.#ended || !this.#group) return idle;
+    if (!this.#running || this.#ended || !this.#group) return IDLE;
     const sample = await this.#group.sample();
     return {
-      ...idle,
+      ...IDLE,
       memoryBytes: sample.rssBytes,
       memoryLimitBytes: this.#memoryLimitBytes,
       cpuAbsolute: sample.cpuPercent,
     };
   }
 
-  #signalGroupOf(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
-    const pid = child.pid;
-    if (pid === undefined) return;
-    try {
-      // A negative pid addresses the whole process group the detached child leads.
-      process.kill(-pid, signal);
-    } catch {
-      // ESRCH: the group is already empty.
-    }
+  #take(holder: HolderConnection): void {
+    const { hello } = holder;
+    this.#holder = holder;
+    this.#uuid = hello.uuid;
+    this.#startedAt = hello.startedAt;
+    this.#memoryLimitBytes = hello.meta.memoryLimitBytes;
+    this.#oomKillsBefore = hello.meta.oomKillsBefore;
+    this.#group = new ProcessGroupUsage(hello.pid, { spawnedAt: Date.now() });
+    this.#running = true;
+    holder.on('line', (line) => this.emit('output', line.s));
+    holder.once('exit', (exit) => void this.#finish(exit));
+    // The holder died without its game's exit: what it left (unsandboxed, or no --die-with-parent) is ended.
+    holder.once('lost', () => void this.#onHolderLost());
+  }
+
+  async #onHolderLost(): Promise<void> {
+    const { runDirectory, sandbox } = this.#context;
+    await endRecorded(runDirectory, this.#uuid, 'server');
+    sandbox.endLeftovers(this.#uuid);
+    await this.#finish({ code: null, signal: 'SIGKILL' });
+  }
+
+  async #finish(exit: HolderExit): Promise<void> {
+    if (this.#ended) return;
+    this.#ended = true;
+    const { runDirectory, sandbox } = this.#context;
+    const oomKilled = sandbox.oomKills(this.#uuid) > this.#oomKillsBefore;
+    this.#holder?.release();
+    await removeRunRecord(runDirectory, this.#uuid, 'server');
+    void sandbox.finished(this.#uuid);
+    this.#running = false;
+    const result: RuntimeExit = oomKilled ? { ...exit, oomKilled } : { ...exit };
+    this.emit('exit', result);
   }
 }

@@ -11,6 +11,7 @@ import type {
 } from '../../server/console-server';
 import { GameServer } from '../../server/game-server';
 import { DEMO_SERVER, nodeStartup, TEST_LIMITS } from '../../testing/server-fixtures';
+import { testProcessRuntime } from '../../testing/test-run-directory';
 
 const RECENT_LINES = 150;
 
@@ -48,7 +49,7 @@ export class DemoConsoleServer extends EventEmitter<ConsoleServerEvents> impleme
       allocations: { default: { ip: '127.0.0.1', port: 0 }, mappings: {} },
       done: 'Server started on ',
       stop: parseStopCommand('stop'),
-      createRuntime: () => new ProcessRuntime(ProcessSandbox.unsafe()),
+      createRuntime: () => testProcessRuntime(),
       crashTimeoutMs: 60_000,
     });
     this.game.on('output', (line) => {

@@ -51,6 +51,27 @@ export class ServerCgroups {
     for (const directory of this.#directories(uuid)) await rmdir(directory).catch(() => undefined);
   }
 
+  /**
+   * Ends every process still in the server's groups (what a run left when its holder died): the groups hold them
+   * whatever process group or session they moved to. Returns how many there were.
+   */
+  killAll(uuid: string): number {
+    const pids = new Set<number>();
+    for (const directory of this.#directories(uuid)) {
+      for (const pid of readOrEmpty(path.join(directory, 'cgroup.procs')).split('\n')) {
+        if (/^\d+$/.test(pid)) pids.add(Number(pid));
+      }
+    }
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+    return pids.size;
+  }
+
   /** Whether the kernel killed a process of this server for memory since its group was made (v1 and v2). */
   oomKills(uuid: string): number {
     const [memory] = this.#support.version === 2 ? this.#directories(uuid) : [this.#v1(uuid, 'memory')];

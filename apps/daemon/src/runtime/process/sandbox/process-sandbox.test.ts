@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOptions, TEST_LIMITS, waitForEvent } from '../../../testing/server-fixtures';
+import { testProcessRuntime } from '../../../testing/test-run-directory';
 import type { RuntimeExit, RuntimeLimits } from '../../runtime';
 import { ProcessDriver } from '../process-driver';
-import { ProcessRuntime } from '../process-runtime';
 import { ProcessSandbox, SANDBOX_UNAVAILABLE_MESSAGE } from './process-sandbox';
 import { SERVER_UID_BASE } from './server-uids';
 
@@ -44,7 +44,7 @@ async function volume(name: string = randomUUID()): Promise<{ uuid: string; dire
 /** Runs a startup in a fresh sandboxed server and returns its console and exit. */
 async function runGame(startup: string, options: { limits?: Partial<RuntimeLimits>; uuid?: string } = {}) {
   const { uuid, directory } = await volume(options.uuid);
-  const runtime = new ProcessRuntime(sandbox);
+  const runtime = testProcessRuntime(sandbox);
   const lines: string[] = [];
   runtime.on('output', (line) => lines.push(line));
   const exited = waitForEvent<[RuntimeExit]>(runtime, 'exit').then(([exit]) => exit);
@@ -166,7 +166,11 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
 
     it('runs an install script with the server files at /mnt/server and nothing else of the host', async () => {
       const { uuid, directory } = await volume();
-      const driver = new ProcessDriver({ tmpDirectory: path.join(dataDirectory, 'tmp'), sandbox });
+      const driver = new ProcessDriver({
+        tmpDirectory: path.join(dataDirectory, 'tmp'),
+        runDirectory: path.join(dataDirectory, 'run'),
+        sandbox,
+      });
       const lines: string[] = [];
       const { exitCode } = await driver.install({
         uuid,
@@ -187,7 +191,7 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
 
 describe('a node that cannot sandbox', () => {
   it('refuses to start servers, saying how to fix it', async () => {
-    const runtime = new ProcessRuntime(ProcessSandbox.unavailable('bubblewrap (bwrap) is not installed'));
+    const runtime = testProcessRuntime(ProcessSandbox.unavailable('bubblewrap (bwrap) is not installed'));
     const directory = await mkdtemp(path.join(tmpdir(), 'aerie-unsandboxed-'));
     try {
       await expect(runtime.start(startOptions({ directory, startup: 'echo hi' }))).rejects.toThrow(

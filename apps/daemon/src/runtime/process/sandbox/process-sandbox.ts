@@ -272,6 +272,11 @@ export class ProcessSandbox {
     await this.#cgroups?.release(uuid);
   }
 
+  /** Ends whatever still runs in the server's control groups (a run whose holder died); how many there were. */
+  endLeftovers(uuid: string): number {
+    return this.#cgroups?.killAll(uuid) ?? 0;
+  }
+
   /** Kernel out-of-memory kills in the server's control group since it was made (0 without a memory group). */
   oomKills(uuid: string): number {
     return this.#cgroups?.oomKills(uuid) ?? 0;

@@ -1,0 +1,35 @@
+import { fileURLToPath } from 'node:url';
+
+let program: Promise<string> | undefined;
+
+/**
+ * The holder as one plain script (holder-main.ts and the few modules it imports, bundled), built once per daemon
+ * with esbuild (already here: it is what runs the TypeScript). Kept in memory and passed to `node -e`, so starting
+ * a server writes nothing to disk, and a daemon upgraded while games run leaves each holder on the code it started
+ * with.
+ */
+export function holderProgram(): Promise<string> {
+  program ??= build().catch((error: unknown) => {
+    program = undefined;
+    throw error;
+  });
+  return program;
+}
+
+async function build(): Promise<string> {
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL('./holder-main.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  const [output] = result.outputFiles;
+  if (!output) throw new Error('The holder program could not be built.');
+  return output.text;
+}
