@@ -17,7 +17,9 @@ export class StatesStore {
 
   constructor(file: string, options: { debounceMs?: number } = {}) {
     this.#file = file;
-    this.#debounceMs = options.debounceMs ?? 1000;
+    // A crash right after a change must not lose it: the next daemon brings each server back to this state. Changes
+    // made in one turn still share a write, and writes never overlap.
+    this.#debounceMs = options.debounceMs ?? 0;
   }
 
   /** The states the last daemon left; an unreadable or missing file means none. */
