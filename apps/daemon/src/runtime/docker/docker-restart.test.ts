@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { signTestToken } from '../../auth/testing/sign-token';
+import { type DaemonProcess, startDaemonProcess } from '../../testing/daemon-process';
+import {
+  demoConfiguration,
+  PANEL_TOKEN,
+  PANEL_TOKEN_ID,
+  type PanelStandIn,
+  startPanelStandIn,
+} from '../../testing/panel-stand-in';
+import { sleep, TestSocket } from '../../websocket/testing/test-socket';
+import {
+  describeWithEngine,
+  ENGINE_ADDRESS,
+  ensureTestImages,
+  findEngine,
+  freePort,
+  TEST_IMAGE,
+} from './docker-test-engine';
+
+const docker = await findEngine();
+const headers = { authorization: `Bearer ${PANEL_TOKEN}`, 'content-type': 'application/json' };
+/** Counts every 100 ms, answers each command, leaves on `stop`. */
+const GAME = `let n = 0;
+console.log('ready');
+setInterval(() => console.log('tick ' + ++n), 100);
+process.stdin.on('data', (data) => {
+  for (const command of String(data).split('\\n').filter(Boolean)) {
+    if (command === 'stop') process.exit(0);
+    console.log('heard ' + command);
+  }
+});`;
+
+/** The real `aerie daemon` with RUNTIME=docker, killed outright while its container runs. */
+describeWithEngine('A daemon restart on the Docker runtime (real engine)', docker, () => {
+  let panel: PanelStandIn;
+  let dataDirectory: string;
+  const uuid = randomUUID();
+  const daemons: DaemonProcess[] = [];
+
+  beforeAll(async () => {
+    if (docker) await ensureTestImages(docker);
+    panel = await startPanelStandIn();
+    dataDirectory = await mkdtemp(path.join(tmpdir(), 'aerie-docker-restart-'));
+  }, 120_000);
+  afterAll(async () => {
+    for (const daemon of daemons) daemon.process.kill('SIGKILL');
+    await docker
+      ?.getContainer(uuid)
+      .remove({ force: true })
+      .catch(() => {});
+    await panel?.close();
+    await rm(dataDirectory, { recursive: true, force: true });
+  }, 30_000);
+
+  const daemon = () => {
+    const started = startDaemonProcess({
+      DAEMON_PORT: '0',
+      DAEMON_TOKEN_ID: PANEL_TOKEN_ID,
+      DAEMON_TOKEN: PANEL_TOKEN,
+      PANEL_URL: panel.url,
+      DAEMON_DATA_DIR: dataDirectory,
+      RUNTIME: 'docker',
+      DOCKER_HOST: ENGINE_ADDRESS,
+      LOG_LEVEL: 'silent',
+    });
+    daemons.push(started);
+    return started;
+  };
+  const state = async (url: string) =>
+    ((await (await fetch(`${url}/api/servers/${uuid}`, { headers })).json()) as { state: string }).state;
+  const power = async (url: string, action: string) => {
+    const response = await fetch(`${url}/api/servers/${uuid}/power`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ action }),
+    });
+    expect(response.status).toBe(202);
+  };
+
+  it('kill -9 of the daemon: the container keeps running, the next daemon re-attaches to it, Stop stops it', {
+    timeout: 120_000,
+  }, async () => {
+    if (!docker) throw new Error('no engine');
+    const port = await freePort();
+    const configuration = demoConfiguration(uuid, { invocation: 'node game.cjs', done: ['ready'] });
+    configuration.settings.container.image = TEST_IMAGE;
+    configuration.settings.allocations = {
+      ...configuration.settings.allocations,
+      default: { ip: '127.0.0.1', port },
+      mappings: { '127.0.0.1': [port] },
+    };
+    panel.servers.set(uuid, configuration);
+    const first = daemon();
+    let url = await first.listening();
+    await writeFile(path.join(dataDirectory, 'volumes', uuid, 'game.cjs'), GAME);
+    await power(url, 'start');
+    await expect.poll(() => state(url), { timeout: 60_000 }).toBe('running');
+    const before = await docker.getContainer(uuid).inspect();
+
+    first.process.kill('SIGKILL');
+    await first.exited;
+    await sleep(800);
+    expect((await docker.getContainer(uuid).inspect()).State.Running).toBe(true);
+
+    const second = daemon();
+    url = await second.listening();
+    expect(await state(url)).toBe('running');
+    // The same container, never recreated or restarted.
+    const after = await docker.getContainer(uuid).inspect();
+    expect(after.Id).toBe(before.Id);
+    expect(after.State.StartedAt).toBe(before.State.StartedAt);
+
+    await sleep(1100);
+    const socket = await TestSocket.open(`${url.replace('http', 'ws')}/api/servers/${uuid}/ws`, {
+      origin: panel.url,
+    });
+    await socket.auth(await signTestToken({ server_uuid: uuid }, { key: PANEL_TOKEN }));
+    socket.send('send logs');
+    await socket.next('console output', ([line]) => line?.startsWith('tick ') === true);
+    await sleep(300);
+    // The container's last lines, those printed while no daemon listened among them, then live ones, in order.
+    const ticks = socket.messages
+      .filter((m) => m.event === 'console output' && m.args?.[0]?.startsWith('tick '))
+      .map((m) => Number(m.args?.[0]?.slice(5)));
+    expect(ticks.length).toBeGreaterThan(10);
+    expect(ticks).toEqual(ticks.map((_, index) => (ticks[0] as number) + index));
+    socket.send('send command', ['hello']);
+    await socket.next('console output', ([line]) => line === 'heard hello');
+
+    await power(url, 'stop');
+    await expect.poll(() => state(url), { timeout: 30_000 }).toBe('offline');
+    expect((await docker.getContainer(uuid).inspect()).State.Running).toBe(false);
+    socket.close();
+  });
+});
