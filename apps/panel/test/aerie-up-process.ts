@@ -11,12 +11,14 @@ export const aerieBin = join(repoRoot, 'bin/aerie.mjs');
 /**
  * Starts a real `aerie up` with `env` on top of the test's environment. `ready` resolves with the panel URL once
  * both the panel and its daemon listen; `stop` sends Ctrl-C (SIGINT) and resolves with the exit code; `pid` is
- * the `aerie up` process (its daemon is a child of it).
+ * the `aerie up` process (its daemon is a child of it). `detached`: it leads a process group of its own, as in a
+ * terminal or under a service manager, so the test can signal the whole group.
  */
-export function startAerieUp(env: Record<string, string>) {
+export function startAerieUp(env: Record<string, string>, options: { detached?: boolean } = {}) {
   const child: ChildProcess = spawn(process.execPath, [aerieBin, 'up'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   let output = '';
   const ready = new Promise<string>((resolve, reject) => {
@@ -34,7 +36,8 @@ export function startAerieUp(env: Record<string, string>) {
       child.once('exit', (code) => resolve(code));
       child.kill('SIGINT');
     });
-  return { ready, stop, output: () => output, pid: child.pid };
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { ready, stop, exited, output: () => output, pid: child.pid };
 }
 
 /** The local node's plain daemon token, opened with the app key `aerie up` keeps in DATA_DIR. */
