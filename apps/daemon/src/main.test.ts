@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signTestToken } from './auth/testing/sign-token';
+import { DAEMON_STOP_DEADLINE_MS } from './stop-signals';
 import {
   demoConfiguration,
   PANEL_TOKEN,
@@ -71,6 +72,51 @@ const daemonEnv = () => ({
   LOG_LEVEL: 'silent',
 });
 
+/**
+ * Sends `signal`, then again every 2 ms until the process exits: the daemon stops in some tens of ms, so repeats
+ * land while it handles the first (as `aerie up` forwards the SIGTERM its process group already got).
+ */
+async function signalUntilExit(
+  child: ChildProcess,
+  signal: NodeJS.Signals,
+  exited: Promise<number | null>,
+): Promise<number | null> {
+  child.kill(signal);
+  const repeat = setInterval(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  }, 2);
+  try {
+    return await exited;
+  } finally {
+    clearInterval(repeat);
+  }
+}
+
+/** A daemon that booted and runs one game server (a script found by its own name). */
+async function bootWithRunningGame() {
+  // A name of its own: test files run in parallel, and the game is found by its command line.
+  const game = `game-${process.pid}-${Date.now()}.cjs`;
+  panel.servers.set(UUID, demoConfiguration(UUID, { invocation: nodeStartup(game), done: ['ready'] }));
+  const daemon = startDaemon(daemonEnv());
+  await expect.poll(daemon.output, { timeout: 10_000 }).toMatch(/listening on http:\/\/\S+/);
+  const url = /listening on (http:\/\/\S+)/.exec(daemon.output())?.[1];
+  await writeFile(
+    path.join(dataDirectory, 'volumes', UUID, game),
+    'console.log("ready"); process.stdin.resume();',
+  );
+  const headers = { authorization: `Bearer ${PANEL_TOKEN}`, 'content-type': 'application/json' };
+  const power = await fetch(`${url}/api/servers/${UUID}/power`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ action: 'start' }),
+  });
+  expect(power.status).toBe(202);
+  const state = async () =>
+    ((await (await fetch(`${url}/api/servers/${UUID}`, { headers })).json()) as { state: string }).state;
+  await expect.poll(state, { timeout: 5_000 }).toBe('running');
+  return { daemon, game };
+}
+
 describe('aerie daemon', () => {
   it('says which variable is missing and exits', { timeout: 20_000 }, async () => {
     const daemon = startDaemon({ DAEMON_DATA_DIR: dataDirectory });
@@ -79,7 +125,7 @@ describe('aerie daemon', () => {
     expect(daemon.output()).toContain('DAEMON_TOKEN: is required');
   });
 
-  it('boots from the panel, runs a server, and on SIGTERM ends it but remembers it ran', {
+  it('boots from the panel, runs a server, and on SIGINT (Ctrl-C) ends it but remembers it ran', {
     timeout: 40_000,
   }, async () => {
     // A name of its own: test files run in parallel, and the game is found by its command line.
@@ -106,7 +152,7 @@ describe('aerie daemon', () => {
     await expect.poll(state, { timeout: 10_000 }).toBe('running');
     expect(await processesRunning(game)).toHaveLength(1);
 
-    daemon.process.kill('SIGTERM');
+    daemon.process.kill('SIGINT');
     expect(await daemon.exited).toBe(0);
     expect(await processesRunning(game)).toEqual([]);
     expect(JSON.parse(await readFile(path.join(dataDirectory, 'states.json'), 'utf8'))).toEqual({
@@ -114,6 +160,25 @@ describe('aerie daemon', () => {
     });
     await expect(fetch(`${url}/api/system`, { headers })).rejects.toThrow();
   });
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`exits 0 in time and keeps its states when ${signal} comes again while it stops`, {
+      timeout: 20_000,
+    }, async () => {
+      const { daemon, game } = await bootWithRunningGame();
+      const started = Date.now();
+      expect(await signalUntilExit(daemon.process, signal, daemon.exited)).toBe(0);
+      expect(Date.now() - started).toBeLessThan(DAEMON_STOP_DEADLINE_MS);
+      expect(daemon.output()).toContain(`${signal}: already stopping`);
+      expect(JSON.parse(await readFile(path.join(dataDirectory, 'states.json'), 'utf8'))).toEqual({
+        [UUID]: 'running',
+      });
+      const left = await processesRunning(game);
+      // Ctrl-C ends the game; SIGTERM leaves it for the next daemon.
+      for (const pid of left) process.kill(pid, 'SIGKILL');
+      expect(left).toHaveLength(signal === 'SIGINT' ? 0 : 1);
+    });
+  }
 
   it('serves the files API and the signed download/upload URLs, one-time across a restart', {
     timeout: 40_000,

@@ -10,6 +10,13 @@ import { watchSupervisor } from './parent-watch';
 import { loadRuntimeDriver } from './runtime/driver-loader';
 import { ProcessDriver } from './runtime/process/process-driver';
 import { ServerManager } from './server/server-manager';
+import {
+  DAEMON_STOP_DEADLINE_MS,
+  finishWithin,
+  leavesServersRunning,
+  onStopSignals,
+  type StopRequests,
+} from './stop-signals';
 import { consoleWebsocketPlugins } from './websocket/daemon-plugins';
 
 /** The hooks other parts of the daemon plug in through (the console websocket, the signed file URLs). */
@@ -20,7 +27,8 @@ export type DaemonPlugins = Pick<
 
 /**
  * `aerie daemon`: loads its servers from the panel, starts again those that were running, and serves the daemon
- * API on DAEMON_HOST:DAEMON_PORT until SIGINT/SIGTERM.
+ * API on DAEMON_HOST:DAEMON_PORT until SIGINT (which ends the game servers too), SIGTERM or SIGHUP (which leave
+ * them running for the next daemon).
  * @throws DaemonConfigError when the configuration is invalid
  */
 export async function runDaemon(
@@ -47,7 +55,7 @@ export async function runDaemon(
   // Before boot: a signal while servers are starting again must still end them and keep their states.
   const stopping = stopOnSignals(app, manager, supervisorPid(env));
   await manager.boot();
-  if (stopping.requested) return;
+  if (stopping.cause !== undefined) return;
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -64,34 +72,32 @@ function supervisorPid(env: Record<string, string | undefined>): number | undefi
 }
 
 /**
- * Stops taking requests, ends process servers (states.json still says they ran), writes states, exits: on a signal,
- * or when the supervising `aerie up` has gone without stopping this daemon (killed outright).
+ * Stops taking requests, ends the game servers on SIGINT only (see leavesServersRunning), writes states (they still
+ * say what ran), exits; on a signal, or when the supervising `aerie up` has gone without stopping this daemon
+ * (killed outright). Repeated signals do not interrupt it; it gives up after DAEMON_STOP_DEADLINE_MS.
  */
 function stopOnSignals(
   app: FastifyInstance,
   manager: ServerManager,
   supervisor: number | undefined,
-): { readonly requested: boolean } {
-  const state = { requested: false };
-  const shutdown = () => {
-    if (state.requested) return;
-    state.requested = true;
+): StopRequests {
+  const stopping = onStopSignals((cause) => {
+    const leaveRunning = leavesServersRunning(cause);
+    console.log(
+      `${cause}: stopping the daemon; ${leaveRunning ? 'game servers keep running for the next daemon' : 'ending the game servers'}.`,
+    );
     // Open sockets (console websockets) would hold close() forever.
     app.server.closeAllConnections?.();
-    Promise.all([app.close(), manager.shutdown()]).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
+    finishWithin(
+      { 'the daemon API': app.close(), 'the game servers': manager.shutdown({ leaveRunning }) },
+      { deadlineMs: DAEMON_STOP_DEADLINE_MS },
     );
-  };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, shutdown);
+  });
   if (supervisor !== undefined) {
     watchSupervisor(supervisor, () => {
-      console.log('The aerie up that started this daemon is gone: stopping.');
-      shutdown();
+      console.log('The aerie up that started this daemon is gone.');
+      stopping.request('supervisor gone');
     });
   }
-  return state;
+  return stopping;
 }

@@ -17,9 +17,10 @@ export async function panel(): Promise<void> {
     );
   }
   const { app, url } = await servePanel(config, prepared);
-  console.log(`Aerie panel is running at ${url} (Ctrl-C to stop)`);
-  onShutdown(async () => {
-    await app.close();
-    await prepared.db.destroy();
+  onShutdown(async (_signal, step) => {
+    await step('the panel', app.close());
+    await step('the database', prepared.db.destroy());
   });
+  // Only now: a signal sent as soon as this line shows must find the handlers in place.
+  console.log(`Aerie panel is running at ${url} (Ctrl-C to stop)`);
 }

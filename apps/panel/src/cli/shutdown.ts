@@ -1,24 +1,60 @@
+/** How long `aerie up` and `aerie panel` may take to stop before they give up and exit 1. */
+export const STOP_DEADLINE_MS = 20_000;
+
+/** The signals that stop `aerie up` and `aerie panel`; which one came first is handed to the cleanup. */
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** Names a piece of the cleanup, so that a deadline passed can say what had not finished. */
+export type ShutdownStep = <T>(name: string, work: Promise<T>) => Promise<T>;
+
+export interface ShutdownOptions {
+  print?: (line: string) => void;
+  deadlineMs?: number;
+}
+
 /**
- * Runs `cleanup` once on SIGINT or SIGTERM, then exits. A second signal while cleaning up exits at once,
- * for the impatient Ctrl-C.
+ * Runs `cleanup` once, for the first SIGINT, SIGTERM or SIGHUP, then exits: 0 when it is done, 1 when it fails or
+ * has not finished by the deadline. Repeated signals, of any kind, only print one line: exiting halfway would
+ * leave the daemon without the supervisor that was stopping it, and the first signal's choice stands.
  */
-export function onShutdown(cleanup: () => Promise<void>, print: (line: string) => void = console.log): void {
-  let stopping = false;
-  const handler = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      print(`${signal} again: exiting without waiting.`);
-      process.exit(1);
+export function onShutdown(
+  cleanup: (signal: StopSignal, step: ShutdownStep) => Promise<void>,
+  options: ShutdownOptions = {},
+): void {
+  const print = options.print ?? console.log;
+  const deadlineMs = options.deadlineMs ?? STOP_DEADLINE_MS;
+  let first: StopSignal | undefined;
+  let toldAlready = false;
+  const handler = (signal: StopSignal) => {
+    if (first !== undefined) {
+      if (!toldAlready) print(`${signal}: already stopping (since ${first}).`);
+      toldAlready = true;
+      return;
     }
-    stopping = true;
+    first = signal;
     print(`${signal} received: shutting down…`);
-    cleanup().then(
-      () => process.exit(0),
+    const unfinished = new Set<string>();
+    const step: ShutdownStep = (name, work) => {
+      unfinished.add(name);
+      return work.finally(() => unfinished.delete(name));
+    };
+    const deadline = setTimeout(() => {
+      const names = [...unfinished].join(', ') || 'the cleanup';
+      print(`Shutting down took over ${deadlineMs / 1000} s; not finished: ${names}. Exiting.`);
+      process.exit(1);
+    }, deadlineMs);
+    cleanup(signal, step).then(
+      () => {
+        clearTimeout(deadline);
+        process.exit(0);
+      },
       (error: unknown) => {
+        clearTimeout(deadline);
         console.error('Shutdown failed:', error);
         process.exit(1);
       },
     );
   };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
+  for (const signal of STOP_SIGNALS) process.on(signal, handler);
 }

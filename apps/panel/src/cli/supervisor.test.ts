@@ -51,6 +51,26 @@ describe('the daemon supervisor', () => {
     expect(child.restarts).toBe(0);
   });
 
+  it.each([
+    ['SIGINT', 'SIGINT'],
+    ['SIGTERM', 'SIGTERM'],
+    ['SIGHUP', 'SIGTERM'],
+    [undefined, 'SIGTERM'],
+  ] as const)('passes %s on to the child as %s', async (given, received) => {
+    const lines: string[] = [];
+    // The child says which signal reached it, then exits.
+    const child = supervise({
+      name: 'recorder',
+      ...node(
+        'for (const s of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(s, () => { console.log("got " + s); process.exit(0); }); console.log("ready"); setInterval(() => {}, 1000)',
+      ),
+      print: (line) => lines.push(line),
+    });
+    await waitFor(() => lines.includes('[recorder] ready'));
+    await child.stop(given);
+    expect(lines.filter((line) => line.startsWith('[recorder] got'))).toEqual([`[recorder] got ${received}`]);
+  });
+
   it('kills a child that ignores SIGTERM after the grace period', async () => {
     const lines: string[] = [];
     const child = supervise({

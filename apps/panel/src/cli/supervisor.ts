@@ -13,7 +13,7 @@ export interface SupervisorOptions {
   maxBackoffMs?: number;
   /** A child that ran this long before crashing counts as healthy: the backoff starts over. */
   stableAfterMs?: number;
-  /** How long stop() waits after SIGTERM before SIGKILL. */
+  /** How long stop() waits after its signal before SIGKILL: longer than the child's own stop deadline. */
   stopTimeoutMs?: number;
 }
 
@@ -21,12 +21,16 @@ export interface Supervised {
   /** Number of restarts after crashes so far. */
   readonly restarts: number;
   readonly pid: number | undefined;
-  stop(): Promise<void>;
+  /**
+   * Stops the child and its restarts: Ctrl-C (SIGINT) is passed on as SIGINT, anything else as SIGTERM (the
+   * daemon ends its game servers only on SIGINT).
+   */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /**
  * Keeps a child process running: it is restarted with exponential backoff when it exits on its own, and
- * stopped (SIGTERM, then SIGKILL after a grace period) by stop().
+ * stopped (the signal it is given, then SIGKILL after a grace period) by stop().
  */
 export function supervise(options: SupervisorOptions): Supervised {
   const print = options.print ?? console.log;
@@ -75,7 +79,7 @@ export function supervise(options: SupervisorOptions): Supervised {
     get pid() {
       return child?.pid;
     },
-    async stop() {
+    async stop(signal?: NodeJS.Signals) {
       stopping = true;
       if (timer) clearTimeout(timer);
       const running = child;
@@ -86,7 +90,7 @@ export function supervise(options: SupervisorOptions): Supervised {
         running.once('close', () => resolve());
         running.once('exit', () => setTimeout(resolve, 1000).unref());
       });
-      running.kill('SIGTERM');
+      running.kill(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM');
       const grace = setTimeout(() => running.kill('SIGKILL'), options.stopTimeoutMs ?? 5000);
       await exited;
       clearTimeout(grace);

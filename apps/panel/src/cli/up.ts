@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DAEMON_STOP_DEADLINE_MS } from '@aerie/daemon/stop-signals';
 import { bootstrapServers } from '@aerie/panel/bootstrap/bootstrap-servers';
 import { dispatchPendingInstalls, waitForDaemon } from '@aerie/panel/bootstrap/daemon-installs';
 import { loadConfig } from '@aerie/panel/config/load-config';
@@ -14,12 +15,16 @@ import { servePanel } from './serve';
 import { onShutdown } from './shutdown';
 import { supervise } from './supervisor';
 
+/** The daemon gives up stopping after DAEMON_STOP_DEADLINE_MS; it is killed only some time after that. */
+const DAEMON_KILL_AFTER_MS = DAEMON_STOP_DEADLINE_MS + 2_000;
+
 const aerieBin = fileURLToPath(new URL('../../../../bin/aerie.mjs', import.meta.url));
 
 /**
  * `aerie up` (what `npm start` runs): migrate, create the first admin if there is none, serve the panel and
  * keep a local daemon running as a child process, given the local node's token and the panel's URL; servers
- * never installed are handed to it once it answers. Ctrl-C stops all of it cleanly.
+ * never installed are handed to it once it answers. Ctrl-C stops all of it cleanly, game servers included;
+ * SIGTERM and SIGHUP stop the panel and the daemon and leave the game servers running (see README, Running).
  */
 export async function up(): Promise<void> {
   const config = loadConfig();
@@ -36,6 +41,7 @@ export async function up(): Promise<void> {
     name: 'daemon',
     command: process.execPath,
     args: [aerieBin, 'daemon'],
+    stopTimeoutMs: DAEMON_KILL_AFTER_MS,
     env: {
       ...process.env,
       DATA_DIR: config.dataDir,
@@ -51,7 +57,6 @@ export async function up(): Promise<void> {
       AERIE_SUPERVISOR_PID: String(process.pid),
     },
   });
-  console.log(`Aerie is running at ${url} (Ctrl-C to stop)`);
   // Servers never installed (the demo server on a first boot) go to the daemon once it answers.
   const stopInstalls = new AbortController();
   const client = new DaemonClient(secretBox);
@@ -60,14 +65,21 @@ export async function up(): Promise<void> {
       ready ? dispatchPendingInstalls(prepared.db, client, node, { print: console.log }) : null,
     )
     .catch((error: Error) => console.log(`Could not hand pending installs to the daemon: ${error.message}`));
-  onShutdown(async () => {
+  onShutdown(async (signal, step) => {
     stopInstalls.abort();
-    await installs;
-    await app.close();
-    await daemon.stop();
-    await prepared.db.destroy();
+    // The daemon hears the signal aerie up got: only Ctrl-C ends the game servers.
+    await Promise.all([
+      step(
+        'the panel',
+        installs.then(() => app.close()),
+      ),
+      step('the daemon', daemon.stop(signal)),
+    ]);
+    await step('the database', prepared.db.destroy());
     console.log('Aerie stopped.');
   });
+  // Only now: a signal sent as soon as this line shows must find the handlers in place.
+  console.log(`Aerie is running at ${url} (Ctrl-C to stop)`);
 }
 
 async function firstAdminId(db: Db, username: string | undefined): Promise<number | null> {
