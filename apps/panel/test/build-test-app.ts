@@ -27,9 +27,14 @@ export interface TestApp {
  * Call once per test file (beforeAll) and close() in afterAll.
  */
 export async function buildTestApp(
-  options: { env?: Record<string, string>; beforeReady?: (app: FastifyInstance) => void } = {},
+  options: {
+    env?: Record<string, string>;
+    beforeReady?: (app: FastifyInstance) => void;
+    /** Where the temp DATA_DIR (and so the SQLite file) is made; the system's temp directory by default. */
+    dataDirParent?: string;
+  } = {},
 ): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'aerie-panel-test-'));
+  const dataDir = mkdtempSync(join(options.dataDirParent ?? tmpdir(), 'aerie-panel-test-'));
   const database = await createTestDatabase(dataDir);
   await migrateToLatest(database.db);
   const config = loadConfig({

@@ -45,6 +45,16 @@ export function createDatabase(options: { databaseUrl?: string | undefined; data
 }
 
 /**
+ * What Kysely's `rollback` runs when SQLite has already rolled the transaction back itself, as it may after
+ * SQLITE_FULL or an I/O error: a real ROLLBACK would fail with "cannot rollback - no transaction is active" and
+ * that error would replace the one that explains the failure (a full disk).
+ */
+const ALREADY_ROLLED_BACK = {
+  reader: false,
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+} as unknown as SQLite.Statement;
+
+/**
  * Kysely prepares every query anew; on the hot paths (the session look-up on each request) preparing costs more
  * than running. Statements are reused by SQL text, except one still being iterated (`busy`).
  */
@@ -53,6 +63,7 @@ function withStatementCache(sqlite: SQLite.Database, max = 256) {
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
+      if (sql === 'rollback' && !sqlite.inTransaction) return ALREADY_ROLLED_BACK;
       const cached = cache.get(sql);
       if (cached && !cached.busy) return cached;
       const statement = sqlite.prepare(sql);

@@ -1,6 +1,7 @@
+import { isDiskFull } from '@aerie/panel/db/disk-full';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { csrfMismatch, HttpError, notFound } from './errors';
+import { csrfMismatch, diskFull, HttpError, notFound } from './errors';
 
 /** Exception names for statuses raised by Fastify itself (bad bodies, wrong methods…). */
 const codeForStatus: Record<number, string> = {
@@ -26,6 +27,17 @@ function toHttpError(error: FastifyError): HttpError {
   return new HttpError(500, 'HttpException', errorMessages.serverError);
 }
 
+/**
+ * One line, no stack: which request, what did not happen, and the driver's own words
+ * (`POST /auth/login refused, the disk is full (SQLITE_FULL: database or disk is full)`).
+ */
+export function logDiskFull(request: FastifyRequest, error: unknown, what = 'refused'): void {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  request.log.warn(
+    `${request.method} ${request.url.split('?')[0]} ${what}, the disk is full (${String(code)}: ${String(message)})`,
+  );
+}
+
 function send(reply: FastifyReply, error: HttpError) {
   return reply
     .status(error.statusCode)
@@ -36,11 +48,16 @@ function send(reply: FastifyReply, error: HttpError) {
 
 /**
  * One place turns every failure into the reference envelope `{errors:[{code,status,detail}]}`: our HttpErrors,
- * Fastify's own 4xx errors, CSRF refusals (419), unknown routes (404) and anything unexpected (500, logged,
- * with a generic message so internals never leak).
+ * Fastify's own 4xx errors, CSRF refusals (419), unknown routes (404), a write refused for lack of disk space
+ * (507, one warning line: a full disk is the operator's to fix, not a bug with a stack to read) and anything
+ * unexpected (500, logged, with a generic message so internals never leak).
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (!(error instanceof HttpError) && isDiskFull(error)) {
+      logDiskFull(request, error);
+      return send(reply, diskFull());
+    }
     const httpError = toHttpError(error);
     if (httpError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     return send(reply, httpError);

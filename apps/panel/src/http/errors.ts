@@ -26,6 +26,12 @@ export const notFound = (detail: string = errorMessages.notFound) =>
 export const unauthenticated = () =>
   new HttpError(401, 'AuthenticationException', errorMessages.unauthenticated);
 
+/**
+ * A write the database (or the data directory) could not store for lack of disk space: 507 Insufficient Storage.
+ * Nothing was saved, and the same request succeeds once space is freed, without a restart.
+ */
+export const diskFull = () => new HttpError(507, 'HttpException', errorMessages.diskFull);
+
 export const csrfMismatch = () => new HttpError(419, 'HttpException', errorMessages.csrfMismatch);
 
 /** A business rule refused the request (Pterodactyl's DisplayException, HTTP 400). */

@@ -1,3 +1,5 @@
+import { isDiskFull } from '@aerie/panel/db/disk-full';
+import { logDiskFull } from '@aerie/panel/http/error-handler';
 import type { User } from '@aerie/panel/users/user';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionData } from './session-data';
@@ -22,6 +24,25 @@ declare module 'fastify' {
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /**
+ * A write the request can do without (sliding the expiry, removing an expired row): on a full disk it is left
+ * undone with a warning, so a signed-in user can still read while no write fits. False when it was skipped.
+ */
+async function unlessDiskFull(
+  request: FastifyRequest,
+  what: string,
+  write: () => Promise<void>,
+): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    logDiskFull(request, error, what);
+    return false;
+  }
+}
+
+/**
  * Browser sessions kept in the database. The lifetime slides: each use pushes the expiry back, but the row
  * (and the cookie) is rewritten at most once per `touchAfterMs`, so reads do not cost a write each.
  */
@@ -42,14 +63,15 @@ export class Sessions {
     const found = await this.store.find(token);
     const now = this.options.clock();
     if (!found || found.expiresAt <= now) {
-      if (found) await this.store.delete(found.id);
+      if (found) await unlessDiskFull(request, 'expired session kept', () => this.store.delete(found.id));
       this.clearCookie(reply);
       return;
     }
     const { ttlMs, touchAfterMs = 60_000 } = this.options;
     if (found.expiresAt.getTime() - now.getTime() < ttlMs - touchAfterMs) {
-      await this.store.extend(found.id, this.expiryFrom(now));
-      this.setCookie(request, reply, token);
+      const extend = () => this.store.extend(found.id, this.expiryFrom(now));
+      if (await unlessDiskFull(request, 'session not extended', extend))
+        this.setCookie(request, reply, token);
     }
     request.session = { id: found.id, data: found.data };
     request.user = found.user;

@@ -1,0 +1,103 @@
+import { TestBrowser } from '@aerie/panel/test/browser';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { createTestUser } from '@aerie/panel/test/factories';
+import { mountSmallDisk, type SmallDisk, smallDiskUnavailable } from '@aerie/panel/test/small-disk';
+import { errorMessages } from '@aerie/shared/errors/error-envelope';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The SQLite file has to sit on the small disk; PostgreSQL and MariaDB keep theirs elsewhere (their codes are
+// covered by db/disk-full.test.ts).
+const skipReason = process.env.AERIE_TEST_DATABASE_URL
+  ? 'SQLite only: the database file must sit on the small disk'
+  : smallDiskUnavailable();
+
+const DISK_FULL = {
+  errors: [{ code: 'HttpException', status: '507', detail: errorMessages.diskFull }],
+};
+
+let disk: SmallDisk;
+let t: TestApp;
+let user: { username: string; password: string };
+
+describe.skipIf(skipReason !== undefined)(
+  `a full disk under the SQLite database${skipReason ? ` (skipped: ${skipReason})` : ''}`,
+  { timeout: 10_000 },
+  () => {
+    beforeAll(async () => {
+      disk = mountSmallDisk(8);
+      t = await buildTestApp({ dataDirParent: disk.path });
+      const created = await createTestUser(t.ctx);
+      user = { username: created.user.username, password: created.password };
+      // An empty WAL: every write from here on needs new pages, so a full disk refuses the first one (frames
+      // left from the migrations would otherwise be reused and let a few small writes through).
+      await sql`pragma wal_checkpoint(truncate)`.execute(t.db);
+    });
+    afterAll(async () => {
+      disk?.free();
+      await t?.close();
+      disk?.unmount();
+    });
+
+    /** Runs `check` with the disk full, and frees it whatever happens. */
+    async function whileFull(check: () => Promise<void>) {
+      disk.fill();
+      try {
+        await check();
+      } finally {
+        disk.free();
+      }
+    }
+
+    it('refuses a sign-in with 507 and a plain sentence, and signs in once space is freed', async () => {
+      const browser = new TestBrowser(t.app);
+      await whileFull(async () => {
+        const refused = await browser.post('/auth/login', { user: user.username, password: user.password });
+        expect(refused.statusCode).toBe(507);
+        expect(refused.json()).toEqual(DISK_FULL);
+        expect(browser.cookies.has('aerie_session')).toBe(false);
+      });
+      // No restart: the same app, the same database connection.
+      await browser.signIn(user.username, user.password);
+      expect((await browser.get('/api/client/account')).statusCode).toBe(200);
+    });
+
+    it('refuses a write in a transaction with 507, leaves nothing open, and takes it once space is freed', async () => {
+      const browser = new TestBrowser(t.app);
+      await browser.signIn(user.username, user.password);
+      const keys = () => browser.get('/api/client/account/api-keys');
+      const key = { description: 'deploy', allowed_ips: [] };
+      await whileFull(async () => {
+        const refused = await browser.post('/api/client/account/api-keys', key);
+        expect(refused.statusCode).toBe(507);
+        expect(refused.json()).toEqual(DISK_FULL);
+        // Reading still works while full, and nothing of the refused write was kept.
+        const listed = await keys();
+        expect(listed.statusCode).toBe(200);
+        expect(listed.json().data).toEqual([]);
+      });
+      // A transaction left open would make this one fail ("cannot start a transaction within a transaction").
+      expect((await browser.post('/api/client/account/api-keys', key)).statusCode).toBe(200);
+      expect((await keys()).json().data).toHaveLength(1);
+    });
+
+    it('lets a signed-in user keep reading: the session slides again once space is freed', async () => {
+      const browser = new TestBrowser(t.app);
+      await browser.signIn(user.username, user.password);
+      // Past the one-minute mark after which a request moves the session's expiry (a write).
+      t.advanceClock(2 * 60_000);
+      try {
+        await whileFull(async () => {
+          const read = await browser.get('/api/client/account');
+          expect(read.statusCode).toBe(200);
+          expect(read.headers['set-cookie']).toBeUndefined();
+        });
+        const slid = await browser.get('/api/client/account');
+        expect(slid.statusCode).toBe(200);
+        expect(String(slid.headers['set-cookie'])).toMatch(/aerie_session=/);
+      } finally {
+        t.advanceClock(-2 * 60_000);
+      }
+    });
+  },
+);
