@@ -13,7 +13,7 @@ import { ByteLimit } from './byte-limit';
 import type { Denylist } from './denylist';
 import type { DiskQuota } from './disk-quota';
 import { ExtractDirectories } from './extract-directories';
-import { errnoOf, FilesystemError, isFilesystemError } from './filesystem-error';
+import { errnoOf, FilesystemError, isDiskFull, isFilesystemError } from './filesystem-error';
 import type { Jail } from './jail';
 import { pathComponents } from './jail-path';
 import { writeAll } from './write-all';
@@ -230,6 +230,11 @@ async function writeEntry(
     return bytes;
   } catch (error) {
     if (isFilesystemError(error)) throw error;
+    if (isDiskFull(error)) {
+      // The entry cut short goes: half a file is of no use, and the full disk needs its space back.
+      await fs.unlink((await directories.get(parent)).child(name)).catch(() => undefined);
+      throw new FilesystemError('ENOSPACE');
+    }
     throw new FilesystemError('EARCHIVE', 'The archive is damaged and could not be extracted completely.');
   } finally {
     await file.close();

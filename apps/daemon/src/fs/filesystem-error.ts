@@ -11,6 +11,7 @@ export type FilesystemErrorCode =
   | 'EEXISTS'
   | 'EDENIED'
   | 'EQUOTA'
+  | 'ENOSPACE'
   | 'EARCHIVE'
   | 'EUNSUPPORTED'
   | 'ETOOMANY'
@@ -28,6 +29,7 @@ const MESSAGES: Record<FilesystemErrorCode, string> = {
   EEXISTS: 'A file or folder with that name already exists.',
   EDENIED: 'This file cannot be modified: present in egg denylist.',
   EQUOTA: 'There is not enough disk space available to perform that action.',
+  ENOSPACE: "The node's disk is full: nothing was saved. Free some space on the node and try again.",
   EARCHIVE: 'The archive contains an entry that cannot be safely extracted.',
   EUNSUPPORTED: 'The archive provided is in a format Wings does not understand.',
   ETOOMANY: 'The archive contains too many entries to be extracted.',
@@ -41,6 +43,8 @@ const STATUS: Partial<Record<FilesystemErrorCode, number>> = {
   ENOTFOUND: 404,
   EOUTSIDE: 404,
   EDENIED: 403,
+  // Insufficient Storage: the node's own disk, not the server's allowance (EQUOTA), so not the user's to fix.
+  ENOSPACE: 507,
 };
 
 export class FilesystemError extends Error {
@@ -67,6 +71,12 @@ export function errnoOf(error: unknown): string | undefined {
     : undefined;
 }
 
+/** True for the kernel's "no space left on device" (or the host's disk quota for the daemon's user). */
+export function isDiskFull(error: unknown): boolean {
+  const code = errnoOf(error);
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
 /** Turns the kernel's answer about a path into our refusal; anything unexpected is re-thrown untouched. */
 export function fromSystemError(error: unknown): never {
   if (error instanceof FilesystemError) throw error;
@@ -86,7 +96,7 @@ export function fromSystemError(error: unknown): never {
       throw new FilesystemError('EINVALID', 'That file name is too long.');
     case 'ENOSPC':
     case 'EDQUOT':
-      throw new FilesystemError('EQUOTA');
+      throw new FilesystemError('ENOSPACE');
     default:
       throw error;
   }

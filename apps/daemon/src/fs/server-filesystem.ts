@@ -51,7 +51,8 @@ export interface FileContents {
   entry: FileEntry;
 }
 
-export type FileData = Buffer | Uint8Array | string | Readable;
+/** A file's new contents: bytes at once, or a stream or any async source of pieces as they arrive. */
+export type FileData = Buffer | Uint8Array | string | Readable | AsyncIterable<Uint8Array>;
 
 /**
  * One server's files, as the daemon's routes use them. Every path is a user path below the server root (`/` is the

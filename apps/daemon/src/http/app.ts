@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import { FilesystemError } from '../fs/filesystem-error';
+import { FilesystemError, isDiskFull } from '../fs/filesystem-error';
 import type { ServerManager } from '../server/server-manager';
 import { systemInfo } from '../system/system-info';
 import { connectionServerOptions, guardConnections } from './connection-guard';
@@ -16,6 +16,8 @@ export interface DaemonAppConfig {
   /** The panel's URL: the default CORS origin and the origin the websocket accepts. */
   panelUrl: string;
   allowedOrigins: readonly string[];
+  /** DAEMON_DATA_DIR: GET /api/system reports the free space of its disk (null without it). */
+  dataDirectory?: string;
 }
 
 export interface DaemonAppOptions {
@@ -79,8 +81,17 @@ export function buildDaemonApp(options: DaemonAppOptions): FastifyInstance {
   app.addHook('onRequest', corsHook(config.panelUrl, config.allowedOrigins));
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof HttpError) return reply.status(error.statusCode).send({ error: error.message });
+    // A full disk wherever it was met (a file, a staged upload, the used-token file): one warning line, no stack,
+    // and the file errors' answer. It passes on its own once space is freed.
+    const diskFull = isDiskFull(error) ? new FilesystemError('ENOSPACE') : undefined;
+    if (diskFull || (error instanceof FilesystemError && error.code === 'ENOSPACE')) {
+      request.log.warn(`${request.method} ${request.url.split('?')[0]} refused: the disk is full`);
+    }
     // The jailed filesystem's refusals carry Wings' status and text (404 outside/missing, 403 denylist, 400).
-    if (error instanceof FilesystemError) return reply.status(error.status).send({ error: error.message });
+    const refusal = diskFull ?? error;
+    if (refusal instanceof FilesystemError) {
+      return reply.status(refusal.status).send({ error: refusal.message });
+    }
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
       return reply
@@ -97,7 +108,7 @@ export function buildDaemonApp(options: DaemonAppOptions): FastifyInstance {
   if (options.registerPublic) app.register(async (root) => options.registerPublic?.(root, manager, config));
   app.register(async (scope) => {
     scope.addHook('onRequest', nodeTokenAuth(config.token));
-    scope.get('/api/system', async () => systemInfo());
+    scope.get('/api/system', () => systemInfo(config.dataDirectory));
     await serverRoutes(scope, manager);
     await options.registerProtected?.(scope, manager, config);
   });

@@ -5,6 +5,7 @@ import { attachmentDisposition } from './content-disposition';
 import { fileBody } from './file-bodies';
 import { HttpError } from './http-errors';
 import { type ListPageQuery, listPage } from './list-page';
+import { drainRefusedBody } from './refused-body';
 import { serverOf } from './route-helpers';
 
 export const CONTENT_LENGTH_REQUIRED_MESSAGE = 'A Content-Length header is required to write a file.';
@@ -122,8 +123,16 @@ async function writeRoute(scope: FastifyInstance): Promise<void> {
       }
       const size = Number(declared);
       const body = (request.body as Readable | undefined) ?? request.raw;
-      const files = await serverOf(request).files();
-      await files.writeFile(request.query.file ?? '', size === 0 ? Buffer.alloc(0) : body, size);
+      try {
+        const files = await serverOf(request).files();
+        // Read without destroying the request on a refusal: a destroyed request leaves its unread bytes on the
+        // socket, and the panel's next call on that kept-alive connection would wait behind them unanswered.
+        const data = size === 0 ? Buffer.alloc(0) : body.iterator({ destroyOnReturn: false });
+        await files.writeFile(request.query.file ?? '', data, size);
+      } catch (error) {
+        drainRefusedBody(request.raw);
+        throw error;
+      }
       return reply.status(204).send();
     },
   );

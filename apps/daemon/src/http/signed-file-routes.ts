@@ -10,8 +10,9 @@ import type { ServerManager } from '../server/server-manager';
 import type { DaemonAppConfig, DaemonAppOptions } from './app';
 import { attachmentDisposition } from './content-disposition';
 import { HttpError, UNPARSABLE_BODY_MESSAGE } from './http-errors';
+import { drainRefusedBody } from './refused-body';
 import { assertNotRevoked, authoriseSignedFile } from './signed-file-token';
-import { drainRefusedUpload, MAX_UPLOAD_FILES, stageUploads } from './upload-staging';
+import { MAX_UPLOAD_FILES, stageUploads } from './upload-staging';
 
 export const NOT_MULTIPART_MESSAGE = 'The upload must be sent as multipart/form-data.';
 /** Where used signed-URL ids are kept, in the daemon's data directory. */
@@ -111,7 +112,7 @@ async function registerSignedFileRoutes(
         reservation: staging,
       }).catch((error: unknown) => {
         staging.release();
-        drainRefusedUpload(request.raw);
+        drainRefusedBody(request.raw);
         if (error instanceof HttpError || error instanceof FilesystemError) throw error;
         if ((error as NodeJS.ErrnoException).errno !== undefined) throw error;
         // Busboy's complaints about a broken form (no boundary, a part cut short).

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -28,31 +27,6 @@ export const TOO_MANY_FILES_MESSAGE = `An upload may hold at most ${MAX_UPLOAD_F
 export const totalTooLargeMessage = (limitMb: number) =>
   `The files of one upload may add up to at most ${limitMb * UPLOAD_TOTAL_FACTOR} MiB.`;
 export const UPLOAD_TOO_SLOW_MESSAGE = 'The upload took too long and was stopped.';
-
-/** What a refused upload may still send before its connection is cut: enough for the answer to be read. */
-const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
-const DRAIN_LIMIT_MS = 10_000;
-
-/**
- * After an upload is refused mid-body: the parser stops reading, so the rest of the body would stall the socket
- * and the client would never get to read the answer. The rest is read and dropped, up to a bound in bytes and
- * time; past it the connection is cut.
- */
-export function drainRefusedUpload(request: IncomingMessage): void {
-  if (request.complete) return;
-  let drained = 0;
-  const cut = () => request.socket.destroy();
-  const timer = setTimeout(cut, DRAIN_LIMIT_MS);
-  timer.unref();
-  request.unpipe();
-  request.on('data', (chunk: Buffer) => {
-    drained += chunk.length;
-    if (drained > DRAIN_LIMIT_BYTES) cut();
-  });
-  request.once('end', () => clearTimeout(timer));
-  request.once('close', () => clearTimeout(timer));
-  request.resume();
-}
 
 /**
  * A file name as the browser sent it, used as one name inside the upload directory and never joined as a path:

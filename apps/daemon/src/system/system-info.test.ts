@@ -1,3 +1,4 @@
+import { statfs } from 'node:fs/promises';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
@@ -15,17 +16,24 @@ afterAll(async () => {
 });
 
 describe('GET /api/system', () => {
-  it('answers the version, kernel, architecture, OS and CPU count in Wings field names', async () => {
+  it('answers the version, kernel, architecture, OS and CPU count in Wings field names, and the disk', async () => {
     const response = await daemon.request('GET', '/api/system');
     expect(response.status).toBe(200);
     const body = response.body as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual([
       'architecture',
       'cpu_count',
+      'disk_free_bytes',
+      'disk_total_bytes',
       'kernel_version',
       'os',
       'version',
     ]);
+    // The data directory's file system, read live (how a full one reads: src/http/disk-full.test.ts).
+    const disk = await statfs(daemon.dataDirectory);
+    expect(body.disk_total_bytes).toBe(disk.blocks * disk.bsize);
+    expect(body.disk_free_bytes).toBeGreaterThan(0);
+    expect(body.disk_free_bytes).toBeLessThanOrEqual(disk.blocks * disk.bsize);
     expect(body.version).toBe('0.1.0');
     expect(body.kernel_version).toBe(os.release());
     expect(body.os).toBe('linux');

@@ -58,7 +58,12 @@ export async function startTestDaemon(options: {
   });
   await manager.boot();
   const app = buildDaemonApp({
-    config: { token: NODE_TOKEN, panelUrl: options.panel.url, allowedOrigins: ['https://extra.example.com'] },
+    config: {
+      token: NODE_TOKEN,
+      panelUrl: options.panel.url,
+      allowedOrigins: ['https://extra.example.com'],
+      dataDirectory,
+    },
     manager,
     ...options.plugins,
   });

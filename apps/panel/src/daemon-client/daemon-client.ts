@@ -26,6 +26,20 @@ export interface DaemonServerDetails {
   };
 }
 
+/**
+ * `GET /api/system`: Wings' fields, and the disk figures of the daemon's data directory (Aerie's, read live; null
+ * when the daemon could not read them, absent from Wings and older daemons).
+ */
+export interface DaemonSystemInfo {
+  version?: string;
+  kernel_version?: string;
+  architecture?: string;
+  os?: string;
+  cpu_count?: number;
+  disk_total_bytes?: number | null;
+  disk_free_bytes?: number | null;
+}
+
 /** The daemon could not be reached (refused, reset, DNS, time-out). */
 export class DaemonUnreachableError extends Error {
   override name = 'DaemonUnreachableError';
@@ -94,7 +108,7 @@ export class DaemonClient {
   }
 
   /** `GET /api/system`: answers once the daemon is up and accepts this node's token. */
-  system(node: DaemonNode): Promise<Record<string, unknown>> {
+  system(node: DaemonNode): Promise<DaemonSystemInfo> {
     return this.request(node, 'GET', '/api/system');
   }
 
