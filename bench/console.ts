@@ -2,6 +2,8 @@
 // console websocket → 20 clients) against a bare `ws` broadcaster of the same game's lines, measured in the same
 // run: a 100,000-line flood (delivery, drops, RSS), latency at 1,000 lines/s, and RSS with 100 idle demo servers.
 import { randomUUID } from 'node:crypto';
+import { copyFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoConfiguration } from '@aerie/daemon/testing/panel-stand-in';
 import { nodeStartup } from '@aerie/daemon/testing/server-fixtures';
@@ -11,13 +13,22 @@ import { type BenchDaemon, startBenchDaemon } from './src/console-daemon';
 import { type FloodResult, measureFlood } from './src/console-flood';
 import { measureIdleServers } from './src/console-idle';
 import { type LatencyResult, measureLatency } from './src/console-latency';
-import { printFlood, printIdle, printLatency } from './src/console-report';
+import { printFlood, printIdle, printLatency, printRestart } from './src/console-report';
+import { GAME_FILE, measureRestart } from './src/console-restart';
 
 const floodLines = Number(process.env.BENCH_FLOOD_LINES ?? 100_000);
 const clientCount = Number(process.env.BENCH_CLIENTS ?? 20);
 const latencyLines = Number(process.env.BENCH_LATENCY_LINES ?? 5000);
 const latencyRate = 1000;
 const idleServers = Number(process.env.BENCH_IDLE_SERVERS ?? 100);
+const restart = {
+  servers: Number(process.env.BENCH_RESTART_SERVERS ?? 20),
+  sockets: Number(process.env.BENCH_RESTART_SOCKETS ?? 500),
+  rate: Number(process.env.BENCH_RESTART_RATE ?? 20),
+  seconds: Number(process.env.BENCH_RESTART_SECONDS ?? 15),
+};
+/** Which parts run: `flood,latency,idle,restart` (flood and latency always run together). */
+const parts = new Set((process.env.BENCH_CONSOLE_PARTS ?? 'flood,latency,idle,restart').split(','));
 const gameScript = fileURLToPath(new URL('./src/console-game.mjs', import.meta.url));
 
 /** Everything started so far, stopped in reverse order on the way out (Ctrl-C included). */
@@ -62,12 +73,14 @@ async function startFloodServer(daemon: BenchDaemon, uuid: string): Promise<void
 async function daemonRuns(): Promise<{ flood: FloodResult; latency: LatencyResult }> {
   const uuid = randomUUID();
   const server = demoConfiguration(uuid, {
-    invocation: nodeStartup(gameScript),
+    invocation: nodeStartup(GAME_FILE),
     memoryMb: 0,
     skipScripts: true,
   });
   const daemon = await startBenchDaemon([server]);
   cleanups.push(daemon.stop);
+  // The sandboxed game sees its volume only.
+  await copyFile(gameScript, path.join(daemon.volume(uuid), GAME_FILE));
   await startFloodServer(daemon, uuid);
   const clients = await connectAll(daemon.socketUrl(uuid), daemon.panel.url, await daemon.token(uuid));
   const flood = await measureFlood(daemon.pid, clients, floodLines);
@@ -77,23 +90,27 @@ async function daemonRuns(): Promise<{ flood: FloodResult; latency: LatencyResul
 }
 
 try {
-  console.log(
-    `flood: ${floodLines} lines, ${clientCount} clients; latency: ${latencyLines} lines at ${latencyRate}/s`,
-  );
-  const baseline = await baselineRuns();
-  const daemon = await daemonRuns();
-  const idleDaemon = await startBenchDaemon();
-  cleanups.push(idleDaemon.stop);
-  const idle = await measureIdleServers(idleDaemon, idleServers);
-  await cleanUp();
-
-  printFlood(daemon.flood, baseline.flood, clientCount);
-  printLatency(daemon.latency, baseline.latency, latencyRate);
-  printIdle(idle);
-  if (daemon.flood.clientsDone < clientCount || baseline.flood.clientsDone < clientCount) {
-    console.error('\nsome clients never saw the end of the flood: the flood figures are incomplete');
-    process.exitCode = 1;
+  if (parts.has('flood') || parts.has('latency')) {
+    console.log(
+      `flood: ${floodLines} lines, ${clientCount} clients; latency: ${latencyLines} lines at ${latencyRate}/s`,
+    );
+    const baseline = await baselineRuns();
+    const daemon = await daemonRuns();
+    printFlood(daemon.flood, baseline.flood, clientCount);
+    printLatency(daemon.latency, baseline.latency, latencyRate);
+    if (daemon.flood.clientsDone < clientCount || baseline.flood.clientsDone < clientCount) {
+      console.error('\nsome clients never saw the end of the flood: the flood figures are incomplete');
+      process.exitCode = 1;
+    }
   }
+  if (parts.has('idle')) {
+    const idleDaemon = await startBenchDaemon();
+    cleanups.push(idleDaemon.stop);
+    const idle = await measureIdleServers(idleDaemon, idleServers);
+    await cleanUp();
+    printIdle(idle);
+  }
+  if (parts.has('restart')) printRestart(await measureRestart({ gameScript, ...restart }));
 } finally {
   await cleanUp();
 }

@@ -5,6 +5,8 @@ export interface ClientRecord {
   /** Which line indexes arrived (a line may be missing: the throttle or a slow-socket drop). */
   seen: Uint8Array;
   received: number;
+  /** The game's stamp on line 0, when it arrived: the clock the other lines' print times follow from. */
+  firstSentNs: bigint | undefined;
   firstNs: bigint;
   lastNs: bigint;
   /** Game-to-client latency of each line, in microseconds. */
@@ -19,15 +21,26 @@ const THROTTLE_TEXT = 'outputting console data too quickly';
 /** One authenticated console socket. Lines are parsed by hand: 2 million JSON.parse calls would load the client. */
 export class BenchClient {
   record: ClientRecord = BenchClient.#fresh(0);
+  /** When set (monotonic ns), the first line printed after it is timed in `liveAgainNs`: the socket streams again. */
+  liveSince: bigint | undefined;
+  liveAgainNs: bigint | undefined;
   #waiters: Array<(line: string) => boolean> = [];
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => this.#onMessage(data.toString()));
   }
 
-  /** Opens the socket with the panel's Origin and authenticates with `token`. */
-  static async connect(url: string, origin: string, token: string): Promise<BenchClient> {
-    const ws = new WebSocket(url, { headers: { origin } });
+  /**
+   * Opens the socket with the panel's Origin and authenticates with `token`; from `localAddress` (a 127.0.0.x) to
+   * come from another client address, as many browsers do.
+   */
+  static async connect(
+    url: string,
+    origin: string,
+    token: string,
+    localAddress?: string,
+  ): Promise<BenchClient> {
+    const ws = new WebSocket(url, { headers: { origin }, localAddress });
     await new Promise((resolve, reject) => {
       ws.once('open', resolve);
       ws.once('error', reject);
@@ -37,14 +50,27 @@ export class BenchClient {
     });
     const client = new BenchClient(ws);
     const authed = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no answer to auth')), 10_000);
       ws.on('message', (data) => {
         const text = data.toString();
-        if (text.includes('"auth success"')) resolve();
-        if (text.includes('"jwt error"')) reject(new Error(`auth refused: ${text}`));
+        if (text.includes('"auth success"')) {
+          clearTimeout(timer);
+          resolve();
+        }
+        if (text.includes('"jwt error"') || text.includes('"token expired"')) {
+          clearTimeout(timer);
+          reject(new Error(`auth refused: ${text}`));
+        }
       });
+      ws.once('close', () => reject(new Error('closed before auth')));
     });
     ws.send(JSON.stringify({ event: 'auth', args: [token] }));
-    await authed;
+    try {
+      await authed;
+    } catch (error) {
+      ws.terminate();
+      throw error;
+    }
     return client;
   }
 
@@ -52,6 +78,7 @@ export class BenchClient {
     return {
       seen: new Uint8Array(lines),
       received: 0,
+      firstSentNs: undefined,
       firstNs: 0n,
       lastNs: 0n,
       latenciesUs: [],
@@ -111,11 +138,14 @@ export class BenchClient {
   }
 
   #onLine(index: number, sentNs: bigint, now: bigint): void {
+    if (this.liveSince !== undefined && this.liveAgainNs === undefined && sentNs >= this.liveSince)
+      this.liveAgainNs = now;
     const record = this.record;
     if (record.received === 0) record.firstNs = now;
     record.lastNs = now;
     record.received += 1;
     if (index < record.seen.length) record.seen[index] = 1;
+    if (index === 0) record.firstSentNs = sentNs;
     record.latenciesUs.push(Number(now - sentNs) / 1000);
   }
 }

@@ -13,16 +13,22 @@ import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire
 import { repoRoot } from './bench-setup';
 
 export interface BenchDaemon {
-  pid: number;
-  url: string;
+  readonly pid: number;
+  readonly url: string;
   panel: PanelStandIn;
+  /** A server's volume (the game sees it as its working directory, /home/container in the sandbox). */
+  volume(uuid: string): string;
   /** The console socket of a server. */
   socketUrl(uuid: string): string;
   /** A websocket token with every permission, signed as the panel signs it. */
   token(uuid: string): Promise<string>;
   /** A request as the panel makes it (node token). */
   request(method: string, route: string, body?: unknown): Promise<{ status: number; body: unknown }>;
-  /** SIGTERM (the daemon ends its game processes), SIGKILL after 10 s; then the data directory goes. */
+  /** kill -9 of the daemon alone (its games live on under their holders); resolves once it has exited. */
+  crash(): Promise<void>;
+  /** A new daemon on the same data directory (it re-adopts the games); resolves once it listens. */
+  restart(): Promise<void>;
+  /** SIGINT (the daemon ends its game processes), SIGKILL after 10 s; then the data directory goes. */
   stop(): Promise<void>;
 }
 
@@ -34,6 +40,69 @@ export async function startBenchDaemon(servers: DaemonServerConfiguration[] = []
   const panel = await startPanelStandIn();
   for (const configuration of servers) panel.servers.set(configuration.settings.uuid, configuration);
   const dataDirectory = await mkdtemp(path.join(tmpdir(), 'aerie-bench-daemon-'));
+  let daemon = await spawnDaemon(panel, dataDirectory).catch(async (error: unknown) => {
+    await panel.close();
+    await rm(dataDirectory, { recursive: true, force: true });
+    throw error;
+  });
+  // Tokens issued before the daemon's boot second are refused (JwtDenylist): let that second pass.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  return {
+    get pid() {
+      return daemon.child.pid ?? 0;
+    },
+    get url() {
+      return daemon.url;
+    },
+    panel,
+    volume: (uuid) => path.join(dataDirectory, 'volumes', uuid),
+    socketUrl: (uuid) => `${daemon.url.replace('http', 'ws')}/api/servers/${uuid}/ws`,
+    token: (uuid) =>
+      signTestToken({ server_uuid: uuid, permissions: ['*'], jti: `bench-${uuid}` }, { key: PANEL_TOKEN }),
+    async request(method, route, body) {
+      const response = await fetch(`${daemon.url}${route}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${PANEL_TOKEN}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+    },
+    async crash() {
+      const exited = new Promise((resolve) => daemon.child.once('exit', resolve));
+      daemon.child.kill('SIGKILL');
+      await exited;
+    },
+    async restart() {
+      // No wait for the boot second here: a client refused for its older token asks for a new one, as a browser does.
+      daemon = await spawnDaemon(panel, dataDirectory);
+    },
+    async stop() {
+      await stopDaemon(daemon.child);
+      await panel.close();
+      await rm(dataDirectory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Ctrl-C's stop (the games end with the daemon), SIGKILL after 10 s. */
+async function stopDaemon(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGINT');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** One `aerie daemon` process on `dataDirectory`; resolves with it once it listens. */
+async function spawnDaemon(
+  panel: PanelStandIn,
+  dataDirectory: string,
+): Promise<{ child: ChildProcess; url: string }> {
   const child: ChildProcess = spawn(process.execPath, ['bin/aerie.mjs', 'daemon'], {
     cwd: repoRoot,
     env: {
@@ -55,20 +124,8 @@ export async function startBenchDaemon(servers: DaemonServerConfiguration[] = []
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    await panel.close();
-    await rm(dataDirectory, { recursive: true, force: true });
-  };
-  let url: string;
   try {
-    url = await new Promise<string>((resolve, reject) => {
+    const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the daemon did not start:\n${log}`)), 60_000);
       child.once('exit', () => reject(new Error(`the daemon exited:\n${log}`)));
       child.stdout?.on('data', () => {
@@ -79,31 +136,9 @@ export async function startBenchDaemon(servers: DaemonServerConfiguration[] = []
         }
       });
     });
+    return { child, url };
   } catch (error) {
-    await stop();
+    await stopDaemon(child);
     throw error;
   }
-  // Tokens issued before the daemon's boot second are refused (JwtDenylist): let that second pass.
-  await new Promise((resolve) => setTimeout(resolve, 1100));
-  return {
-    pid: child.pid ?? 0,
-    url,
-    panel,
-    socketUrl: (uuid) => `${url.replace('http', 'ws')}/api/servers/${uuid}/ws`,
-    token: (uuid) =>
-      signTestToken({ server_uuid: uuid, permissions: ['*'], jti: `bench-${uuid}` }, { key: PANEL_TOKEN }),
-    async request(method, route, body) {
-      const response = await fetch(`${url}${route}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${PANEL_TOKEN}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-    },
-    stop,
-  };
 }

@@ -2,6 +2,7 @@ import type { FloodResult } from './console-flood';
 import { medianClientRate } from './console-flood';
 import type { IdleResult } from './console-idle';
 import type { LatencyResult } from './console-latency';
+import type { RestartResult } from './console-restart';
 import { median, mib, printTable, ratio } from './measure';
 
 const count = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -98,5 +99,47 @@ export function printIdle(idle: IdleResult): void {
   );
   console.log(
     `daemon CPU while the ${idle.servers} servers idle: ${idle.daemonIdleCpuPercent.toFixed(1)} % of one core`,
+  );
+}
+
+export function printRestart(result: RestartResult): void {
+  const seconds = (value: number) => `${(value / 1000).toFixed(2)} s`;
+  const share = (part: number, whole: number) => `${((part / whole) * 100).toFixed(3)} %`;
+  console.log(
+    `\n4. restart: ${result.servers} games at ${result.rate} lines/s each, ${result.sockets} sockets; the daemon is killed (SIGKILL) a third of the way in and started again`,
+  );
+  printTable(
+    ['', 'figure', 'baseline', 'ratio'],
+    [
+      ['daemon down (kill → listening)', seconds(result.downMs), '', ''],
+      [
+        'every socket streaming again (median)',
+        seconds(result.streamingAgainMedianMs),
+        seconds(result.downMs),
+        ratio(result.streamingAgainMedianMs, result.downMs),
+      ],
+      [
+        'every socket streaming again (slowest)',
+        seconds(result.streamingAgainMaxMs),
+        seconds(result.downMs),
+        ratio(result.streamingAgainMaxMs, result.downMs),
+      ],
+      ['lines each socket should get, summed', count(result.expected), '', ''],
+      [
+        'lines lost, summed over sockets',
+        count(result.lost),
+        count(result.expected),
+        share(result.lost, result.expected),
+      ],
+      [
+        '  of which printed while the daemon was down',
+        count(result.lostWhileDown),
+        count((result.printedWhileDown * result.sockets) / result.servers),
+        share(result.lostWhileDown, (result.printedWhileDown * result.sockets) / result.servers),
+      ],
+    ],
+  );
+  console.log(
+    "  baselines: the daemon's own downtime; the lines the sockets would lose without the holders' logs (every line printed while the daemon was down)",
   );
 }
