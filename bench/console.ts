@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { demoConfiguration } from '@aerie/daemon/testing/panel-stand-in';
 import { nodeStartup } from '@aerie/daemon/testing/server-fixtures';
 import { startBaselineBroadcaster } from './src/console-baseline';
-import { BenchClient } from './src/console-clients';
+import { BenchClient, clientAddress } from './src/console-clients';
 import { type BenchDaemon, startBenchDaemon } from './src/console-daemon';
 import { type FloodResult, measureFlood } from './src/console-flood';
 import { measureIdleServers } from './src/console-idle';
@@ -39,12 +39,14 @@ const cleanUp = async () => {
 process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
 
 async function connectAll(url: string, origin: string, token: string): Promise<BenchClient[]> {
-  const clients = await Promise.all(
-    Array.from({ length: clientCount }, () => BenchClient.connect(url, origin, token)),
-  );
+  // One after the other: the daemon lets only a few sockets per server wait for their auth at once.
+  const clients: BenchClient[] = [];
   cleanups.push(() => {
     for (const client of clients) client.close();
   });
+  for (let index = 0; index < clientCount; index += 1) {
+    clients.push(await BenchClient.connect(url, origin, token, clientAddress(index)));
+  }
   return clients;
 }
 

@@ -15,6 +15,13 @@ export interface ClientRecord {
   doneLines: string[];
 }
 
+/**
+ * Sockets come from many loopback addresses, 10 from each, as from many browsers: the daemon holds each address to
+ * 50 sockets (and fewer still while they authenticate).
+ */
+export const clientAddress = (index: number) =>
+  `127.0.${1 + Math.floor(index / 2500)}.${2 + (Math.floor(index / 10) % 250)}`;
+
 const LINE_MARK = '"args":["L ';
 const THROTTLE_TEXT = 'outputting console data too quickly';
 

@@ -3,7 +3,7 @@ import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { demoConfiguration } from '@aerie/daemon/testing/panel-stand-in';
 import { nodeStartup } from '@aerie/daemon/testing/server-fixtures';
-import { BenchClient } from './console-clients';
+import { BenchClient, clientAddress } from './console-clients';
 import { startBenchDaemon } from './console-daemon';
 
 export interface RestartResult {
@@ -28,13 +28,6 @@ export interface RestartResult {
 
 /** The game's file name in each server's volume. */
 export const GAME_FILE = 'console-game.mjs';
-
-/**
- * Sockets come from many loopback addresses, 10 from each, as from many browsers: the daemon holds each address to
- * 50 sockets (and fewer still while they authenticate).
- */
-const clientAddress = (index: number) =>
-  `127.0.${1 + Math.floor(index / 2500)}.${2 + (Math.floor(index / 10) % 250)}`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
