@@ -1,4 +1,4 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import type { ServerState } from './console-server';
 
 const STATES: readonly ServerState[] = ['offline', 'starting', 'running', 'stopping'];
@@ -55,8 +55,10 @@ export class StatesStore {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const snapshot = JSON.stringify(Object.fromEntries(this.#states), null, 2);
-    this.#writing = this.#writing.then(() => this.#write(snapshot));
-    await this.#writing;
+    // A failed write (a full disk) must not fail every later one: each write starts from a settled chain.
+    const write = this.#writing.catch(() => undefined).then(() => this.#write(snapshot));
+    this.#writing = write;
+    await write;
   }
 
   #schedule(): void {
@@ -70,7 +72,12 @@ export class StatesStore {
 
   async #write(snapshot: string): Promise<void> {
     const temporary = `${this.#file}.${process.pid}.tmp`;
-    await writeFile(temporary, `${snapshot}\n`, { mode: 0o600 });
-    await rename(temporary, this.#file);
+    try {
+      await writeFile(temporary, `${snapshot}\n`, { mode: 0o600 });
+      await rename(temporary, this.#file);
+    } catch (error) {
+      await rm(temporary, { force: true }).catch(() => undefined);
+      throw error;
+    }
   }
 }
