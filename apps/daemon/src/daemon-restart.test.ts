@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signTestToken } from './auth/testing/sign-token';
-import { type DaemonProcess, processesRunning, startDaemonProcess } from './testing/daemon-process';
+import {
+  COUNTING_GAME,
+  type DaemonProcess,
+  processesRunning,
+  startDaemonProcess,
+} from './testing/daemon-process';
 import {
   demoConfiguration,
   PANEL_TOKEN,
@@ -16,16 +21,6 @@ import { sleep, TestSocket } from './websocket/testing/test-socket';
 
 const UUID = '7e57ab1e-0000-4a11-8000-00000000d1e5';
 const headers = { authorization: `Bearer ${PANEL_TOKEN}`, 'content-type': 'application/json' };
-/** Counts every 100 ms, answers each command, leaves on `stop`. */
-const GAME = `let n = 0;
-console.log('ready');
-setInterval(() => console.log('tick ' + ++n), 100);
-process.stdin.on('data', (data) => {
-  for (const command of String(data).split('\\n').filter(Boolean)) {
-    if (command === 'stop') process.exit(0);
-    console.log('heard ' + command);
-  }
-});`;
 
 let panel: PanelStandIn;
 let dataDirectory: string;
@@ -74,7 +69,10 @@ async function power(url: string, action: string): Promise<void> {
 }
 
 /** A first daemon with the game running; returns its URL and the game's host pid. */
-async function runningGame(first: DaemonProcess, source = GAME): Promise<{ url: string; pid: number }> {
+async function runningGame(
+  first: DaemonProcess,
+  source = COUNTING_GAME,
+): Promise<{ url: string; pid: number }> {
   const url = await first.listening();
   await writeFile(path.join(dataDirectory, 'volumes', UUID, game), source);
   await power(url, 'start');

@@ -53,3 +53,14 @@ export async function processesRunning(script: string): Promise<number[]> {
   }
   return running;
 }
+
+/** A game for restart tests: says `ready`, counts every 100 ms (`tick N`), answers each command, leaves on `stop`. */
+export const COUNTING_GAME = `let n = 0;
+console.log('ready');
+setInterval(() => console.log('tick ' + ++n), 100);
+process.stdin.on('data', (data) => {
+  for (const command of String(data).split('\\n').filter(Boolean)) {
+    if (command === 'stop') process.exit(0);
+    console.log('heard ' + command);
+  }
+});`;

@@ -1,31 +1,17 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createAerieEnvironment, isAlive } from '@aerie/panel/test/aerie-environment';
 import { aerieBin } from '@aerie/panel/test/aerie-up-process';
-import { createTestDatabase, type TestDatabase } from '@aerie/panel/test/test-database';
-import { createWebDistFixture } from '@aerie/panel/test/web-dist-fixture';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { STOP_DEADLINE_MS } from './shutdown';
 
-let dir: string;
-let database: TestDatabase;
 let env: Record<string, string>;
+let remove: () => Promise<void>;
 const started: ChildProcess[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'aerie-signals-'));
-  mkdirSync(join(dir, 'data'));
-  database = await createTestDatabase(join(dir, 'data'));
-  env = {
-    DATA_DIR: join(dir, 'data'),
-    WEB_DIST: createWebDistFixture(dir),
-    PORT: '0',
-    DAEMON_PORT: '0',
-    LOG_LEVEL: 'warn',
-    ...(database.url ? { DATABASE_URL: database.url } : {}),
-  };
+  ({ env, remove } = await createAerieEnvironment('aerie-signals-', { DAEMON_PORT: '0' }));
   // `aerie panel` serves only a migrated database.
   const migrate = spawnSync(process.execPath, [aerieBin, 'migrate'], {
     env: { ...process.env, ...env },
@@ -40,8 +26,7 @@ afterEach(() => {
   }
 });
 afterAll(async () => {
-  await database?.drop();
-  rmSync(dir, { recursive: true, force: true });
+  await remove?.();
 });
 
 /**
@@ -103,15 +88,6 @@ function groupMembers(group: number): number[] {
     })
     .map(Number);
 }
-
-const isAlive = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-};
 
 /**
  * Sends `signal` to `target` (a pid, or a process group as -pid), then, once aerie says it is shutting down, again

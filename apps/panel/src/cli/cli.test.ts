@@ -1,35 +1,23 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '@aerie/panel/config/load-config';
+import { createAerieEnvironment, isAlive } from '@aerie/panel/test/aerie-environment';
 import { localDaemonToken, startAerieUp } from '@aerie/panel/test/aerie-up-process';
-import { createTestDatabase, type TestDatabase } from '@aerie/panel/test/test-database';
-import { createWebDistFixture } from '@aerie/panel/test/web-dist-fixture';
+import type { TestDatabase } from '@aerie/panel/test/test-database';
 import { findUserByLogin } from '@aerie/panel/users/users.repository';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const aerie = join(repoRoot, 'bin/aerie.mjs');
-let dir: string;
 let database: TestDatabase;
 let env: Record<string, string>;
+let remove: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'aerie-cli-'));
-  mkdirSync(join(dir, 'data'));
-  database = await createTestDatabase(join(dir, 'data'));
-  env = {
-    DATA_DIR: join(dir, 'data'),
-    WEB_DIST: createWebDistFixture(dir),
-    PORT: '0',
-    DAEMON_PORT: '0',
-    LOG_LEVEL: 'warn',
-    ...(database.url ? { DATABASE_URL: database.url } : {}),
-  };
+  ({ database, env, remove } = await createAerieEnvironment('aerie-cli-', { DAEMON_PORT: '0' }));
 });
 afterAll(async () => {
-  await database?.drop();
-  rmSync(dir, { recursive: true, force: true });
+  await remove?.();
 });
 
 const run = (args: string[], extra: Record<string, string> = {}) =>
@@ -155,13 +143,4 @@ function childrenOf(pid: number): number[] {
       }
     })
     .map(Number);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

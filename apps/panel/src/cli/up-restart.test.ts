@@ -1,49 +1,22 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createAerieEnvironment, freePort, isAlive } from '@aerie/panel/test/aerie-environment';
 import { localDaemonToken, startAerieUp } from '@aerie/panel/test/aerie-up-process';
-import { createTestDatabase, type TestDatabase } from '@aerie/panel/test/test-database';
-import { createWebDistFixture } from '@aerie/panel/test/web-dist-fixture';
+import type { TestDatabase } from '@aerie/panel/test/test-database';
 import type { StatsResponse } from '@aerie/shared/servers/server-wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-let dir: string;
 let database: TestDatabase;
 let env: Record<string, string>;
+let remove: () => Promise<void>;
 const groups: number[] = [];
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'aerie-up-restart-'));
-  mkdirSync(join(dir, 'data'));
-  database = await createTestDatabase(join(dir, 'data'));
-  env = {
-    DATA_DIR: join(dir, 'data'),
-    WEB_DIST: createWebDistFixture(dir),
-    PORT: '0',
+  ({ database, env, remove } = await createAerieEnvironment('aerie-up-restart-', {
     DAEMON_PORT: String(await freePort()),
     ADMIN_USERNAME: 'owner',
     ADMIN_PASSWORD: 'demo password 123',
-    LOG_LEVEL: 'warn',
-    ...(database.url ? { DATABASE_URL: database.url } : {}),
-  };
+  }));
 });
 afterAll(async () => {
   for (const group of groups) {
@@ -53,9 +26,8 @@ afterAll(async () => {
       // Already gone.
     }
   }
-  await database?.drop();
   // Removing the data directory also tells a holder left behind by a failed case to end its game.
-  rmSync(dir, { recursive: true, force: true });
+  await remove?.();
 });
 
 /** `aerie up` leading a process group of its own, as under a terminal or a service manager. */

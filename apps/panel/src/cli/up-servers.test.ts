@@ -1,12 +1,10 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appKeyFile, decodeAppKey } from '@aerie/panel/crypto/app-key';
 import { SecretBox } from '@aerie/panel/crypto/secret-box';
+import { createAerieEnvironment, freePort } from '@aerie/panel/test/aerie-environment';
 import { startAerieUp } from '@aerie/panel/test/aerie-up-process';
-import { createTestDatabase, type TestDatabase } from '@aerie/panel/test/test-database';
-import { createWebDistFixture } from '@aerie/panel/test/web-dist-fixture';
+import type { TestDatabase } from '@aerie/panel/test/test-database';
 import type {
   ServerListResponse,
   StatsResponse,
@@ -14,38 +12,21 @@ import type {
 } from '@aerie/shared/servers/server-wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-let dir: string;
 let database: TestDatabase;
 let env: Record<string, string>;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
+let remove: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'aerie-up-servers-'));
-  mkdirSync(join(dir, 'data'));
-  database = await createTestDatabase(join(dir, 'data'));
-  env = {
-    DATA_DIR: join(dir, 'data'),
-    WEB_DIST: createWebDistFixture(dir),
-    PORT: '0',
+  ({ database, env, remove } = await createAerieEnvironment('aerie-up-servers-', {
     // A real port: the panel hands the demo server to the local daemon and asks it for resources.
     DAEMON_PORT: String(await freePort()),
     DAEMON_SFTP_PORT: '2222',
     ADMIN_USERNAME: 'owner',
     ADMIN_PASSWORD: 'demo password 123',
-    LOG_LEVEL: 'warn',
-    ...(database.url ? { DATABASE_URL: database.url } : {}),
-  };
+  }));
 });
 afterAll(async () => {
-  await database?.drop();
-  rmSync(dir, { recursive: true, force: true });
+  await remove?.();
 });
 
 const startUp = () => startAerieUp(env);

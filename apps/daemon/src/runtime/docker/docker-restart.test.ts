@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signTestToken } from '../../auth/testing/sign-token';
-import { type DaemonProcess, startDaemonProcess } from '../../testing/daemon-process';
+import { COUNTING_GAME, type DaemonProcess, startDaemonProcess } from '../../testing/daemon-process';
 import {
   demoConfiguration,
   PANEL_TOKEN,
@@ -24,16 +24,6 @@ import {
 
 const docker = await findEngine();
 const headers = { authorization: `Bearer ${PANEL_TOKEN}`, 'content-type': 'application/json' };
-/** Counts every 100 ms, answers each command, leaves on `stop`. */
-const GAME = `let n = 0;
-console.log('ready');
-setInterval(() => console.log('tick ' + ++n), 100);
-process.stdin.on('data', (data) => {
-  for (const command of String(data).split('\\n').filter(Boolean)) {
-    if (command === 'stop') process.exit(0);
-    console.log('heard ' + command);
-  }
-});`;
 
 /** The real `aerie daemon` with RUNTIME=docker, killed outright while its container runs. */
 describeWithEngine('A daemon restart on the Docker runtime (real engine)', docker, () => {
@@ -97,7 +87,7 @@ describeWithEngine('A daemon restart on the Docker runtime (real engine)', docke
     panel.servers.set(uuid, configuration);
     const first = daemon();
     let url = await first.listening();
-    await writeFile(path.join(dataDirectory, 'volumes', uuid, 'game.cjs'), GAME);
+    await writeFile(path.join(dataDirectory, 'volumes', uuid, 'game.cjs'), COUNTING_GAME);
     await power(url, 'start');
     await expect.poll(() => state(url), { timeout: 60_000 }).toBe('running');
     const before = await docker.getContainer(uuid).inspect();
