@@ -1,7 +1,5 @@
 import { EventEmitter } from 'node:events';
 import { parseStopCommand } from '@aerie/shared/eggs/stop-command';
-import { ProcessRuntime } from '../../runtime/process/process-runtime';
-import { ProcessSandbox } from '../../runtime/process/sandbox/process-sandbox';
 import { wingsEnvironment } from '../../runtime/wings-environment';
 import type {
   ConsoleServer,
