@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { FlashMessageRender } from '@/components/ui/flash-message-render';
 import { Modal } from '@/components/ui/modal';
-import { writeServerFile } from '@/features/console/api/write-file';
 import { useConsoleSocket } from '@/features/console/hooks/use-console-socket';
+import { writeFileContents } from '@/features/files/api/files';
 import { useServer } from '@/features/servers/hooks/use-server';
 import { useServerStateStore } from '@/features/servers/stores/server-state-store';
 import { flashActions } from '@/stores/flash-store';
@@ -43,7 +43,7 @@ export function EulaModal() {
     setSaving(true);
     flashActions().clearFlashes(eulaFlashKey);
     try {
-      await writeServerFile(server.id, 'eula.txt', 'eula=true');
+      await writeFileContents(server.id, 'eula.txt', 'eula=true');
       socket?.send(ClientEvent.setState, 'restart');
       setVisible(false);
     } catch (error) {
