@@ -267,12 +267,15 @@ describe('leaving the server', () => {
 
     await router.navigate('/');
     await screen.findByRole('heading', { name: 'Dashboard' });
-    expect(useServerStateStore.getState()).toMatchObject({
-      status: null,
-      connected: false,
-      directory: '/',
-      selectedFiles: [],
-    });
+    // The layout forgets on unmount, in a passive effect: it may run just after the dashboard is on screen.
+    await waitFor(() =>
+      expect(useServerStateStore.getState()).toMatchObject({
+        status: null,
+        connected: false,
+        directory: '/',
+        selectedFiles: [],
+      }),
+    );
     // The socket is closed normally (no reconnect) and hears nothing more.
     expect(socket.closedWith).toBe(1000);
     socket.receive('status', 'offline');
