@@ -1,24 +1,24 @@
+import type { Config } from '@aerie/panel/config/load-config';
+import { SecretBox } from '@aerie/panel/crypto/secret-box';
+import { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
+import type { Db } from '@aerie/panel/db/database';
+import { AccountService } from '@aerie/panel/features/account/account.service';
+import { TwoFactorService } from '@aerie/panel/features/account/two-factor.service';
+import { ApiKeyService } from '@aerie/panel/features/api-keys/api-keys.service';
+import { CheckpointService } from '@aerie/panel/features/auth/checkpoint.service';
+import { LoginService } from '@aerie/panel/features/auth/login.service';
+import { LoginLockout } from '@aerie/panel/features/auth/login-lockout';
+import { PasswordRecheck } from '@aerie/panel/features/auth/password-recheck';
+import { PasswordResetService } from '@aerie/panel/features/auth/password-reset.service';
+import { RecaptchaVerifier } from '@aerie/panel/features/auth/recaptcha';
+import { SessionStore } from '@aerie/panel/features/auth/session/session-store';
+import { Sessions } from '@aerie/panel/features/auth/session/sessions';
+import { TotpVerifier } from '@aerie/panel/features/auth/totp-verifier';
+import { PanelSettings } from '@aerie/panel/features/panel-settings/panel-settings';
+import { AccessRevocation } from '@aerie/panel/features/servers/access-revocation';
+import { Mailer } from '@aerie/panel/mail/mailer';
 import { limits } from '@aerie/shared/limits';
 import type { FastifyBaseLogger } from 'fastify';
-import { AccountService } from './account/account.service';
-import { TwoFactorService } from './account/two-factor.service';
-import { ApiKeyService } from './api-keys/api-keys.service';
-import { CheckpointService } from './auth/checkpoint.service';
-import { LoginService } from './auth/login.service';
-import { LoginLockout } from './auth/login-lockout';
-import { PasswordRecheck } from './auth/password-recheck';
-import { PasswordResetService } from './auth/password-reset.service';
-import { RecaptchaVerifier } from './auth/recaptcha';
-import { SessionStore } from './auth/session/session-store';
-import { Sessions } from './auth/session/sessions';
-import { TotpVerifier } from './auth/totp-verifier';
-import type { Config } from './config/load-config';
-import { SecretBox } from './crypto/secret-box';
-import { DaemonClient } from './daemon-client/daemon-client';
-import type { Db } from './db/database';
-import { Mailer } from './mail/mailer';
-import { AccessRevocation } from './servers/access-revocation';
-import { PanelSettings } from './settings/panel-settings';
 
 /**
  * Revocation calls every node while the user waits for their password change: a node that does not answer
@@ -45,6 +45,8 @@ export interface AppContext {
   twoFactor: TwoFactorService;
   /** Tells the daemons to end a user's live access (AccessRevocation). */
   revocation: AccessRevocation;
+  /** Calls to the nodes' daemons, with the default time-outs. */
+  daemon: DaemonClient;
 }
 
 export function createAppContext(input: {
@@ -101,5 +103,6 @@ export function createAppContext(input: {
       clock,
     }),
     revocation,
+    daemon: new DaemonClient(secretBox),
   };
 }

@@ -1,19 +1,19 @@
+import type { Config } from '@aerie/panel/config/load-config';
+import type { Db } from '@aerie/panel/db/database';
+import { registerCsrf } from '@aerie/panel/features/auth/csrf';
+import { registerErrorHandling } from '@aerie/panel/http/error-handler';
+import { registerJsonBodyParser } from '@aerie/panel/http/json-body-parser';
+import { registerSecurityHeaders } from '@aerie/panel/http/security-headers';
+import { HtmlShell } from '@aerie/panel/shell/html-shell';
+import { localeRoutes } from '@aerie/panel/shell/locales';
+import { pageRoutes } from '@aerie/panel/shell/page-routes';
+import { staticFiles } from '@aerie/panel/shell/static-files';
+import { authSurface } from '@aerie/panel/surfaces/auth';
+import { clientSurface } from '@aerie/panel/surfaces/client';
+import { remoteSurface } from '@aerie/panel/surfaces/remote';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { type AppContext, createAppContext } from './app-context';
-import { registerCsrf } from './auth/csrf';
-import type { Config } from './config/load-config';
-import type { Db } from './db/database';
-import { registerErrorHandling } from './http/error-handler';
-import { registerJsonBodyParser } from './http/json-body-parser';
-import { registerSecurityHeaders } from './http/security-headers';
-import { authRoutes } from './routes/auth';
-import { clientApiRoutes } from './routes/client';
-import { remoteApiRoutes } from './routes/remote';
-import { HtmlShell } from './shell/html-shell';
-import { localeRoutes } from './shell/locales';
-import { pageRoutes } from './shell/page-routes';
-import { staticFiles } from './shell/static-files';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -75,9 +75,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await staticFiles(scope, { webDist: config.webDist });
     await localeRoutes(scope, { webDist: config.webDist });
   });
-  await app.register(authRoutes, { ctx });
-  await app.register(clientApiRoutes, { ctx, prefix: '/api/client' });
-  await app.register(remoteApiRoutes, { ctx, prefix: '/api/remote' });
+  await app.register(authSurface, { ctx });
+  await app.register(clientSurface, { ctx, prefix: '/api/client' });
+  await app.register(remoteSurface, { ctx, prefix: '/api/remote' });
   await app.register(pageRoutes, { ctx, shell });
   return app;
 }

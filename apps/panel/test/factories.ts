@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '@aerie/panel/app-context';
-import { issueRecoveryTokens } from '@aerie/panel/auth/recovery-tokens';
-import { createUser } from '@aerie/panel/users/create-user';
-import type { User } from '@aerie/panel/users/user';
+import { issueRecoveryTokens } from '@aerie/panel/features/auth/recovery-tokens';
+import { createUser } from '@aerie/panel/features/users/create-user';
+import type { User } from '@aerie/panel/features/users/user';
 import { generateSecret } from 'otplib';
 
 let sequence = 0;

@@ -1,12 +1,17 @@
 import { readFileSync } from 'node:fs';
 import type { AppContext } from '@aerie/panel/app-context';
 import type { ServersTable } from '@aerie/panel/db/schema-servers';
-import { demoEggPath } from '@aerie/panel/eggs/bundled-eggs';
-import { importEgg } from '@aerie/panel/eggs/import-egg';
-import { parseEggExportText } from '@aerie/panel/eggs/ptdl/parse-egg-export';
-import { addAllocations, createNode, type NewNode, type NodeRow } from '@aerie/panel/nodes/nodes.service';
-import { createServer, type NewServer } from '@aerie/panel/servers/create-server';
-import type { User } from '@aerie/panel/users/user';
+import { demoEggPath } from '@aerie/panel/features/eggs/bundled-eggs';
+import { importEgg } from '@aerie/panel/features/eggs/import-egg';
+import { parseEggExportText } from '@aerie/panel/features/eggs/ptdl/parse-egg-export';
+import {
+  addAllocations,
+  createNode,
+  type NewNode,
+  type NodeRow,
+} from '@aerie/panel/features/nodes/nodes.service';
+import { createServer, type NewServer } from '@aerie/panel/features/servers/create-server';
+import type { User } from '@aerie/panel/features/users/user';
 import type { Selectable } from 'kysely';
 
 let sequence = 0;

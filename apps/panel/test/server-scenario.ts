@@ -1,5 +1,5 @@
-import type { NodeRow } from '@aerie/panel/nodes/nodes.service';
-import type { User } from '@aerie/panel/users/user';
+import type { NodeRow } from '@aerie/panel/features/nodes/nodes.service';
+import type { User } from '@aerie/panel/features/users/user';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { TestBrowser } from './browser';

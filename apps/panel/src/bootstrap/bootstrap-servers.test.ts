@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { loadConfig } from '@aerie/panel/config/load-config';
 import { SecretBox } from '@aerie/panel/crypto/secret-box';
 import { migrateToLatest } from '@aerie/panel/db/migrator';
+import { bootstrapFirstAdmin } from '@aerie/panel/features/users/bootstrap-admin';
+import { findUserByLogin } from '@aerie/panel/features/users/users.repository';
 import { createTestDatabase, type TestDatabase } from '@aerie/panel/test/test-database';
-import { bootstrapFirstAdmin } from '@aerie/panel/users/bootstrap-admin';
-import { findUserByLogin } from '@aerie/panel/users/users.repository';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapServers } from './bootstrap-servers';
 

@@ -1,10 +1,10 @@
 import type { Config } from '@aerie/panel/config/load-config';
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { Db } from '@aerie/panel/db/database';
-import { demoEggPath, loadBundledEggs } from '@aerie/panel/eggs/bundled-eggs';
-import { importEgg } from '@aerie/panel/eggs/import-egg';
-import { createServer } from '@aerie/panel/servers/create-server';
-import { ensureLocalNode, LOCAL_NODE_IP } from './local-node';
+import { demoEggPath, loadBundledEggs } from '@aerie/panel/features/eggs/bundled-eggs';
+import { importEgg } from '@aerie/panel/features/eggs/import-egg';
+import { ensureLocalNode, LOCAL_NODE_IP } from '@aerie/panel/features/nodes/local-node';
+import { createServer } from '@aerie/panel/features/servers/create-server';
 
 export const BUNDLED_NEST = 'Aerie';
 export const DEMO_SERVER_NAME = 'Demo Server';

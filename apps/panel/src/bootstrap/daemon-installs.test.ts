@@ -1,7 +1,7 @@
 import { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
-import type { NodeRow } from '@aerie/panel/nodes/nodes.service';
-import { toNodeRecord } from '@aerie/panel/servers/server-record';
-import { findNodeById } from '@aerie/panel/servers/servers.repository';
+import { toNodeRecord } from '@aerie/panel/features/nodes/node-record';
+import type { NodeRow } from '@aerie/panel/features/nodes/nodes.service';
+import { findNodeById } from '@aerie/panel/features/servers/servers.repository';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { closedPort } from '@aerie/panel/test/closed-port';
 import { type DaemonAnswer, type DaemonCall, startDaemonStandIn } from '@aerie/panel/test/daemon-stand-in';

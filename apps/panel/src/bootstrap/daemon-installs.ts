@@ -43,14 +43,14 @@ export interface InstallDispatch {
  */
 async function installOn(daemon: DaemonClient, node: DaemonNode, uuid: string): Promise<void> {
   try {
-    await daemon.getServer(node, uuid);
+    await daemon.forServer(node, uuid).details();
   } catch (error) {
     if (error instanceof DaemonResponseError && error.status === 404) {
-      return daemon.createServer(node, uuid, false);
+      return daemon.forServer(node, uuid).create(false);
     }
     throw error;
   }
-  await daemon.install(node, uuid);
+  await daemon.forServer(node, uuid).install();
 }
 
 /**

@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '@aerie/panel/config/load-config';
+import { findUserByLogin } from '@aerie/panel/features/users/users.repository';
 import { createAerieEnvironment, isAlive } from '@aerie/panel/test/aerie-environment';
 import { localDaemonToken, startAerieUp } from '@aerie/panel/test/aerie-up-process';
 import type { TestDatabase } from '@aerie/panel/test/test-database';
-import { findUserByLogin } from '@aerie/panel/users/users.repository';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const aerie = join(repoRoot, 'bin/aerie.mjs');

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { BUNDLED_NEST } from '@aerie/panel/bootstrap/bootstrap-servers';
 import { loadConfig } from '@aerie/panel/config/load-config';
-import { importEgg } from '@aerie/panel/eggs/import-egg';
-import { EggExportError } from '@aerie/panel/eggs/ptdl/egg-export-error';
-import { parseEggExportText } from '@aerie/panel/eggs/ptdl/parse-egg-export';
+import { importEgg } from '@aerie/panel/features/eggs/import-egg';
+import { EggExportError } from '@aerie/panel/features/eggs/ptdl/egg-export-error';
+import { parseEggExportText } from '@aerie/panel/features/eggs/ptdl/parse-egg-export';
 import { CliError } from './cli-error';
 import { parseFlags } from './parse-flags';
 import { prepare } from './prepare';

@@ -1,6 +1,6 @@
 import { loadConfig } from '@aerie/panel/config/load-config';
 import { randomAlphanumeric } from '@aerie/panel/crypto/tokens';
-import { createUser } from '@aerie/panel/users/create-user';
+import { createUser } from '@aerie/panel/features/users/create-user';
 import { CliError } from './cli-error';
 import { parseFlags } from './parse-flags';
 import { prepare } from './prepare';

@@ -36,15 +36,15 @@ afterAll(() => daemon.close());
 describe('DaemonClient', () => {
   it("sends Wings' requests with the node token alone", async () => {
     expect(await client.system(node)).toEqual({ version: '1.0.0' });
-    await client.power(node, uuid, 'restart');
-    await client.commands(node, uuid, ['say hi', 'list']);
-    await client.createServer(node, uuid, true);
-    await client.install(node, uuid);
-    await client.reinstall(node, uuid);
-    await client.denyOnServer(node, uuid, { jtis: ['abc', 'def'] });
-    await client.denyOnServer(node, uuid, { jtis: ['abc'], user_uuids: ['u-1'] });
+    await client.forServer(node, uuid).power('restart');
+    await client.forServer(node, uuid).commands(['say hi', 'list']);
+    await client.forServer(node, uuid).create(true);
+    await client.forServer(node, uuid).install();
+    await client.forServer(node, uuid).reinstall();
+    await client.forServer(node, uuid).deny({ jtis: ['abc', 'def'] });
+    await client.forServer(node, uuid).deny({ jtis: ['abc'], user_uuids: ['u-1'] });
     await client.denyUsers(node, ['u-1', 'u-2']);
-    await client.sync(node, uuid);
+    await client.forServer(node, uuid).sync();
     expect(daemon.calls.map(({ method, url, body }) => [method, url, body])).toEqual([
       ['GET', '/api/system', undefined],
       ['POST', `/api/servers/${uuid}/power`, { action: 'restart' }],
@@ -61,20 +61,23 @@ describe('DaemonClient', () => {
   });
 
   it("throws the daemon's error with its status, and tells an unreachable daemon apart", async () => {
-    const refused = await client.power(node, 'missing', 'start').catch((error: unknown) => error);
+    const refused = await client
+      .forServer(node, 'missing')
+      .power('start')
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(DaemonResponseError);
     expect(refused).toMatchObject({
       status: 404,
       message: 'The requested resource does not exist on this instance.',
     });
     const wrong = { ...node, daemonToken: secretBox.seal('another token') };
-    await expect(client.power(wrong, uuid, 'start')).rejects.toMatchObject({ status: 403 });
+    await expect(client.forServer(wrong, uuid).power('start')).rejects.toMatchObject({ status: 403 });
     const down = { ...node, daemonListen: 1 };
-    await expect(client.power(down, uuid, 'start')).rejects.toBeInstanceOf(DaemonUnreachableError);
+    await expect(client.forServer(down, uuid).power('start')).rejects.toBeInstanceOf(DaemonUnreachableError);
   });
 
   it("streams file contents with the answer's headers, and sends a write with its length", async () => {
-    const contents = await client.fileContents(node, uuid, '/a b.txt');
+    const contents = await client.forServer(node, uuid).files.contents('/a b.txt');
     expect(contents.status).toBe(200);
     expect(contents.headers.get('content-length')).toBe('9');
     expect(contents.headers.get('x-mime-type')).toBe('text/plain');
@@ -83,7 +86,7 @@ describe('DaemonClient', () => {
     expect(Buffer.concat(chunks).toString('latin1')).toBe('raw\x00bytes');
     expect(daemon.calls.at(-1)).toMatchObject({ method: 'GET', query: { file: '/a b.txt' } });
 
-    await client.writeFile(node, uuid, 'x.bin', Buffer.from([0, 1, 2]));
+    await client.forServer(node, uuid).files.write('x.bin', Buffer.from([0, 1, 2]));
     const write = daemon.calls.at(-1);
     expect(write).toMatchObject({
       method: 'POST',

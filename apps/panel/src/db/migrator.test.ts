@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { insertUser } from '@aerie/panel/features/users/users.repository';
 import { createTestDatabase, type TestDatabase } from '@aerie/panel/test/test-database';
-import { insertUser } from '@aerie/panel/users/users.repository';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectOf, isUniqueViolation, readBool, readCount, readDate } from './dialect';

@@ -1,8 +1,8 @@
+import * as m0001 from '@aerie/panel/db/migrations/0001-users-sessions-auth';
+import * as m0002 from '@aerie/panel/db/migrations/0002-account-api-keys-settings';
+import * as m0003 from '@aerie/panel/db/migrations/0003-servers';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import type { Db } from './database';
-import * as m0001 from './migrations/0001-users-sessions-auth';
-import * as m0002 from './migrations/0002-account-api-keys-settings';
-import * as m0003 from './migrations/0003-servers';
 
 /** Every migration, in order. Listed here rather than read from disk so tsx, tests and bundlers agree. */
 const migrations: Record<string, Migration> = {

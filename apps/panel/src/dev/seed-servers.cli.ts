@@ -5,7 +5,7 @@ import { parseFlags } from '@aerie/panel/cli/parse-flags';
 import { prepare } from '@aerie/panel/cli/prepare';
 import { loadConfig } from '@aerie/panel/config/load-config';
 import { SecretBox } from '@aerie/panel/crypto/secret-box';
-import { findUserByLogin } from '@aerie/panel/users/users.repository';
+import { findUserByLogin } from '@aerie/panel/features/users/users.repository';
 import { seedServers } from './seed-servers';
 
 const { values } = parseFlags(process.argv.slice(2), { values: ['users', 'servers', 'owner'], booleans: [] });

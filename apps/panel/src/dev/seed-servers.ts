@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { hashPassword } from '@aerie/panel/auth/password-hash';
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { Db } from '@aerie/panel/db/database';
-import { demoEggPath } from '@aerie/panel/eggs/bundled-eggs';
-import { importEgg } from '@aerie/panel/eggs/import-egg';
-import { parseEggExportText } from '@aerie/panel/eggs/ptdl/parse-egg-export';
-import { createNode } from '@aerie/panel/nodes/nodes.service';
+import { hashPassword } from '@aerie/panel/features/auth/password-hash';
+import { demoEggPath } from '@aerie/panel/features/eggs/bundled-eggs';
+import { importEgg } from '@aerie/panel/features/eggs/import-egg';
+import { parseEggExportText } from '@aerie/panel/features/eggs/ptdl/parse-egg-export';
+import { createNode } from '@aerie/panel/features/nodes/nodes.service';
 import { sql } from 'kysely';
 
 /** Game names the seeded servers are called after, so a name search matches a known share of them. */

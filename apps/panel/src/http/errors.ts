@@ -30,6 +30,9 @@ export const unauthenticated = () =>
  * A write the database (or the data directory) could not store for lack of disk space: 507 Insufficient Storage.
  * Nothing was saved, and the same request succeeds once space is freed, without a restart.
  */
+/** 403 as Laravel's AuthorizationException renders it (the code Pterodactyl clients check). */
+export const forbidden = (detail: string) => new HttpError(403, 'AccessDeniedHttpException', detail);
+
 export const diskFull = () => new HttpError(507, 'HttpException', errorMessages.diskFull);
 
 export const csrfMismatch = () => new HttpError(419, 'HttpException', errorMessages.csrfMismatch);

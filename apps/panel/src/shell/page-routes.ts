@@ -1,9 +1,9 @@
 import type { AppContext } from '@aerie/panel/app-context';
-import { csrfTokenFor } from '@aerie/panel/auth/csrf';
+import { csrfTokenFor } from '@aerie/panel/features/auth/csrf';
+import { NodeOrigins } from '@aerie/panel/features/nodes/node-origins';
+import { presentPageUser } from '@aerie/panel/features/users/user.presenter';
 import { notFound } from '@aerie/panel/http/errors';
 import { documentCsp, scriptNonce } from '@aerie/panel/http/security-headers';
-import { NodeOrigins } from '@aerie/panel/nodes/node-origins';
-import { presentPageUser } from '@aerie/panel/presenters/user.presenter';
 import type { SiteConfiguration } from '@aerie/shared/boot/page-globals';
 import type { FastifyInstance } from 'fastify';
 import type { HtmlShell } from './html-shell';

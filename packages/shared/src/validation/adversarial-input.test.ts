@@ -13,8 +13,14 @@ import {
   splitAllowedIps,
   updateEmailFormSchema,
   updatePasswordFormSchema,
-} from '../account/account-forms.schema';
-import { forgotPasswordFormSchema, loginFormSchema, resetPasswordFormSchema } from '../auth/auth.schema';
+} from '../account/account-forms';
+import {
+  checkpointBodySchema,
+  forgotPasswordBodySchema,
+  loginBodySchema,
+  resetPasswordBodySchema,
+} from '../auth/auth-bodies';
+import { forgotPasswordFormSchema, loginFormSchema, resetPasswordFormSchema } from '../auth/auth-forms';
 import { stripAnsi } from '../eggs/done-matcher';
 import {
   chmodFilesBodySchema,
@@ -27,13 +33,7 @@ import {
   fileQuerySchema,
   renameFilesBodySchema,
 } from '../files/file-bodies';
-import { serverSearchFormSchema } from '../search/search.schema';
-import {
-  checkpointBodySchema,
-  forgotPasswordBodySchema,
-  loginBodySchema,
-  resetPasswordBodySchema,
-} from './auth-bodies';
+import { serverSearchFormSchema } from '../search/search-forms';
 import { normalizeInput } from './normalize-input';
 import {
   lengthBetween,

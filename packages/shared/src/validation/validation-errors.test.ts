@@ -5,7 +5,7 @@ import {
   forgotPasswordBodySchema,
   loginBodySchema,
   resetPasswordBodySchema,
-} from './auth-bodies';
+} from '../auth/auth-bodies';
 import { normalizeInput } from './normalize-input';
 import { toValidationErrors } from './validation-errors';
 

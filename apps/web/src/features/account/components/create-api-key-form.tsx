@@ -2,7 +2,7 @@ import {
   type CreateApiKeyFormValues,
   createApiKeyFormSchema,
   splitAllowedIps,
-} from '@aerie/shared/account/account-forms.schema';
+} from '@aerie/shared/account/account-forms';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';

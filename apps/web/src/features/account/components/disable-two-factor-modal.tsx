@@ -1,7 +1,7 @@
 import {
   type DisableTwoFactorFormValues,
   disableTwoFactorFormSchema,
-} from '@aerie/shared/account/account-forms.schema';
+} from '@aerie/shared/account/account-forms';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useIsMutating } from '@tanstack/react-query';
 import { FormProvider, useForm } from 'react-hook-form';

@@ -1,7 +1,7 @@
 import {
   type EnableTwoFactorFormValues,
   enableTwoFactorFormSchema,
-} from '@aerie/shared/account/account-forms.schema';
+} from '@aerie/shared/account/account-forms';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';

@@ -1,4 +1,4 @@
-import { accountMessages } from '@aerie/shared/account/account-forms.schema';
+import { accountMessages } from '@aerie/shared/account/account-forms';
 import { accountErrorMessages } from '@aerie/shared/account/account-wire';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

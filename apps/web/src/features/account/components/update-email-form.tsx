@@ -2,7 +2,7 @@ import {
   accountMessages,
   type UpdateEmailFormValues,
   updateEmailFormSchema,
-} from '@aerie/shared/account/account-forms.schema';
+} from '@aerie/shared/account/account-forms';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { FormProvider, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

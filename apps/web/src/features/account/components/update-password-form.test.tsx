@@ -1,4 +1,4 @@
-import { accountMessages } from '@aerie/shared/account/account-forms.schema';
+import { accountMessages } from '@aerie/shared/account/account-forms';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiClient } from '@/lib/api-client';

@@ -1,7 +1,4 @@
-import {
-  type UpdatePasswordFormValues,
-  updatePasswordFormSchema,
-} from '@aerie/shared/account/account-forms.schema';
+import { type UpdatePasswordFormValues, updatePasswordFormSchema } from '@aerie/shared/account/account-forms';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';

@@ -7,7 +7,7 @@ import {
   type LoginResponse,
   type ResetPasswordBody,
   type ResetPasswordResponse,
-} from '@aerie/shared/auth/auth.schema';
+} from '@aerie/shared/auth/auth-forms';
 import { apiClient } from '@/lib/api-client';
 
 export type LoginResult = LoginResponse['data'];

@@ -1,4 +1,4 @@
-import { type ForgotPasswordFormValues, forgotPasswordFormSchema } from '@aerie/shared/auth/auth.schema';
+import { type ForgotPasswordFormValues, forgotPasswordFormSchema } from '@aerie/shared/auth/auth-forms';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { FormProvider, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import { type LoginFormValues, loginFormSchema } from '@aerie/shared/auth/auth.schema';
+import { type LoginFormValues, loginFormSchema } from '@aerie/shared/auth/auth-forms';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';

@@ -1,4 +1,4 @@
-import { authMessages } from '@aerie/shared/auth/auth.schema';
+import { authMessages } from '@aerie/shared/auth/auth-forms';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import { screen, waitFor } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-import { searchTermMinLength } from '@aerie/shared/search/search.schema';
+import { searchTermMinLength } from '@aerie/shared/search/search-forms';
 import { queryOptions } from '@tanstack/react-query';
 import { getServers } from '@/features/servers/api/servers';
 import { allocationAddress } from '@/features/servers/api/transformers';

@@ -1,4 +1,4 @@
-import { searchMessages } from '@aerie/shared/search/search.schema';
+import { searchMessages } from '@aerie/shared/search/search-forms';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiClient } from '@/lib/api-client';

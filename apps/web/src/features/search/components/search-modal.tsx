@@ -1,4 +1,4 @@
-import { type ServerSearchFormValues, serverSearchFormSchema } from '@aerie/shared/search/search.schema';
+import { type ServerSearchFormValues, serverSearchFormSchema } from '@aerie/shared/search/search-forms';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';

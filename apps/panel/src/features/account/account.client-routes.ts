@@ -1,0 +1,36 @@
+import type { AppContext } from '@aerie/panel/app-context';
+import { signedInUser } from '@aerie/panel/features/auth/client-api-auth';
+import { rotateCsrf } from '@aerie/panel/features/auth/csrf';
+import { presentAccount } from '@aerie/panel/features/users/user.presenter';
+import { bodyField } from '@aerie/panel/http/body-field';
+import { validateBody } from '@aerie/panel/http/validate';
+import { updateEmailBodySchema, updatePasswordBodySchema } from '@aerie/shared/account/account-bodies';
+import type { FastifyInstance } from 'fastify';
+
+/** /api/client/account: the signed-in user's own account. */
+export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  app.get('', { config: { twoFactorExempt: true } }, async (request) =>
+    presentAccount(signedInUser(request)),
+  );
+
+  app.put('/email', async (request, reply) => {
+    const user = signedInUser(request);
+    await ctx.account.assertPassword(user, request.ip, bodyField(request, 'password'));
+    const input = validateBody(updateEmailBodySchema, request.body);
+    await ctx.account.changeEmail(user, request.ip, input.email);
+    return reply.status(204).send();
+  });
+
+  app.put('/password', async (request, reply) => {
+    const user = signedInUser(request);
+    await ctx.account.assertPassword(user, request.ip, bodyField(request, 'current_password'));
+    const input = validateBody(updatePasswordBodySchema, request.body);
+    await ctx.account.changePassword(user, input.password);
+    // Every session ended, this one too: the SPA sends the browser to /auth/login next.
+    if (request.session) {
+      await ctx.sessions.signOut(request, reply);
+      rotateCsrf(reply);
+    }
+    return reply.status(204).send();
+  });
+}

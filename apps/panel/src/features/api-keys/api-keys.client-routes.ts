@@ -1,0 +1,48 @@
+import type { AppContext } from '@aerie/panel/app-context';
+import { signedInUser } from '@aerie/panel/features/auth/client-api-auth';
+import { validateBody } from '@aerie/panel/http/validate';
+import { createApiKeyBodySchema } from '@aerie/shared/account/account-bodies';
+import { accountErrorMessages } from '@aerie/shared/account/account-wire';
+import type { ApiErrorItem } from '@aerie/shared/errors/error-envelope';
+import type { FastifyInstance } from 'fastify';
+import { presentApiKeyList, presentCreatedApiKey } from './api-key.presenter';
+import { isIpOrRange } from './api-key-ips';
+
+/** One entry per `allowed_ips` item that is a string but neither an IP address nor a CIDR range. */
+function invalidIpEntries(input: Record<string, unknown>): ApiErrorItem[] {
+  const ips = input.allowed_ips;
+  if (!Array.isArray(ips)) return [];
+  return ips.flatMap((ip, index) =>
+    typeof ip === 'string' && !isIpOrRange(ip)
+      ? [
+          {
+            code: 'ValidationException',
+            status: '422',
+            detail: accountErrorMessages.invalidIpOrRange(ip),
+            meta: { source_field: `allowed_ips.${index}`, rule: '' },
+          },
+        ]
+      : [],
+  );
+}
+
+/** /api/client/account/api-keys: the user's account API keys (reference §4.2, §7.1). */
+export async function apiKeyRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  app.get('', async (request) => presentApiKeyList(await ctx.apiKeys.list(signedInUser(request))));
+
+  app.post('', async (request) => {
+    const user = signedInUser(request);
+    const input = validateBody(createApiKeyBodySchema, request.body, { after: invalidIpEntries });
+    const { key, secret } = await ctx.apiKeys.create(user, {
+      description: input.description,
+      allowedIps: input.allowed_ips ?? [],
+    });
+    return presentCreatedApiKey(key, secret);
+  });
+
+  app.delete('/:identifier', async (request, reply) => {
+    const { identifier } = request.params as { identifier: string };
+    await ctx.apiKeys.delete(signedInUser(request), identifier);
+    return reply.status(204).send();
+  });
+}

@@ -1,0 +1,99 @@
+import { randomAlphanumeric, safeEqual, sha256 } from '@aerie/panel/crypto/tokens';
+import type { Db } from '@aerie/panel/db/database';
+import { dialectOf } from '@aerie/panel/db/dialect';
+import type { User } from '@aerie/panel/features/users/user';
+import { displayError, forbidden, notFound, unauthenticated } from '@aerie/panel/http/errors';
+import { accountErrorMessages, apiKeyLimits, CLIENT_KEY_PREFIX } from '@aerie/shared/account/account-wire';
+import { ACCOUNT_KEY, type ApiKey } from './api-key';
+import { ipAllowed } from './api-key-ips';
+import { countKeys, deleteKey, findKeyWithUser, insertKey, listKeys, touchKey } from './api-keys.repository';
+
+/** `last_used_at` is written at most this often per key, so API traffic does not cost a write per request. */
+const LAST_USED_PRECISION_MS = 60_000;
+
+const BEARER_LENGTH = apiKeyLimits.identifierLength + apiKeyLimits.secretLength;
+
+/**
+ * Account API keys: `Authorization: Bearer <identifier><secret>` for the client API. The secret has 190 bits of
+ * randomness, so a plain SHA-256 of it is what is stored (a slow hash would add nothing but latency), and it is
+ * compared in constant time. Keys are looked up on every request, so a deleted key stops working at once.
+ */
+export class ApiKeyService {
+  constructor(private readonly deps: { db: Db; clock: () => Date }) {}
+
+  /** The user's account keys, oldest first. */
+  list(user: User): Promise<ApiKey[]> {
+    return listKeys(this.deps.db, user.id, ACCOUNT_KEY);
+  }
+
+  /**
+   * Creates an account key. The count check and the insert run under a lock on the user's row, so concurrent
+   * requests cannot pass the limit together.
+   * @returns the key and its secret: the only time the secret exists outside the client
+   * @throws HttpError 400 DisplayException when the user already has 25 keys
+   */
+  async create(user: User, input: { description: string; allowedIps: string[] }) {
+    const now = this.deps.clock();
+    const secret = randomAlphanumeric(apiKeyLimits.secretLength);
+    const identifier =
+      CLIENT_KEY_PREFIX + randomAlphanumeric(apiKeyLimits.identifierLength - CLIENT_KEY_PREFIX.length);
+    const key = await this.deps.db.transaction().execute(async (tx) => {
+      // SQLite runs one transaction at a time anyway (and has no FOR UPDATE).
+      if (dialectOf(tx) !== 'sqlite') {
+        await tx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute();
+      }
+      if ((await countKeys(tx, user.id, ACCOUNT_KEY)) >= apiKeyLimits.perUser) {
+        throw displayError(accountErrorMessages.apiKeyLimit);
+      }
+      return insertKey(
+        tx,
+        {
+          userId: user.id,
+          keyType: ACCOUNT_KEY,
+          identifier,
+          tokenHash: sha256(secret),
+          description: input.description,
+          allowedIps: input.allowedIps,
+        },
+        now,
+      );
+    });
+    return { key, secret };
+  }
+
+  /** @throws HttpError 404 unless the user owns an account key with this identifier */
+  async delete(user: User, identifier: string): Promise<void> {
+    if (!(await deleteKey(this.deps.db, user.id, ACCOUNT_KEY, identifier))) throw notFound();
+  }
+
+  /**
+   * Resolves a bearer token (identifier followed by secret) to its key and user.
+   * @throws HttpError 401 "Unauthenticated." for a malformed token, an unknown identifier or a wrong secret
+   */
+  async authenticate(token: string): Promise<{ key: ApiKey; user: User }> {
+    if (token.length !== BEARER_LENGTH) throw unauthenticated();
+    const found = await findKeyWithUser(this.deps.db, token.slice(0, apiKeyLimits.identifierLength));
+    if (!found || !safeEqual(sha256(token.slice(apiKeyLimits.identifierLength)), found.key.tokenHash)) {
+      throw unauthenticated();
+    }
+    return found;
+  }
+
+  /**
+   * The checks after authentication on /api/client (reference §1.1 order): the key's IP allow-list, then that it
+   * is an account key, not an application key. Then records the use (at most once a minute).
+   * @throws HttpError 403 AccessDeniedHttpException
+   */
+  async assertUsableOnClientApi(key: ApiKey, ip: string): Promise<void> {
+    if (!ipAllowed(ip, key.allowedIps)) {
+      throw forbidden(accountErrorMessages.ipNotAllowed(ip));
+    }
+    if (key.keyType !== ACCOUNT_KEY) {
+      throw forbidden(accountErrorMessages.applicationKeyOnClientApi);
+    }
+    const now = this.deps.clock();
+    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) {
+      await touchKey(this.deps.db, key.id, now);
+    }
+  }
+}

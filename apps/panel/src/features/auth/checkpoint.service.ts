@@ -1,0 +1,71 @@
+import { safeEqual, sha256 } from '@aerie/panel/crypto/tokens';
+import type { Db } from '@aerie/panel/db/database';
+import type { ActiveSession } from '@aerie/panel/features/auth/session/sessions';
+import type { User } from '@aerie/panel/features/users/user';
+import { findUserById } from '@aerie/panel/features/users/users.repository';
+import { displayError } from '@aerie/panel/http/errors';
+import { errorMessages } from '@aerie/shared/errors/error-envelope';
+import { accountKey, type LoginLockout } from './login-lockout';
+import { consumeRecoveryToken } from './recovery-tokens';
+import type { TotpVerifier } from './totp-verifier';
+
+export interface CheckpointInput {
+  confirmationToken: string;
+  authenticationCode: string | null | undefined;
+  recoveryToken: string | null | undefined;
+}
+
+/** The second step of a 2FA sign-in (POST /auth/login/checkpoint). */
+export class CheckpointService {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      lockout: LoginLockout;
+      totp: TotpVerifier;
+      appKey: Buffer;
+      clock: () => Date;
+    },
+  ) {}
+
+  /**
+   * @param session the browser's session: the confirmation token is only valid in the session it was issued to
+   * @returns the user to sign in
+   * @throws HttpError 429 on lockout; 400 DisplayException when the step expired, the confirmation token does
+   *   not match, or the code / recovery token is wrong (each failure counts toward the lockout)
+   */
+  async complete(ip: string, session: ActiveSession | null, input: CheckpointInput): Promise<User> {
+    const { db, lockout, clock } = this.deps;
+    await lockout.assertNotLocked(ip);
+    const pending = session?.data.checkpoint;
+    if (!pending || pending.expiresAt <= clock().getTime())
+      throw displayError(errorMessages.checkpointExpired);
+    const account = accountKey(pending.userId, '');
+    await lockout.assertNotLocked(ip, account);
+
+    const fail = async (message: string) => {
+      await lockout.recordFailure(ip, account);
+      return displayError(message);
+    };
+    if (!safeEqual(sha256(input.confirmationToken), pending.tokenHash)) {
+      throw await fail(errorMessages.checkpointInvalidCode);
+    }
+    const user = await findUserById(db, pending.userId);
+    if (!user) throw displayError(errorMessages.checkpointExpired);
+
+    if (input.recoveryToken) {
+      if (!(await consumeRecoveryToken(db, this.deps.appKey, user.id, input.recoveryToken))) {
+        throw await fail(errorMessages.checkpointInvalidRecovery);
+      }
+    } else if (!(await this.codeIsValid(user, input.authenticationCode ?? ''))) {
+      throw await fail(errorMessages.checkpointInvalidCode);
+    }
+    await lockout.clearAccount(account);
+    return user;
+  }
+
+  /** A code is good once: a replay inside its drift window is refused (TotpVerifier). */
+  private async codeIsValid(user: User, code: string): Promise<boolean> {
+    if (!user.useTotp) return false;
+    return this.deps.totp.accept(user, code);
+  }
+}

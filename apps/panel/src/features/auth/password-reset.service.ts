@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import { safeEqual, sha256 } from '@aerie/panel/crypto/tokens';
+import type { Db } from '@aerie/panel/db/database';
+import { readDate } from '@aerie/panel/db/dialect';
+import type { Sessions } from '@aerie/panel/features/auth/session/sessions';
+import type { AccessRevocation } from '@aerie/panel/features/servers/access-revocation';
+import type { User } from '@aerie/panel/features/users/user';
+import {
+  findUserByEmail,
+  normaliseLogin,
+  updatePasswordHash,
+} from '@aerie/panel/features/users/users.repository';
+import { displayError } from '@aerie/panel/http/errors';
+import type { Mailer } from '@aerie/panel/mail/mailer';
+import { passwordResetMail } from '@aerie/panel/mail/password-reset-mail';
+import { errorMessages } from '@aerie/shared/errors/error-envelope';
+import { limits } from '@aerie/shared/limits';
+import type { FastifyBaseLogger } from 'fastify';
+import { hashPassword } from './password-hash';
+
+/** A new link for the same address is sent at most once a minute. */
+const REISSUE_AFTER_MS = 60_000;
+
+/** Forgotten-password flow: the reset link by mail, then the new password. */
+export class PasswordResetService {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      mailer: Mailer;
+      sessions: Sessions;
+      revocation: AccessRevocation;
+      appUrl: string;
+      appName: string;
+      clock: () => Date;
+      log: FastifyBaseLogger;
+    },
+  ) {}
+
+  /**
+   * Mails a reset link when the address belongs to an account and no link went out in the last minute.
+   * Says nothing either way: the caller answers the same for every address.
+   */
+  async requestLink(email: string): Promise<void> {
+    const { db, clock } = this.deps;
+    const user = await findUserByEmail(db, email);
+    if (!user) return;
+    const now = clock();
+    const latest = await this.latestFor(user.email);
+    if (latest && now.getTime() - readDate(latest.created_at).getTime() < REISSUE_AFTER_MS) return;
+
+    const token = randomBytes(32).toString('hex');
+    await db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('password_resets').where('email', '=', user.email).execute();
+      await tx
+        .insertInto('password_resets')
+        .values({ email: user.email, token: sha256(token), created_at: now })
+        .execute();
+    });
+    const link = `${this.deps.appUrl}/auth/password/reset/${token}?email=${encodeURIComponent(user.email)}`;
+    if (this.deps.mailer.isLocalOutbox) this.deps.log.info(`Password reset link for ${user.email}: ${link}`);
+    this.deps.mailer.queue(
+      passwordResetMail({
+        to: user.email,
+        link,
+        appName: this.deps.appName,
+        minutes: limits.passwordResetTtlMs / 60_000,
+      }),
+    );
+  }
+
+  /**
+   * Sets the new password, uses up the token and ends every session of the user, and their live console sockets
+   * and signed file URLs on every node.
+   * @throws HttpError 400 DisplayException "This password reset token is invalid." for an unknown address,
+   *   a wrong token or one older than 60 minutes
+   */
+  async reset(input: { email: string; token: string; password: string }): Promise<User> {
+    const { db, clock } = this.deps;
+    const now = clock();
+    const user = await findUserByEmail(db, input.email);
+    const latest = user ? await this.latestFor(user.email) : undefined;
+    const valid =
+      user &&
+      latest &&
+      safeEqual(sha256(input.token), latest.token) &&
+      now.getTime() - readDate(latest.created_at).getTime() < limits.passwordResetTtlMs;
+    if (!valid) throw displayError(errorMessages.resetTokenInvalid);
+
+    const passwordHash = await hashPassword(input.password);
+    // Only the request that deletes the token may change the password: a token works once even under a race.
+    const used = await db.transaction().execute(async (tx) => {
+      const deleted = await tx
+        .deleteFrom('password_resets')
+        .where('email', '=', user.email)
+        .executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0) return false;
+      await updatePasswordHash(tx, user.id, passwordHash, now);
+      return true;
+    });
+    if (!used) throw displayError(errorMessages.resetTokenInvalid);
+    await this.deps.sessions.signOutEverywhere(user.id);
+    await this.deps.revocation.revokeUserEverywhere(user);
+    return { ...user, passwordHash, updatedAt: now };
+  }
+
+  private latestFor(email: string) {
+    return this.deps.db
+      .selectFrom('password_resets')
+      .select(['token', 'created_at'])
+      .where('email', '=', normaliseLogin(email))
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+  }
+}

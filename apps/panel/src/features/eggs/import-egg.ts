@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '@aerie/panel/db/database';
+import type { Tx } from '@aerie/panel/db/transaction';
+import type { EggDefinition } from '@aerie/panel/features/eggs/ptdl/egg-definition';
+
+export interface ImportedEgg {
+  id: number;
+  uuid: string;
+  name: string;
+  nestId: number;
+  nestName: string;
+  /** false when an egg of the same uuid or name in the nest was updated. */
+  created: boolean;
+  variables: number;
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+/**
+ * Stores a parsed egg export in a nest (created when missing). An egg with the export's uuid, or else with its
+ * name in that nest, is updated in place: its variables are matched by env_variable, new ones added and the ones
+ * the export no longer has removed (with their server values). Runs in one transaction.
+ */
+export async function importEgg(
+  db: Db,
+  egg: EggDefinition,
+  options: { nestName: string; now?: Date },
+): Promise<ImportedEgg> {
+  const now = options.now ?? new Date();
+  return db.transaction().execute(async (tx) => {
+    const nest = await ensureNest(tx, options.nestName, egg.author, now);
+    const existing = await tx
+      .selectFrom('eggs')
+      .select(['id', 'uuid'])
+      .where((eb) =>
+        egg.uuid
+          ? eb.or([
+              eb('uuid', '=', egg.uuid),
+              eb.and([eb('nest_id', '=', nest.id), eb('name', '=', egg.name)]),
+            ])
+          : eb.and([eb('nest_id', '=', nest.id), eb('name', '=', egg.name)]),
+      )
+      .orderBy('id')
+      .executeTakeFirst();
+    const columns = {
+      nest_id: nest.id,
+      author: egg.author,
+      name: egg.name,
+      description: egg.description,
+      features: json(egg.features),
+      docker_images: json(egg.docker_images),
+      file_denylist: json(egg.file_denylist),
+      update_url: egg.update_url,
+      config_files: egg.config.source.files,
+      config_startup: egg.config.source.startup,
+      config_logs: egg.config.source.logs,
+      config_stop: egg.config.stop,
+      startup: egg.startup,
+      script_container: egg.scripts.installation.container,
+      script_entry: egg.scripts.installation.entrypoint,
+      script_install: egg.scripts.installation.script,
+      updated_at: now,
+    };
+    let eggId: number;
+    let uuid: string;
+    if (existing) {
+      await tx.updateTable('eggs').set(columns).where('id', '=', existing.id).execute();
+      eggId = existing.id;
+      uuid = existing.uuid;
+    } else {
+      uuid = egg.uuid ?? randomUUID();
+      await tx
+        .insertInto('eggs')
+        .values({ ...columns, uuid, created_at: now })
+        .execute();
+      eggId = await idOf(tx, 'eggs', uuid);
+    }
+    await syncVariables(tx, eggId, egg, now);
+    return {
+      id: eggId,
+      uuid,
+      name: egg.name,
+      nestId: nest.id,
+      nestName: nest.name,
+      created: !existing,
+      variables: egg.variables.length,
+    };
+  });
+}
+
+/** MySQL has no RETURNING: the id is read back by the unique uuid, the same way on every dialect. */
+async function idOf(tx: Tx, table: 'eggs' | 'nests', uuid: string): Promise<number> {
+  const row = await tx.selectFrom(table).select('id').where('uuid', '=', uuid).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function ensureNest(tx: Tx, name: string, author: string, now: Date) {
+  const found = await tx
+    .selectFrom('nests')
+    .select(['id', 'name'])
+    .where('name', '=', name)
+    .executeTakeFirst();
+  if (found) return found;
+  const uuid = randomUUID();
+  await tx
+    .insertInto('nests')
+    .values({ uuid, name, author, description: null, created_at: now, updated_at: now })
+    .execute();
+  return { id: await idOf(tx, 'nests', uuid), name };
+}
+
+async function syncVariables(tx: Tx, eggId: number, egg: EggDefinition, now: Date) {
+  const current = await tx
+    .selectFrom('egg_variables')
+    .select(['id', 'env_variable'])
+    .where('egg_id', '=', eggId)
+    .execute();
+  const byEnv = new Map(current.map((row) => [row.env_variable, row.id]));
+  const kept = new Set(egg.variables.map((variable) => variable.env_variable));
+  const removed = current.filter((row) => !kept.has(row.env_variable)).map((row) => row.id);
+  if (removed.length > 0) await tx.deleteFrom('egg_variables').where('id', 'in', removed).execute();
+  for (const [sort, variable] of egg.variables.entries()) {
+    const values = {
+      name: variable.name,
+      description: variable.description,
+      default_value: variable.default_value,
+      user_viewable: variable.user_viewable,
+      user_editable: variable.user_editable,
+      rules: variable.rules,
+      sort: sort + 1,
+      updated_at: now,
+    };
+    const id = byEnv.get(variable.env_variable);
+    if (id !== undefined) {
+      await tx.updateTable('egg_variables').set(values).where('id', '=', id).execute();
+    } else {
+      await tx
+        .insertInto('egg_variables')
+        .values({ ...values, egg_id: eggId, env_variable: variable.env_variable, created_at: now })
+        .execute();
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import type { Readable } from 'node:stream';
+import type { DaemonClient, DaemonUpload } from '@aerie/panel/daemon-client/daemon-client';
+import { relayDaemonErrors } from '@aerie/panel/daemon-client/daemon-http-error';
+import { accessOf } from '@aerie/panel/features/servers/server-access.hook';
+import { HttpError } from '@aerie/panel/http/errors';
+import { validateBody } from '@aerie/panel/http/validate';
+import { fileQuerySchema } from '@aerie/shared/files/file-bodies';
+import { fileLimits, fileMessages } from '@aerie/shared/files/file-wire';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { readAtMost } from './bounded-body';
+import { untrimmed } from './untrimmed';
+
+const tooLarge = () => new HttpError(413, 'PostTooLargeException', fileMessages.writeTooLarge);
+
+/**
+ * `POST …/files/write?file=`: the raw request body, of any content type (the SPA sends text/plain, other clients
+ * JSON or octet-stream), becomes the file. This scope takes every body unparsed, as a stream, so nothing is read
+ * before the access checks pass, and the bytes go to the daemon as they arrive, at most
+ * `fileLimits.writeMaxBytes` (413 above).
+ */
+export async function fileWriteRoute(app: FastifyInstance, { daemon }: { daemon: DaemonClient }) {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  app.post('/:server/files/write', { config: { permission: 'file.create' } }, async (request, reply) => {
+    const { server, node } = accessOf(request);
+    const { file } = validateBody(fileQuerySchema, request.query, untrimmed);
+    const contents = await writeBody(request);
+    await relayDaemonErrors(daemon.forServer(node, server.uuid).files.write(file, contents));
+    return reply.status(204).send();
+  });
+}
+
+/**
+ * The body with the length the daemon needs up front: the announced Content-Length (Node's parser holds the
+ * client to it), or, for a chunked body, the length found by reading it (bounded) first. No body: an empty file.
+ */
+async function writeBody(request: FastifyRequest): Promise<DaemonUpload | Buffer> {
+  const stream = request.body as Readable | undefined;
+  if (!stream) return Buffer.alloc(0);
+  const announced = request.headers['content-length'];
+  if (announced === undefined) return readAtMost(stream, fileLimits.writeMaxBytes, tooLarge);
+  const length = Number(announced);
+  if (length > fileLimits.writeMaxBytes) throw tooLarge();
+  return { stream, length };
+}

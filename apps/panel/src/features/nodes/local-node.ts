@@ -1,0 +1,49 @@
+import type { Config } from '@aerie/panel/config/load-config';
+import type { SecretBox } from '@aerie/panel/crypto/secret-box';
+import type { Db } from '@aerie/panel/db/database';
+import { addAllocations, createNode } from './nodes.service';
+
+export const LOCAL_NODE_NAME = 'Local node';
+export const LOCAL_NODE_IP = '127.0.0.1';
+
+/**
+ * The node of the daemon `aerie up` runs next to the panel: created once with a fresh token (kept on later
+ * boots), its ports following DAEMON_PORT / DAEMON_SFTP_PORT, and the DEMO_PORT_RANGE ports on 127.0.0.1.
+ * It is found again by its name and address.
+ */
+export async function ensureLocalNode(db: Db, secretBox: SecretBox, config: Config, now = new Date()) {
+  const found = await db
+    .selectFrom('nodes')
+    .selectAll()
+    .where('name', '=', LOCAL_NODE_NAME)
+    .where('fqdn', '=', LOCAL_NODE_IP)
+    .orderBy('id')
+    .executeTakeFirst();
+  let node = found;
+  if (!node) {
+    node = await createNode(
+      db,
+      secretBox,
+      {
+        name: LOCAL_NODE_NAME,
+        description: 'The daemon started by aerie up on this machine.',
+        fqdn: LOCAL_NODE_IP,
+        scheme: 'http',
+        daemonListen: config.daemon.port,
+        daemonSftp: config.daemon.sftpPort,
+      },
+      now,
+    );
+  } else if (node.daemon_listen !== config.daemon.port || node.daemon_sftp !== config.daemon.sftpPort) {
+    await db
+      .updateTable('nodes')
+      .set({ daemon_listen: config.daemon.port, daemon_sftp: config.daemon.sftpPort, updated_at: now })
+      .where('id', '=', node.id)
+      .execute();
+    node = { ...node, daemon_listen: config.daemon.port, daemon_sftp: config.daemon.sftpPort };
+  }
+  const { from, to } = config.demoPortRange;
+  const ports = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  await addAllocations(db, node.id, LOCAL_NODE_IP, ports, now);
+  return node;
+}

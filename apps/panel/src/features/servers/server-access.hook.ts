@@ -1,0 +1,96 @@
+import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
+import type { User } from '@aerie/panel/features/users/user';
+import { forbidden, type HttpError, notFound } from '@aerie/panel/http/errors';
+import { hasPermission } from '@aerie/shared/permissions/can';
+import type { Permission } from '@aerie/shared/permissions/permissions';
+import { serverMessages } from '@aerie/shared/servers/server-messages';
+import type { FastifyRequest } from 'fastify';
+import { effectivePermissions, isSuspended, serverStateConflict } from './server-access';
+import type { ServerRecord } from './server-record';
+import {
+  findNodeById,
+  findServerByIdentifier,
+  subuserPermissionsOf,
+  transferringServerIds,
+} from './servers.repository';
+
+/** The server a route under /api/client/servers/{server} works on, with the caller's standing on it. */
+export interface ServerAccess {
+  server: ServerRecord;
+  node: NodeRecord;
+  user: User;
+  isOwner: boolean;
+  isTransferring: boolean;
+  /** Effective permissions (§5): `*` for owners and root admins, the stored list for subusers. */
+  permissions: string[];
+}
+
+/**
+ * Which routes still work while the server is in a conflict state (409 otherwise):
+ * - `always`: the bare server (the SPA renders its installing/suspended screens from it);
+ * - `root-admin`: root admins while it installs, restores or transfers, not when suspended or the node is down.
+ */
+export type StateExemption = 'always' | 'root-admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The permission a subuser needs on the server (owners and root admins hold every one). */
+    permission?: Permission;
+    /** The 403 to answer without `permission`, when the route has its own (else AccessDeniedHttpException). */
+    permissionDenied?: () => HttpError;
+    stateExemption?: StateExemption;
+  }
+  interface FastifyRequest {
+    /** Set by the server access hook on every route under /api/client/servers/{server}. */
+    serverAccess: ServerAccess | null;
+  }
+}
+
+export const accessDenied = () => forbidden(serverMessages.unauthorized);
+
+/**
+ * The one check every server route goes through, in the reference's order: the server exists (404), the caller
+ * is its owner, a subuser or a root admin (404, never revealing the server), its state allows the route (409),
+ * then the route's permission (403). Driven by the route's `config`.
+ */
+export async function serverAccessHook(request: FastifyRequest): Promise<void> {
+  const { db } = request.server.ctx;
+  const user = request.user as User;
+  const identifier = (request.params as { server?: string }).server ?? '';
+  const server = await findServerByIdentifier(db, identifier);
+  if (!server) throw notFound();
+  const isOwner = server.ownerId === user.id;
+  const subuser =
+    isOwner || user.rootAdmin
+      ? undefined
+      : (await subuserPermissionsOf(db, user.id, [server.id])).get(server.id);
+  if (!isOwner && !user.rootAdmin && !subuser) throw notFound(serverMessages.notAccessible);
+
+  const [node, transferring] = await Promise.all([
+    findNodeById(db, server.nodeId),
+    transferringServerIds(db, [server.id]),
+  ]);
+  const state = { server, node, isTransferring: transferring.has(server.id) };
+  const config = request.routeOptions.config;
+  const conflict = serverStateConflict(state);
+  if (conflict && !isExempt(config.stateExemption, user, state)) throw conflict;
+
+  const permissions = effectivePermissions(user, server, subuser);
+  if (config.permission && !hasPermission(permissions, config.permission)) {
+    throw config.permissionDenied?.() ?? accessDenied();
+  }
+  request.serverAccess = { server, node, user, isOwner, isTransferring: state.isTransferring, permissions };
+}
+
+function isExempt(
+  exemption: StateExemption | undefined,
+  user: User,
+  state: Parameters<typeof serverStateConflict>[0],
+): boolean {
+  if (exemption === 'always') return true;
+  if (exemption === 'root-admin') return user.rootAdmin && !isSuspended(state) && !state.node.maintenanceMode;
+  return false;
+}
+
+/** The access the hook established, in a handler of a route under /api/client/servers/{server}. */
+export const accessOf = (request: FastifyRequest) => request.serverAccess as ServerAccess;

@@ -1,0 +1,42 @@
+import type { User } from '@aerie/panel/features/users/user';
+import type { ServerListResponse } from '@aerie/shared/servers/server-wire';
+import type { FastifyInstance } from 'fastify';
+import { presentPagination } from './pagination.presenter';
+import { presentServer } from './server.presenter';
+import { effectivePermissions } from './server-access';
+import { parseServerListQuery } from './server-list.query';
+import { listServers } from './server-list.service';
+import { loadServerRelations } from './server-relations';
+import { subuserPermissionsOf } from './servers.repository';
+
+/** GET /api/client: the servers of the signed-in user (or every server, for root admins asking), paginated. */
+export async function serverListRoutes(app: FastifyInstance) {
+  const { db } = app.ctx;
+  app.get('/', async (request): Promise<ServerListResponse> => {
+    const user = request.user as User;
+    const query = parseServerListQuery(request.query as Record<string, string | string[]>);
+    const { servers, total } = await listServers(db, user, query);
+    const ids = servers.map((server) => server.id);
+    const [relations, subuserOf] = await Promise.all([
+      loadServerRelations(db, servers, { subusers: query.includes.has('subusers') }),
+      subuserPermissionsOf(db, user.id, ids),
+    ]);
+    return {
+      object: 'list',
+      data: servers.map((server) =>
+        presentServer(
+          server,
+          relations,
+          { userId: user.id, permissions: effectivePermissions(user, server, subuserOf.get(server.id)) },
+          query.includes,
+        ),
+      ),
+      meta: presentPagination(request, {
+        total,
+        count: servers.length,
+        perPage: query.perPage,
+        currentPage: query.page,
+      }),
+    };
+  });
+}

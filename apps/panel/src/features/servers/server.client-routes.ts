@@ -1,0 +1,28 @@
+import type { ServerResponse, StatsResponse } from '@aerie/shared/servers/server-wire';
+import type { FastifyInstance } from 'fastify';
+import { presentServer } from './server.presenter';
+import { accessOf } from './server-access.hook';
+import { parseIncludes } from './server-list.query';
+import { loadServerRelations } from './server-relations';
+import { ServerResourcesService } from './server-resources.service';
+
+/** `GET /api/client/servers/{server}` and `…/resources` (reference §7.2 Core), behind the server access hook. */
+export async function serverRoutes(app: FastifyInstance) {
+  const { ctx } = app;
+  const resources = new ServerResourcesService(ctx.daemon, ctx.clock);
+
+  app.get('/:server', { config: { stateExemption: 'always' } }, async (request): Promise<ServerResponse> => {
+    const { server, user, isOwner, permissions } = accessOf(request);
+    const includes = parseIncludes(request.query as Record<string, string | string[]>);
+    const relations = await loadServerRelations(ctx.db, [server], { subusers: includes.has('subusers') });
+    return {
+      ...presentServer(server, relations, { userId: user.id, permissions }, includes),
+      meta: { is_server_owner: isOwner, user_permissions: permissions },
+    };
+  });
+
+  app.get('/:server/resources', async (request): Promise<StatsResponse> => {
+    const { server, node } = accessOf(request);
+    return resources.stats(server, node);
+  });
+}

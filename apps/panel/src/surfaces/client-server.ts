@@ -1,0 +1,21 @@
+import { websocketRoutes } from '@aerie/panel/features/console/websocket.client-routes';
+import { fileRoutes } from '@aerie/panel/features/files/files.client-routes';
+import { registerPowerRoutes } from '@aerie/panel/features/servers/power.client-routes';
+import { serverRoutes } from '@aerie/panel/features/servers/server.client-routes';
+import { serverAccessHook } from '@aerie/panel/features/servers/server-access.hook';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * /api/client/servers/{server}/…: every route passes the server access hook first (404 → 409 → 403, driven by the
+ * route's config), then its feature's handler. A feature adds its routes here with their `permission`.
+ */
+export async function clientServerSurface(app: FastifyInstance) {
+  const { ctx } = app;
+  app.decorateRequest('serverAccess', null);
+  app.addHook('preHandler', serverAccessHook);
+
+  await app.register(serverRoutes);
+  await app.register(websocketRoutes);
+  registerPowerRoutes(app, ctx.daemon);
+  await app.register(fileRoutes, { daemon: ctx.daemon });
+}

@@ -1,0 +1,46 @@
+import type { AppContext } from '@aerie/panel/app-context';
+import { accountRoutes } from '@aerie/panel/features/account/account.client-routes';
+import { twoFactorRoutes } from '@aerie/panel/features/account/two-factor.client-routes';
+import { apiKeyRoutes } from '@aerie/panel/features/api-keys/api-keys.client-routes';
+import { assertTwoFactorSatisfied, identifyClient } from '@aerie/panel/features/auth/client-api-auth';
+import { permissionRoutes } from '@aerie/panel/features/servers/permissions.client-routes';
+import { serverListRoutes } from '@aerie/panel/features/servers/server-list.client-routes';
+import { tooManyRequests } from '@aerie/panel/http/errors';
+import type { FastifyInstance } from 'fastify';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { clientServerSurface } from './client-server';
+
+/**
+ * /api/client/*, in the check order of the reference (§1.1): who is asking — an API key or the session (401),
+ * the per-user rate limit (429), the panel's 2FA requirement (400), then for API keys the IP allow-list and the
+ * key type (403), then the route. All of it runs in onRequest, before the body is parsed. The limit is
+ * API_CLIENT_RATELIMIT requests per minute per user; 0 = off.
+ */
+export async function clientSurface(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const limit = ctx.config.apiClientRateLimit;
+  const limiter =
+    limit > 0 ? new RateLimiterMemory({ keyPrefix: 'api-client', points: limit, duration: 60 }) : null;
+
+  app.decorateRequest('apiKey', null);
+  app.addHook('onRequest', async (request, reply) => {
+    const user = await identifyClient(ctx.apiKeys, request);
+    if (limiter) {
+      try {
+        const state = await limiter.consume(user.uuid);
+        reply.header('x-ratelimit-limit', limit).header('x-ratelimit-remaining', state.remainingPoints);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        throw tooManyRequests(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), limit);
+      }
+    }
+    await assertTwoFactorSatisfied(ctx.settings, request, user);
+    if (request.apiKey) await ctx.apiKeys.assertUsableOnClientApi(request.apiKey, request.ip);
+  });
+
+  await app.register(accountRoutes, { ctx, prefix: '/account' });
+  await app.register(twoFactorRoutes, { ctx, prefix: '/account/two-factor' });
+  await app.register(apiKeyRoutes, { ctx, prefix: '/account/api-keys' });
+  await app.register(permissionRoutes, { prefix: '/permissions' });
+  await app.register(serverListRoutes);
+  await app.register(clientServerSurface, { prefix: '/servers' });
+}

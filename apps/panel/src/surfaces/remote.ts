@@ -1,0 +1,25 @@
+import type { AppContext } from '@aerie/panel/app-context';
+import { authenticateNode } from '@aerie/panel/features/nodes/node-auth';
+import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
+import { serversRemoteRoutes } from '@aerie/panel/features/servers/servers.remote-routes';
+import type { FastifyInstance } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The node calling /api/remote, set by its authentication hook. */
+    remoteNode: NodeRecord | null;
+  }
+}
+
+/**
+ * /api/remote/*: what a daemon asks the panel (reference/wings.md §1.4), every route behind its node's
+ * `Bearer <token id>.<token>` (401 → 400 → 403), then its feature's handler, which finds the server among the
+ * node's own.
+ */
+export async function remoteSurface(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  app.decorateRequest('remoteNode', null);
+  app.addHook('onRequest', async (request) => {
+    request.remoteNode = await authenticateNode(ctx.db, ctx.secretBox, request);
+  });
+  await app.register(serversRemoteRoutes, { ctx });
+}
