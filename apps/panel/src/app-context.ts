@@ -16,9 +16,9 @@ import { Sessions } from '@aerie/panel/features/auth/session/sessions';
 import { TotpVerifier } from '@aerie/panel/features/auth/totp-verifier';
 import { PanelSettings } from '@aerie/panel/features/panel-settings/panel-settings';
 import { AccessRevocation } from '@aerie/panel/features/servers/access-revocation';
+import type { Log } from '@aerie/panel/logging/log';
 import { Mailer } from '@aerie/panel/mail/mailer';
 import { limits } from '@aerie/shared/limits';
-import type { FastifyBaseLogger } from 'fastify';
 
 /**
  * Revocation calls every node while the user waits for their password change: a node that does not answer
@@ -53,7 +53,7 @@ export function createAppContext(input: {
   config: Config;
   db: Db;
   appKey: Buffer;
-  log: FastifyBaseLogger;
+  log: Log;
   clock?: () => Date;
 }): AppContext {
   const { config, db, appKey, log } = input;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Config } from '@aerie/panel/config/load-config';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '@aerie/panel/logging/log';
 import nodemailer from 'nodemailer';
 import { createFileOutbox } from './file-outbox';
 
@@ -24,7 +24,7 @@ export class Mailer {
 
   constructor(
     config: Pick<Config, 'mail' | 'dataDir'>,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Log,
   ) {
     const from = config.mail.from;
     if (config.mail.url) {

@@ -11,11 +11,11 @@ import {
   updatePasswordHash,
 } from '@aerie/panel/features/users/users.repository';
 import { displayError } from '@aerie/panel/http/errors';
+import type { Log } from '@aerie/panel/logging/log';
 import type { Mailer } from '@aerie/panel/mail/mailer';
 import { passwordResetMail } from '@aerie/panel/mail/password-reset-mail';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import { limits } from '@aerie/shared/limits';
-import type { FastifyBaseLogger } from 'fastify';
 import { hashPassword } from './password-hash';
 
 /** A new link for the same address is sent at most once a minute. */
@@ -32,7 +32,7 @@ export class PasswordResetService {
       appUrl: string;
       appName: string;
       clock: () => Date;
-      log: FastifyBaseLogger;
+      log: Log;
     },
   ) {}
 

@@ -1,7 +1,7 @@
 import type { Config } from '@aerie/panel/config/load-config';
 import { HttpError } from '@aerie/panel/http/errors';
+import type { Log } from '@aerie/panel/logging/log';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
-import type { FastifyBaseLogger } from 'fastify';
 
 const captchaFailed = () => new HttpError(400, 'HttpException', errorMessages.captchaFailed);
 
@@ -12,7 +12,7 @@ const captchaFailed = () => new HttpError(400, 'HttpException', errorMessages.ca
 export class RecaptchaVerifier {
   constructor(
     private readonly config: Config['recaptcha'],
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Log,
   ) {}
 
   get enabled() {

@@ -2,10 +2,10 @@ import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import type { Db } from '@aerie/panel/db/database';
 import { daemonJti } from '@aerie/panel/features/console/daemon-jwt';
 import { type NodeRecord, toNodeRecord } from '@aerie/panel/features/nodes/node-record';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log as AppLog } from '@aerie/panel/logging/log';
 import { findNodeById } from './servers.repository';
 
-type Log = Pick<FastifyBaseLogger, 'warn'>;
+type Log = Pick<AppLog, 'warn'>;
 
 /**
  * Taking access away ends it at once: the panel tells the daemons, which refuse the user's websocket tokens and
