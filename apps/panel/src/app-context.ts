@@ -91,7 +91,7 @@ export function createAppContext(input: {
       log,
     }),
     settings: new PanelSettings({ db, clock, defaults: { twoFactorRequired: config.twoFactorRequired } }),
-    apiKeys: new ApiKeyService({ db, clock }),
+    apiKeys: new ApiKeyService({ db, clock, log }),
     account: new AccountService({ db, sessions, recheck, revocation, clock }),
     twoFactor: new TwoFactorService({
       db,

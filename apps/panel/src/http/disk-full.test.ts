@@ -81,6 +81,30 @@ describe.skipIf(skipReason !== undefined)(
       expect((await keys()).json().data).toHaveLength(1);
     });
 
+    it('lets an API key keep reading: its last use is recorded again once space is freed', async () => {
+      const created = await createTestUser(t.ctx);
+      const { key, secret } = await t.ctx.apiKeys.create(created.user, {
+        description: 'reader',
+        allowedIps: [],
+      });
+      const read = () =>
+        t.app.inject({
+          url: '/api/client/account',
+          headers: { authorization: `Bearer ${key.identifier}${secret}`, accept: 'application/json' },
+        });
+      const lastUsed = async () =>
+        (await t.db.selectFrom('api_keys').select('last_used_at').where('id', '=', key.id).executeTakeFirst())
+          ?.last_used_at ?? null;
+      await whileFull(async () => {
+        const answer = await read();
+        expect(answer.statusCode).toBe(200);
+        expect(answer.json().attributes.username).toBe(created.user.username);
+        expect(await lastUsed()).toBeNull();
+      });
+      expect((await read()).statusCode).toBe(200);
+      expect(await lastUsed()).not.toBeNull();
+    });
+
     it('lets a signed-in user keep reading: the session slides again once space is freed', async () => {
       const browser = new TestBrowser(t.app);
       await browser.signIn(user.username, user.password);

@@ -1,8 +1,10 @@
 import { randomAlphanumeric, safeEqual, sha256 } from '@aerie/panel/crypto/tokens';
 import type { Db } from '@aerie/panel/db/database';
 import { dialectOf } from '@aerie/panel/db/dialect';
+import { isDiskFull } from '@aerie/panel/db/disk-full';
 import type { User } from '@aerie/panel/features/users/user';
 import { displayError, forbidden, notFound, unauthenticated } from '@aerie/panel/http/errors';
+import type { Log } from '@aerie/panel/logging/log';
 import { accountErrorMessages, apiKeyLimits, CLIENT_KEY_PREFIX } from '@aerie/shared/account/account-wire';
 import { ACCOUNT_KEY, type ApiKey } from './api-key';
 import { ipAllowed } from './api-key-ips';
@@ -19,7 +21,7 @@ const BEARER_LENGTH = apiKeyLimits.identifierLength + apiKeyLimits.secretLength;
  * compared in constant time. Keys are looked up on every request, so a deleted key stops working at once.
  */
 export class ApiKeyService {
-  constructor(private readonly deps: { db: Db; clock: () => Date }) {}
+  constructor(private readonly deps: { db: Db; clock: () => Date; log?: Log }) {}
 
   /** The user's account keys, oldest first. */
   list(user: User): Promise<ApiKey[]> {
@@ -93,7 +95,16 @@ export class ApiKeyService {
     }
     const now = this.deps.clock();
     if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) {
-      await touchKey(this.deps.db, key.id, now);
+      try {
+        await touchKey(this.deps.db, key.id, now);
+      } catch (error) {
+        // A record the request can do without: on a full disk the key still reads, the use is noted later.
+        if (!isDiskFull(error)) throw error;
+        this.deps.log?.warn(
+          { err: error },
+          `Could not record the use of API key ${key.identifier}: the disk is full`,
+        );
+      }
     }
   }
 }
