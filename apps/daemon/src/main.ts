@@ -89,7 +89,10 @@ function stopOnSignals(
     // Open sockets (console websockets) would hold close() forever.
     app.server.closeAllConnections?.();
     finishWithin(
-      { 'the daemon API': app.close(), 'the game servers': manager.shutdown({ leaveRunning }) },
+      {
+        'the daemon API': app.close(),
+        [leaveRunning ? 'the server states' : 'the game servers']: manager.shutdown({ leaveRunning }),
+      },
       { deadlineMs: DAEMON_STOP_DEADLINE_MS },
     );
   });
