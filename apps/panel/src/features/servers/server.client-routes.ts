@@ -4,12 +4,10 @@ import { presentServer } from './server.presenter';
 import { accessOf } from './server-access.hook';
 import { parseIncludes } from './server-list.query';
 import { loadServerRelations } from './server-relations';
-import { ServerResourcesService } from './server-resources.service';
 
 /** `GET /api/client/servers/{server}` and `…/resources` (reference §7.2 Core), behind the server access hook. */
 export async function serverRoutes(app: FastifyInstance) {
   const { ctx } = app;
-  const resources = new ServerResourcesService(ctx.daemon, ctx.clock);
 
   app.get('/:server', { config: { stateExemption: 'always' } }, async (request): Promise<ServerResponse> => {
     const { server, user, isOwner, permissions } = accessOf(request);
@@ -23,6 +21,6 @@ export async function serverRoutes(app: FastifyInstance) {
 
   app.get('/:server/resources', async (request): Promise<StatsResponse> => {
     const { server, node } = accessOf(request);
-    return resources.stats(server, node);
+    return ctx.serverResources.stats(server, node);
   });
 }

@@ -1,0 +1,41 @@
+import type { AccessRevocation } from '@aerie/panel/features/servers/access-revocation';
+import type { Infrastructure } from '@aerie/panel/infrastructure';
+import { limits } from '@aerie/shared/limits';
+import { CheckpointService } from './checkpoint.service';
+import { LoginService } from './login.service';
+import { LoginLockout } from './login-lockout';
+import { PasswordRecheck } from './password-recheck';
+import { PasswordResetService } from './password-reset.service';
+import { RecaptchaVerifier } from './recaptcha';
+import { SessionStore } from './session/session-store';
+import { Sessions } from './session/sessions';
+import { TotpVerifier } from './totp-verifier';
+
+/**
+ * Sign-in and what proves who a user is: sessions, the login lockout, the 2FA checkpoint and verifier, password
+ * resets, reCAPTCHA, and the password re-check throttle the account pages share.
+ */
+export function createAuthFeature(infrastructure: Infrastructure, servers: { revocation: AccessRevocation }) {
+  const { config, db, appKey, clock, secretBox, mailer, log } = infrastructure;
+  const sessions = new Sessions(new SessionStore(db), { ttlMs: limits.sessionTtlMs, clock });
+  const lockout = new LoginLockout();
+  const totp = new TotpVerifier({ db, secretBox, windowSteps: config.totpWindow, clock });
+  return {
+    sessions,
+    totp,
+    recheck: new PasswordRecheck(),
+    recaptcha: new RecaptchaVerifier(config.recaptcha, log),
+    login: new LoginService({ db, lockout, clock }),
+    checkpoint: new CheckpointService({ db, lockout, totp, appKey, clock }),
+    passwordReset: new PasswordResetService({
+      db,
+      mailer,
+      sessions,
+      revocation: servers.revocation,
+      appUrl: config.appUrl,
+      appName: config.appName,
+      clock,
+      log,
+    }),
+  };
+}
