@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { createApiKeyBodySchema } from '../api-keys/api-keys-bodies';
 import { normalizeInput } from '../validation/normalize-input';
 import { toValidationErrors } from '../validation/validation-errors';
-import {
-  createApiKeyBodySchema,
-  enableTwoFactorBodySchema,
-  updateEmailBodySchema,
-  updatePasswordBodySchema,
-} from './account-bodies';
+import { enableTwoFactorBodySchema, updateEmailBodySchema, updatePasswordBodySchema } from './account-bodies';
 
 const summary = (schema: z.ZodObject, body: unknown) => {
   const result = schema.safeParse(normalizeInput(body));

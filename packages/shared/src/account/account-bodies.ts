@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { limits } from '../limits';
 import type { LaravelRule } from '../validation/laravel-messages';
 import { lengthBetween, requiredEmail, requiredString, rule } from '../validation/rules';
-import { apiKeyLimits } from './account-wire';
 
 /**
  * Server-side rules of the account API bodies (after `normalizeInput`), producing the reference's 422 entries.
@@ -39,16 +38,4 @@ export const updatePasswordBodySchema = z
 export const enableTwoFactorBodySchema = z.object({
   code: requiredString().length(6, rule('size')),
   password: requiredString(),
-});
-
-/**
- * POST /api/client/account/api-keys: `description` required|string|max:500, `allowed_ips` nullable|array|max:50,
- * each entry a string. Whether each entry is an IP or CIDR range is checked by the panel afterwards.
- */
-export const createApiKeyBodySchema = z.object({
-  description: requiredString().max(apiKeyLimits.descriptionMax, rule('max')),
-  allowed_ips: z
-    .array(z.string({ error: 'string' satisfies LaravelRule }), { error: 'array' satisfies LaravelRule })
-    .max(apiKeyLimits.allowedIpsMax, rule('max'))
-    .nullish(),
 });

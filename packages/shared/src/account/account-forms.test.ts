@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { apiKeyMessages, createApiKeyFormSchema, splitAllowedIps } from '../api-keys/api-keys-forms';
 import {
   accountMessages,
-  createApiKeyFormSchema,
   enableTwoFactorFormSchema,
-  splitAllowedIps,
   updateEmailFormSchema,
   updatePasswordFormSchema,
 } from './account-forms';
@@ -49,11 +48,11 @@ describe('account form schemas', () => {
   });
 
   it.each([
-    ['', [accountMessages.apiKeyDescriptionRequired]],
-    ['   ', [accountMessages.apiKeyDescriptionRequired]],
-    ['abc', [accountMessages.apiKeyDescriptionMin]],
+    ['', [apiKeyMessages.descriptionRequired]],
+    ['   ', [apiKeyMessages.descriptionRequired]],
+    ['abc', [apiKeyMessages.descriptionMin]],
     ['abcd', []],
-    ['a'.repeat(501), [accountMessages.apiKeyDescriptionMax]],
+    ['a'.repeat(501), [apiKeyMessages.descriptionMax]],
   ])('API key description %j → %j', (description, expected) => {
     expect(messages(createApiKeyFormSchema.safeParse({ description, allowedIps: '' }))).toEqual(expected);
   });

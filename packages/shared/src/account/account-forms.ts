@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { limits } from '../limits';
-import { apiKeyLimits } from './account-wire';
 
 /**
  * What the account pages' forms check before anything is sent (the API's own rules are in account-bodies.ts,
  * its wire shapes in account-wire.ts).
  *
  * Form validation messages of the account pages. Those the spec words (section 5) are word for word; the
- * others (new password, email, API key description) are ours, since the spec only names the rule.
+ * others (new password, email) are ours, since the spec only names the rule.
  */
 export const accountMessages = {
   currentPasswordRequired: 'You must provide your current password.',
@@ -19,18 +18,13 @@ export const accountMessages = {
   twoFactorCodeRequired: 'You must provide an authentication code to continue.',
   twoFactorCodeDigits: 'Authenticator code must be 6 digits.',
   twoFactorPasswordRequired: 'You must provide your current password in order to continue.',
-  apiKeyDescriptionRequired: 'A description of the key is required.',
-  apiKeyDescriptionMin: 'The description must be at least 4 characters.',
-  apiKeyDescriptionMax: 'The description may not be greater than 500 characters.',
   /** Success flash of the email form (spec section 8). */
   emailUpdated: 'Your primary email has been updated.',
 } as const;
 
-/** Length rules of the account forms (spec section 9; the description maximum is the API's). */
+/** Length rules of the account forms (spec section 9). */
 export const accountLimits = {
   twoFactorCodeLength: 6,
-  apiKeyDescriptionMin: 4,
-  apiKeyDescriptionMax: apiKeyLimits.descriptionMax,
 } as const;
 
 export const updatePasswordFormSchema = z
@@ -77,22 +71,3 @@ export const disableTwoFactorFormSchema = z.object({
   password: z.string().min(1, accountMessages.twoFactorPasswordRequired),
 });
 export type DisableTwoFactorFormValues = z.infer<typeof disableTwoFactorFormSchema>;
-
-export const createApiKeyFormSchema = z.object({
-  description: z
-    .string()
-    .trim()
-    .min(1, { error: accountMessages.apiKeyDescriptionRequired, abort: true })
-    .min(accountLimits.apiKeyDescriptionMin, accountMessages.apiKeyDescriptionMin)
-    .max(accountLimits.apiKeyDescriptionMax, accountMessages.apiKeyDescriptionMax),
-  /** One address or CIDR range per line; blank lets any address use the key. */
-  allowedIps: z.string(),
-});
-export type CreateApiKeyFormValues = z.infer<typeof createApiKeyFormSchema>;
-
-/** The textarea's lines as the API's `allowed_ips` array: trimmed, blank lines dropped, [] when empty. */
-export const splitAllowedIps = (text: string): string[] =>
-  text
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== '');

@@ -1,19 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
-  createApiKeyBodySchema,
   enableTwoFactorBodySchema,
   updateEmailBodySchema,
   updatePasswordBodySchema,
 } from '../account/account-bodies';
 import {
-  createApiKeyFormSchema,
   disableTwoFactorFormSchema,
   enableTwoFactorFormSchema,
-  splitAllowedIps,
   updateEmailFormSchema,
   updatePasswordFormSchema,
 } from '../account/account-forms';
+import { createApiKeyBodySchema } from '../api-keys/api-keys-bodies';
+import { createApiKeyFormSchema, splitAllowedIps } from '../api-keys/api-keys-forms';
 import {
   checkpointBodySchema,
   forgotPasswordBodySchema,

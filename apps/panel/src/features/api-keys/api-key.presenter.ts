@@ -1,5 +1,5 @@
 import { toWireDate } from '@aerie/panel/db/dialect';
-import type { ApiKeyItem, ApiKeyList, CreatedApiKey } from '@aerie/shared/account/account-wire';
+import type { ApiKeyItem, ApiKeyList, CreatedApiKey } from '@aerie/shared/api-keys/api-keys-wire';
 import type { ApiKey } from './api-key';
 
 /** Pterodactyl's `api_key` item: never the secret. */

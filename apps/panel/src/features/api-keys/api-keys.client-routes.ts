@@ -1,8 +1,8 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import { signedInUser } from '@aerie/panel/features/auth/client-api-auth';
 import { validateBody } from '@aerie/panel/http/validate';
-import { createApiKeyBodySchema } from '@aerie/shared/account/account-bodies';
-import { accountErrorMessages } from '@aerie/shared/account/account-wire';
+import { createApiKeyBodySchema } from '@aerie/shared/api-keys/api-keys-bodies';
+import { apiKeyErrorMessages } from '@aerie/shared/api-keys/api-keys-wire';
 import type { ApiErrorItem } from '@aerie/shared/errors/error-envelope';
 import type { FastifyInstance } from 'fastify';
 import { presentApiKeyList, presentCreatedApiKey } from './api-key.presenter';
@@ -18,7 +18,7 @@ function invalidIpEntries(input: Record<string, unknown>): ApiErrorItem[] {
           {
             code: 'ValidationException',
             status: '422',
-            detail: accountErrorMessages.invalidIpOrRange(ip),
+            detail: apiKeyErrorMessages.invalidIpOrRange(ip),
             meta: { source_field: `allowed_ips.${index}`, rule: '' },
           },
         ]

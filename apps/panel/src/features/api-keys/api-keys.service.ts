@@ -5,7 +5,7 @@ import { isDiskFull } from '@aerie/panel/db/disk-full';
 import type { User } from '@aerie/panel/features/users/user';
 import { displayError, forbidden, notFound, unauthenticated } from '@aerie/panel/http/errors';
 import type { Log } from '@aerie/panel/logging/log';
-import { accountErrorMessages, apiKeyLimits, CLIENT_KEY_PREFIX } from '@aerie/shared/account/account-wire';
+import { apiKeyErrorMessages, apiKeyLimits, CLIENT_KEY_PREFIX } from '@aerie/shared/api-keys/api-keys-wire';
 import { ACCOUNT_KEY, type ApiKey } from './api-key';
 import { ipAllowed } from './api-key-ips';
 import { countKeys, deleteKey, findKeyWithUser, insertKey, listKeys, touchKey } from './api-keys.repository';
@@ -45,7 +45,7 @@ export class ApiKeyService {
         await tx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute();
       }
       if ((await countKeys(tx, user.id, ACCOUNT_KEY)) >= apiKeyLimits.perUser) {
-        throw displayError(accountErrorMessages.apiKeyLimit);
+        throw displayError(apiKeyErrorMessages.apiKeyLimit);
       }
       return insertKey(
         tx,
@@ -88,10 +88,10 @@ export class ApiKeyService {
    */
   async assertUsableOnClientApi(key: ApiKey, ip: string): Promise<void> {
     if (!ipAllowed(ip, key.allowedIps)) {
-      throw forbidden(accountErrorMessages.ipNotAllowed(ip));
+      throw forbidden(apiKeyErrorMessages.ipNotAllowed(ip));
     }
     if (key.keyType !== ACCOUNT_KEY) {
-      throw forbidden(accountErrorMessages.applicationKeyOnClientApi);
+      throw forbidden(apiKeyErrorMessages.applicationKeyOnClientApi);
     }
     const now = this.deps.clock();
     if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) {

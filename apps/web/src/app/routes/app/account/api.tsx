@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { ContentBox } from '@/components/ui/content-box';
 import { PageContentBlock } from '@/components/ui/page-content-block';
-import { ApiKeysList } from '@/features/account/components/api-keys-list';
-import { CreateApiKeyForm } from '@/features/account/components/create-api-key-form';
+import { ApiKeysList } from '@/features/api-keys/components/api-keys-list';
+import { CreateApiKeyForm } from '@/features/api-keys/components/create-api-key-form';
 
 export function AccountApiRoute() {
   const { t } = useTranslation('account');

@@ -2,7 +2,7 @@ import { format } from 'date-fns';
 import { useTranslation } from 'react-i18next';
 import { CopyOnClick } from '@/components/ui/copy-on-click';
 import { KeyIcon, TrashIcon } from '@/components/ui/icons';
-import type { ApiKey } from '@/features/account/api/api-keys';
+import type { ApiKey } from '@/features/api-keys/api/api-keys';
 
 /** Spec §9: 'MMM do, yyyy HH:mm', in the browser's time zone. */
 const lastUsedFormat = 'MMM do, yyyy HH:mm';

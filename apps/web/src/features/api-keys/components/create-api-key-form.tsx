@@ -2,7 +2,7 @@ import {
   type CreateApiKeyFormValues,
   createApiKeyFormSchema,
   splitAllowedIps,
-} from '@aerie/shared/account/account-forms';
+} from '@aerie/shared/api-keys/api-keys-forms';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
@@ -10,8 +10,8 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { FormField, FormTextareaField } from '@/components/ui/field';
 import { SpinnerOverlay } from '@/components/ui/spinner';
-import { useCreateApiKey } from '@/features/account/api/api-keys';
-import { ApiKeyModal } from '@/features/account/components/api-key-modal';
+import { useCreateApiKey } from '@/features/api-keys/api/api-keys';
+import { ApiKeyModal } from '@/features/api-keys/components/api-key-modal';
 import { flashActions } from '@/stores/flash-store';
 
 /** Errors of the API page show at the top of the page (spec §8 key `account`). */

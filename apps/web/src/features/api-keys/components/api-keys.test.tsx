@@ -1,5 +1,5 @@
-import { accountMessages } from '@aerie/shared/account/account-forms';
-import { type ApiKeyItem, accountErrorMessages } from '@aerie/shared/account/account-wire';
+import { apiKeyMessages } from '@aerie/shared/api-keys/api-keys-forms';
+import { type ApiKeyItem, apiKeyErrorMessages } from '@aerie/shared/api-keys/api-keys-wire';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiClient } from '@/lib/api-client';
@@ -154,22 +154,22 @@ describe('API key creation', () => {
 
   it('wants a description of at least 4 characters', async () => {
     const { form, user } = await fill('');
-    expect(await within(form).findByText(accountMessages.apiKeyDescriptionRequired)).toBeInTheDocument();
+    expect(await within(form).findByText(apiKeyMessages.descriptionRequired)).toBeInTheDocument();
     await user.type(within(form).getByLabelText('Description'), 'abc');
-    expect(await within(form).findByText(accountMessages.apiKeyDescriptionMin)).toBeInTheDocument();
+    expect(await within(form).findByText(apiKeyMessages.descriptionMin)).toBeInTheDocument();
     await user.type(within(form).getByLabelText('Description'), 'd');
     await waitFor(() =>
-      expect(within(form).queryByText(accountMessages.apiKeyDescriptionMin)).not.toBeInTheDocument(),
+      expect(within(form).queryByText(apiKeyMessages.descriptionMin)).not.toBeInTheDocument(),
     );
     expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
   it('sends an empty address list when Allowed IPs is blank', async () => {
     server.on('POST /api/client/account/api-keys', () =>
-      errorEnvelope(400, 'DisplayException', accountErrorMessages.apiKeyLimit),
+      errorEnvelope(400, 'DisplayException', apiKeyErrorMessages.apiKeyLimit),
     );
     await fill('Deploy bot');
-    expect(await screen.findByRole('alert')).toHaveTextContent(`Error${accountErrorMessages.apiKeyLimit}`);
+    expect(await screen.findByRole('alert')).toHaveTextContent(`Error${apiKeyErrorMessages.apiKeyLimit}`);
     expect(server.requests.find((r) => r.method === 'POST')?.body).toEqual({
       description: 'Deploy bot',
       allowed_ips: [],

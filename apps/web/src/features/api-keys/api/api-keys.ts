@@ -3,7 +3,7 @@ import type {
   ApiKeyList,
   CreateApiKeyBody,
   CreatedApiKey as CreatedApiKeyResponse,
-} from '@aerie/shared/account/account-wire';
+} from '@aerie/shared/api-keys/api-keys-wire';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 

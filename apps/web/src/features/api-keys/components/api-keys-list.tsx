@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmationModal } from '@/components/ui/confirmation-modal';
-import { type ApiKey, apiKeysQueryOptions, useDeleteApiKey } from '@/features/account/api/api-keys';
-import { ApiKeyRow } from '@/features/account/components/api-key-row';
+import { type ApiKey, apiKeysQueryOptions, useDeleteApiKey } from '@/features/api-keys/api/api-keys';
+import { ApiKeyRow } from '@/features/api-keys/components/api-key-row';
 import { flashActions } from '@/stores/flash-store';
 
 const flashKey = 'account';

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import type { LaravelRule } from '../validation/laravel-messages';
+import { requiredString, rule } from '../validation/rules';
+import { apiKeyLimits } from './api-keys-wire';
+
+/**
+ * POST /api/client/account/api-keys: `description` required|string|max:500, `allowed_ips` nullable|array|max:50,
+ * each entry a string. Whether each entry is an IP or CIDR range is checked by the panel afterwards.
+ */
+export const createApiKeyBodySchema = z.object({
+  description: requiredString().max(apiKeyLimits.descriptionMax, rule('max')),
+  allowed_ips: z
+    .array(z.string({ error: 'string' satisfies LaravelRule }), { error: 'array' satisfies LaravelRule })
+    .max(apiKeyLimits.allowedIpsMax, rule('max'))
+    .nullish(),
+});
