@@ -1,7 +1,7 @@
+import { mountSmallDisk, type SmallDisk, smallDiskUnavailable } from '@aerie/daemon/testing/small-disk';
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser } from '@aerie/panel/test/factories';
-import { mountSmallDisk, type SmallDisk, smallDiskUnavailable } from '@aerie/panel/test/small-disk';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
