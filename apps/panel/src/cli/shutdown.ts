@@ -1,9 +1,10 @@
+import { onStopSignals, type StopCause } from '@aerie/daemon/stop-signals';
+
 /** How long `aerie up` and `aerie panel` may take to stop before they give up and exit 1. */
 export const STOP_DEADLINE_MS = 20_000;
 
 /** The signals that stop `aerie up` and `aerie panel`; which one came first is handed to the cleanup. */
-export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
-const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+export type StopSignal = Exclude<StopCause, 'supervisor gone'>;
 
 /** Names a piece of the cleanup, so that a deadline passed can say what had not finished. */
 export type ShutdownStep = <T>(name: string, work: Promise<T>) => Promise<T>;
@@ -24,15 +25,9 @@ export function onShutdown(
 ): void {
   const print = options.print ?? console.log;
   const deadlineMs = options.deadlineMs ?? STOP_DEADLINE_MS;
-  let first: StopSignal | undefined;
-  let toldAlready = false;
-  const handler = (signal: StopSignal) => {
-    if (first !== undefined) {
-      if (!toldAlready) print(`${signal}: already stopping (since ${first}).`);
-      toldAlready = true;
-      return;
-    }
-    first = signal;
+  // The daemon's rule: the first signal decides, repeats of any kind only print one line.
+  onStopSignals((cause) => {
+    const signal = cause as StopSignal;
     print(`${signal} received: shutting down…`);
     const unfinished = new Set<string>();
     const step: ShutdownStep = (name, work) => {
@@ -55,6 +50,5 @@ export function onShutdown(
         process.exit(1);
       },
     );
-  };
-  for (const signal of STOP_SIGNALS) process.on(signal, handler);
+  }, print);
 }
