@@ -6,7 +6,7 @@ import type { AdoptedRuntime, InstallOptions, RuntimeDriver, ServerRuntime } fro
 import { HolderConnection } from './holder/holder-connection';
 import { holderSocketPath } from './holder/holder-socket';
 import { forwardLines } from './line-splitter';
-import { ProcessRuntime, type ProcessRuntimeContext } from './process-runtime';
+import { endAbandonedRun, ProcessRuntime, type ProcessRuntimeContext } from './process-runtime';
 import { endRecorded, identify, removeRunRecord, writeRunRecord } from './run-records';
 import type { ProcessSandbox } from './sandbox/process-sandbox';
 import { SANDBOX_INSTALL_MOUNT, SANDBOX_SCRIPT_MOUNT } from './sandbox/sandbox-mounts';
@@ -56,8 +56,7 @@ export class ProcessDriver implements RuntimeDriver {
     const holder = await HolderConnection.open(socketPath).catch(() => undefined);
     if (holder?.hello.uuid === uuid) return ProcessRuntime.adopted(this.#context, holder);
     holder?.close();
-    await endRecorded(runDirectory, uuid, 'server');
-    if (this.#sandbox.endLeftovers(uuid) > 0) await this.#sandbox.finished(uuid);
+    await endAbandonedRun(this.#context, uuid);
     await rm(socketPath, { force: true });
     return undefined;
   }

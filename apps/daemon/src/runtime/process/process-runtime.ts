@@ -170,9 +170,7 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Adopt
   }
 
   async #onHolderLost(): Promise<void> {
-    const { runDirectory, sandbox } = this.#context;
-    await endRecorded(runDirectory, this.#uuid, 'server');
-    sandbox.endLeftovers(this.#uuid);
+    await endAbandonedRun(this.#context, this.#uuid);
     await this.#finish({ code: null, signal: 'SIGKILL' });
   }
 
@@ -188,4 +186,13 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Adopt
     const result: RuntimeExit = oomKilled ? { ...exit, oomKilled } : { ...exit };
     this.emit('exit', result);
   }
+}
+
+/**
+ * Ends what a run left once its holder is gone (it died, hangs, or speaks another protocol): the processes its
+ * record names and, for a root daemon, whatever is still in the server's control groups.
+ */
+export async function endAbandonedRun(context: ProcessRuntimeContext, uuid: string): Promise<void> {
+  await endRecorded(context.runDirectory, uuid, 'server');
+  if (context.sandbox.endLeftovers(uuid) > 0) await context.sandbox.finished(uuid);
 }
