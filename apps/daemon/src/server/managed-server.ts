@@ -269,9 +269,7 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
    */
   adopt(runtime: AdoptedRuntime, previous: ServerState | undefined): void {
     this.#game.adopt(runtime, previous);
-    if (previous === 'stopping') {
-      this.#game.stopWithin(this.#options.stopTimeoutMs ?? 10 * 60_000).catch(() => {});
-    }
+    if (previous === 'stopping') this.#game.power('stop').catch(() => {});
   }
 
   /** The daemon is going away: end the process now; the caller decides what the state file keeps. */
