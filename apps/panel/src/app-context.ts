@@ -1,6 +1,7 @@
 import { createAccountFeature } from '@aerie/panel/features/account/account.feature';
 import { createApiKeysFeature } from '@aerie/panel/features/api-keys/api-keys.feature';
 import { createAuthFeature } from '@aerie/panel/features/auth/auth.feature';
+import { createLocationsFeature } from '@aerie/panel/features/locations/locations.feature';
 import { createPanelSettingsFeature } from '@aerie/panel/features/panel-settings/panel-settings.feature';
 import { createServersFeature } from '@aerie/panel/features/servers/servers.feature';
 import { createInfrastructure, type Infrastructure } from '@aerie/panel/infrastructure';
@@ -21,6 +22,7 @@ function createFeatures(infrastructure: Infrastructure) {
     ...createAccountFeature(infrastructure, auth, servers),
     ...createApiKeysFeature(infrastructure),
     ...createPanelSettingsFeature(infrastructure),
+    ...createLocationsFeature(infrastructure),
   };
 }
 

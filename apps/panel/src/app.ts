@@ -8,6 +8,7 @@ import { HtmlShell } from '@aerie/panel/shell/html-shell';
 import { localeRoutes } from '@aerie/panel/shell/locales';
 import { pageRoutes } from '@aerie/panel/shell/page-routes';
 import { staticFiles } from '@aerie/panel/shell/static-files';
+import { applicationSurface } from '@aerie/panel/surfaces/application';
 import { authSurface } from '@aerie/panel/surfaces/auth';
 import { clientSurface } from '@aerie/panel/surfaces/client';
 import { remoteSurface } from '@aerie/panel/surfaces/remote';
@@ -57,6 +58,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('ctx', ctx);
   app.decorateRequest('session', null);
   app.decorateRequest('user', null);
+  app.decorateRequest('apiKey', null);
   app.addHook('onClose', () => ctx.mailer.drain());
 
   registerErrorHandling(app);
@@ -77,6 +79,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(authSurface, { ctx });
   await app.register(clientSurface, { ctx, prefix: '/api/client' });
+  await app.register(applicationSurface, { ctx, prefix: '/api/application' });
   await app.register(remoteSurface, { ctx, prefix: '/api/remote' });
   await app.register(pageRoutes, { ctx, shell });
   return app;

@@ -74,6 +74,12 @@ export const envSchema = z
       .default('720')
       .pipe(z.string().regex(/^\d+$/, 'must be a whole number of requests per minute (0 turns it off)'))
       .transform(Number),
+    API_APPLICATION_RATELIMIT: z
+      .string()
+      .trim()
+      .default('240')
+      .pipe(z.string().regex(/^\d+$/, 'must be a whole number of requests per minute (0 turns it off)'))
+      .transform(Number),
     TOTP_WINDOW: z
       .string()
       .trim()

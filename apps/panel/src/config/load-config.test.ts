@@ -34,6 +34,7 @@ describe('configuration', () => {
       mail: { url: undefined, from: 'Aerie <no-reply@localhost>' },
       recaptcha: { enabled: false, verifyUrl: 'https://www.google.com/recaptcha/api/siteverify' },
       apiClientRateLimit: 720,
+      apiApplicationRateLimit: 240,
       totpWindow: 4,
       trustProxy: false,
       daemon: { port: 8081, sftpPort: 2022, runtime: 'process' },

@@ -20,6 +20,8 @@ export interface Config {
   recaptcha: { enabled: boolean; siteKey: string; secretKey: string; verifyUrl: string };
   /** Requests per minute per user on /api/client; 0 turns the limiter off. */
   apiClientRateLimit: number;
+  /** Requests per minute per user on /api/application; 0 turns the limiter off. */
+  apiApplicationRateLimit: number;
   /** Accepted TOTP drift in 30 s steps, each way. */
   totpWindow: number;
   /** Who must use 2FA when the `2fa_required` setting is unset: 0 nobody, 1 root admins, 2 everyone. */
@@ -105,6 +107,7 @@ export function loadConfig(env: Source = process.env): Config {
       verifyUrl: e.RECAPTCHA_VERIFY_URL,
     },
     apiClientRateLimit: e.API_CLIENT_RATELIMIT,
+    apiApplicationRateLimit: e.API_APPLICATION_RATELIMIT,
     totpWindow: e.TOTP_WINDOW,
     twoFactorRequired: e.APP_2FA_REQUIRED,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

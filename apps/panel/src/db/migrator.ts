@@ -1,6 +1,7 @@
 import * as m0001 from '@aerie/panel/db/migrations/0001-users-sessions-auth';
 import * as m0002 from '@aerie/panel/db/migrations/0002-account-api-keys-settings';
 import * as m0003 from '@aerie/panel/db/migrations/0003-servers';
+import * as m0004 from '@aerie/panel/db/migrations/0004-application-api';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import type { Db } from './database';
 
@@ -9,6 +10,7 @@ const migrations: Record<string, Migration> = {
   '0001-users-sessions-auth': m0001,
   '0002-account-api-keys-settings': m0002,
   '0003-servers': m0003,
+  '0004-application-api': m0004,
 };
 
 const migratorFor = (db: Db) => new Migrator({ db, provider: { getMigrations: async () => migrations } });

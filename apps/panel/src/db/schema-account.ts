@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { DbDate } from './schema';
+import type { ApplicationKeyColumns } from './schema-application';
 
 /** Tables of migration 0002-account-api-keys-settings. Read dates through db/dialect.ts. */
 type CreatedAt = ColumnType<DbDate, Date, never>;
@@ -9,7 +10,7 @@ type NullableTimestamp = ColumnType<DbDate | null, Date | null | undefined, Date
 /** 1: an account (client) key, `ptlc_…`; 2: an application key of the admin area, `ptla_…`. */
 export type ApiKeyType = 1 | 2;
 
-export interface ApiKeysTable {
+export interface ApiKeysTable extends ApplicationKeyColumns {
   id: Generated<number>;
   user_id: number;
   key_type: ApiKeyType;

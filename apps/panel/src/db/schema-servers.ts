@@ -33,6 +33,10 @@ export interface NodesTable {
   daemon_token_id: string;
   /** The token sealed with the app key (crypto/secret-box.ts); it also signs the daemon JWTs. */
   daemon_token: string;
+  /** Migration 0004: null only for a node made by a test helper before its location existed. */
+  location_id: number | null;
+  /** Offered to automatic deployment (migration 0004). */
+  public: Flag;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

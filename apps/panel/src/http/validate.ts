@@ -1,8 +1,9 @@
 import type { ApiErrorItem } from '@aerie/shared/errors/error-envelope';
+import type { LaravelRule } from '@aerie/shared/validation/laravel-messages';
 import { normalizeInput } from '@aerie/shared/validation/normalize-input';
 import { toValidationErrors } from '@aerie/shared/validation/validation-errors';
 import type { z } from 'zod';
-import { validationFailed } from './errors';
+import { notFound, validationFailed } from './errors';
 
 /**
  * Validates a request body against a shared schema the way Laravel does: strings trimmed (not passwords),
@@ -20,12 +21,36 @@ export function validateBody<S extends z.ZodObject>(
     after?: (input: Record<string, unknown>) => ApiErrorItem[];
     /** false: keep surrounding spaces (the files routes, where Laravel skips TrimStrings). */
     trimStrings?: boolean;
+    /** Custom attribute names of the request, as Laravel's `attributes()` (`short` → "Location Identifier"). */
+    attributes?: Readonly<Record<string, string>>;
   } = {},
 ): z.output<S> {
   const input = normalizeInput(body, { trim: options.trimStrings ?? true });
   const result = schema.safeParse(input);
   const later = options.after?.(input) ?? [];
   if (result.success && later.length === 0) return result.data;
-  const items = result.success ? [] : toValidationErrors(result.error.issues, Object.keys(schema.shape));
+  const items = result.success
+    ? []
+    : toValidationErrors(result.error.issues, Object.keys(schema.shape), options.attributes);
   throw validationFailed([...items, ...later]);
+}
+
+/**
+ * A 422 for one field and rule decided outside the schema (a `unique` or `exists` rule that needs the
+ * database), worded as the schema's own failures.
+ */
+export function fieldRuleFailed(
+  field: string,
+  rule: LaravelRule,
+  attributes: Readonly<Record<string, string>> = {},
+) {
+  return validationFailed(toValidationErrors([{ path: field.split('.'), message: rule }], [], attributes));
+}
+
+/** A route's numeric id parameter (`{user:id}`); anything else is a missing resource. */
+export function idParam(value: unknown): number {
+  if (typeof value !== 'string' || !/^\d{1,10}$/.test(value)) throw notFound();
+  const id = Number(value);
+  if (id < 1 || id > 2_147_483_647) throw notFound();
+  return id;
 }

@@ -5,9 +5,8 @@ import { apiKeyRoutes } from '@aerie/panel/features/api-keys/api-keys.client-rou
 import { assertTwoFactorSatisfied, identifyClient } from '@aerie/panel/features/auth/client-api-auth';
 import { permissionRoutes } from '@aerie/panel/features/servers/permissions.client-routes';
 import { serverListRoutes } from '@aerie/panel/features/servers/server-list.client-routes';
-import { tooManyRequests } from '@aerie/panel/http/errors';
+import { perUserRateLimit } from '@aerie/panel/http/per-user-rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { clientServerSurface } from './client-server';
 
 /**
@@ -17,22 +16,11 @@ import { clientServerSurface } from './client-server';
  * API_CLIENT_RATELIMIT requests per minute per user; 0 = off.
  */
 export async function clientSurface(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const limit = ctx.config.apiClientRateLimit;
-  const limiter =
-    limit > 0 ? new RateLimiterMemory({ keyPrefix: 'api-client', points: limit, duration: 60 }) : null;
+  const consume = perUserRateLimit('api-client', ctx.config.apiClientRateLimit);
 
-  app.decorateRequest('apiKey', null);
   app.addHook('onRequest', async (request, reply) => {
     const user = await identifyClient(ctx.apiKeys, request);
-    if (limiter) {
-      try {
-        const state = await limiter.consume(user.uuid);
-        reply.header('x-ratelimit-limit', limit).header('x-ratelimit-remaining', state.remainingPoints);
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        throw tooManyRequests(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), limit);
-      }
-    }
+    await consume(user.uuid, reply);
     await assertTwoFactorSatisfied(ctx.settings, request, user);
     if (request.apiKey) await ctx.apiKeys.assertUsableOnClientApi(request.apiKey, request.ip);
   });

@@ -53,7 +53,7 @@ describe('account API body rules', () => {
       summary(createApiKeyBodySchema, { description: 'd', allowed_ips: Array(51).fill('1.1.1.1') }),
     ).toEqual([['allowed_ips', 'max', 'The allowed ips may not have more than 50 items.']]);
     expect(summary(createApiKeyBodySchema, { description: 'd', allowed_ips: ['1.1.1.1', 7] })).toEqual([
-      ['allowed_ips.1', 'string', 'The allowed ips.1 must be a string.'],
+      ['allowed_ips.1', 'string', 'The allowed_ips.1 must be a string.'],
     ]);
     expect(summary(createApiKeyBodySchema, { description: 'd', allowed_ips: { a: 1 } })).toEqual([
       ['allowed_ips', 'array', 'The allowed ips must be an array.'],

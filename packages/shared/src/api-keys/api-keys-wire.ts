@@ -25,6 +25,7 @@ export const apiKeyErrorMessages = {
   invalidIpOrRange: (value: string) => `"${value}" is not a valid IP address or CIDR range.`,
   ipNotAllowed: (ip: string) =>
     `This IP address (${ip}) does not have permission to access the API using these credentials.`,
+  applicationKeyLimit: 'You have reached the account limit for number of application API keys.',
   applicationKeyOnClientApi:
     'You are attempting to use an application API key on an endpoint that requires a client API key.',
 } as const;

@@ -28,6 +28,9 @@ export const laravelMessages = {
   regex: (a) => `The ${a} format is invalid.`,
   array: (a) => `The ${a} must be an array.`,
   unique: (a) => `The ${a} has already been taken.`,
+  integer: (a) => `The ${a} must be an integer.`,
+  exists: (a) => `The selected ${a} is invalid.`,
+  required_with: (a) => `The ${a} field is required.`,
 } satisfies Record<string, Template>;
 
 /** Size rules worded for arrays (Laravel's `max.array`, `min.array`); `meta.rule` stays `max` / `min`. */
@@ -36,9 +39,21 @@ export const laravelArrayMessages: Partial<Record<LaravelRule, Template>> = {
   max: (a, p) => `The ${a} may not have more than ${p.max} items.`,
 };
 
+/** Size rules worded for numbers (Laravel's `min.numeric`…); `meta.rule` stays `min` / `max` / `between`. */
+export const laravelNumericMessages: Partial<Record<LaravelRule, Template>> = {
+  min: (a, p) => `The ${a} must be at least ${p.min}.`,
+  max: (a, p) => `The ${a} may not be greater than ${p.max}.`,
+  between: (a, p) => `The ${a} must be between ${p.min} and ${p.max}.`,
+};
+
 export type LaravelRule = keyof typeof laravelMessages;
 
 export const isLaravelRule = (value: string): value is LaravelRule => Object.hasOwn(laravelMessages, value);
 
-/** `allowed_ips` → `allowed ips`, as Laravel shows attribute names. */
-export const attributeName = (field: string) => field.replace(/_/g, ' ');
+/**
+ * `allowed_ips` → `allowed ips`, as Laravel shows attribute names; a nested one (`feature_limits.backups`,
+ * `ports.0`) is shown as its path, as Pterodactyl's answers read. `names` are a request's custom attribute
+ * names (`root_admin` → "Root Administrator Status").
+ */
+export const attributeName = (field: string, names: Readonly<Record<string, string>> = {}) =>
+  names[field] ?? (field.includes('.') ? field : field.replace(/_/g, ' '));

@@ -1,5 +1,11 @@
 import type { ApiErrorItem } from '../errors/error-envelope';
-import { attributeName, isLaravelRule, laravelArrayMessages, laravelMessages } from './laravel-messages';
+import {
+  attributeName,
+  isLaravelRule,
+  laravelArrayMessages,
+  laravelMessages,
+  laravelNumericMessages,
+} from './laravel-messages';
 
 /** The part of a zod issue the mapper reads (structural, so it works with any zod version's issue type). */
 export interface IssueLike {
@@ -19,10 +25,12 @@ export interface IssueLike {
  * paths, `meta.rule` the Laravel rule name. Issues whose message is not a rule name are passed through as the
  * detail with an empty rule (Laravel does the same for errors added after its rules ran).
  * @param fieldOrder the body's fields in declaration order; entries are sorted by it, as Laravel lists them
+ * @param attributeNames custom attribute names of the request (`short` → "Location Identifier")
  */
 export function toValidationErrors(
   issues: readonly IssueLike[],
   fieldOrder: readonly string[] = [],
+  attributeNames: Readonly<Record<string, string>> = {},
 ): ApiErrorItem[] {
   const rank = (issue: IssueLike) => {
     const index = fieldOrder.indexOf(String(issue.path[0] ?? ''));
@@ -31,17 +39,20 @@ export function toValidationErrors(
   return [...issues]
     .map((issue, position) => ({ issue, position }))
     .sort((a, b) => rank(a.issue) - rank(b.issue) || a.position - b.position)
-    .map(({ issue }) => toItem(issue));
+    .map(({ issue }) => toItem(issue, attributeNames));
 }
 
-function toItem(issue: IssueLike): ApiErrorItem {
+function toItem(issue: IssueLike, attributeNames: Readonly<Record<string, string>>): ApiErrorItem {
   const field = issue.path.map(String).join('.');
-  const attribute = attributeName(field);
+  const attribute = attributeName(field, attributeNames);
+  const numeric = issue.origin === 'number' || issue.params?.numeric === true;
   const min = issue.minimum ?? issue.params?.min;
   const max = issue.maximum ?? issue.params?.max;
   const bound = Number(min ?? max);
   const template = isLaravelRule(issue.message)
-    ? (issue.origin === 'array' && laravelArrayMessages[issue.message]) || laravelMessages[issue.message]
+    ? (issue.origin === 'array' && laravelArrayMessages[issue.message]) ||
+      (numeric && laravelNumericMessages[issue.message]) ||
+      laravelMessages[issue.message]
     : undefined;
   const detail = template
     ? template(attribute, { min: Number(min), max: Number(max), size: bound })

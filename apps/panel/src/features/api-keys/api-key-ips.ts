@@ -1,3 +1,5 @@
+import { apiKeyErrorMessages } from '@aerie/shared/api-keys/api-keys-wire';
+import type { ApiErrorItem } from '@aerie/shared/errors/error-envelope';
 import ipaddr from 'ipaddr.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
@@ -49,4 +51,22 @@ export function ipAllowed(requestIp: string, entries: readonly string[]): boolea
     }
     return ip.kind() === network.kind() && ip.match(network, bits);
   });
+}
+
+/** One 422 entry per `allowed_ips` item that is a string but neither an IP address nor a CIDR range. */
+export function invalidIpEntries(input: Record<string, unknown>): ApiErrorItem[] {
+  const ips = input.allowed_ips;
+  if (!Array.isArray(ips)) return [];
+  return ips.flatMap((ip, index) =>
+    typeof ip === 'string' && !isIpOrRange(ip)
+      ? [
+          {
+            code: 'ValidationException',
+            status: '422',
+            detail: apiKeyErrorMessages.invalidIpOrRange(ip),
+            meta: { source_field: `allowed_ips.${index}`, rule: '' },
+          },
+        ]
+      : [],
+  );
 }

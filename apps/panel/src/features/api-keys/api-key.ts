@@ -1,5 +1,6 @@
 import { readDate, readNullableDate } from '@aerie/panel/db/dialect';
 import type { ApiKeysTable, ApiKeyType } from '@aerie/panel/db/schema-account';
+import { adminResources, type ResourceAccess } from '@aerie/shared/api-keys/application-keys-wire';
 import type { Selectable } from 'kysely';
 
 export const ACCOUNT_KEY: ApiKeyType = 1;
@@ -17,6 +18,8 @@ export interface ApiKey {
   allowedIps: string[];
   lastUsedAt: Date | null;
   createdAt: Date;
+  /** An application key's access per resource (bit 1 read, bit 2 write); all 0 on account keys. */
+  access: ResourceAccess;
 }
 
 function parseIps(text: string): string[] {
@@ -39,5 +42,8 @@ export function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
     allowedIps: parseIps(row.allowed_ips),
     lastUsedAt: readNullableDate(row.last_used_at),
     createdAt: readDate(row.created_at),
+    access: Object.fromEntries(
+      adminResources.map((resource) => [resource, Number(row[`r_${resource}`] ?? 0)]),
+    ) as ResourceAccess,
   };
 }

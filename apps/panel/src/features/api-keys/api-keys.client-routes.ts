@@ -2,29 +2,9 @@ import type { AppContext } from '@aerie/panel/app-context';
 import { signedInUser } from '@aerie/panel/features/auth/client-api-auth';
 import { validateBody } from '@aerie/panel/http/validate';
 import { createApiKeyBodySchema } from '@aerie/shared/api-keys/api-keys-bodies';
-import { apiKeyErrorMessages } from '@aerie/shared/api-keys/api-keys-wire';
-import type { ApiErrorItem } from '@aerie/shared/errors/error-envelope';
 import type { FastifyInstance } from 'fastify';
 import { presentApiKeyList, presentCreatedApiKey } from './api-key.presenter';
-import { isIpOrRange } from './api-key-ips';
-
-/** One entry per `allowed_ips` item that is a string but neither an IP address nor a CIDR range. */
-function invalidIpEntries(input: Record<string, unknown>): ApiErrorItem[] {
-  const ips = input.allowed_ips;
-  if (!Array.isArray(ips)) return [];
-  return ips.flatMap((ip, index) =>
-    typeof ip === 'string' && !isIpOrRange(ip)
-      ? [
-          {
-            code: 'ValidationException',
-            status: '422',
-            detail: apiKeyErrorMessages.invalidIpOrRange(ip),
-            meta: { source_field: `allowed_ips.${index}`, rule: '' },
-          },
-        ]
-      : [],
-  );
-}
+import { invalidIpEntries } from './api-key-ips';
 
 /** /api/client/account/api-keys: the user's account API keys (reference §4.2, §7.1). */
 export async function apiKeyRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {

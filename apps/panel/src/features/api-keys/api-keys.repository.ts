@@ -2,62 +2,24 @@ import type { Db } from '@aerie/panel/db/database';
 import { readCount } from '@aerie/panel/db/dialect';
 import type { ApiKeyType } from '@aerie/panel/db/schema-account';
 import { toUser, type User } from '@aerie/panel/features/users/user';
+import type { ResourceAccess } from '@aerie/shared/api-keys/application-keys-wire';
 import { type ApiKey, toApiKey } from './api-key';
 
 /** SQL for the api_keys table. */
 
-/** The key with this identifier and its owner, in one query; null when unknown. */
+/** The key with this identifier and its owner; null when unknown. */
 export async function findKeyWithUser(
   db: Db,
   identifier: string,
 ): Promise<{ key: ApiKey; user: User } | null> {
-  const row = await db
+  const key = await db
     .selectFrom('api_keys')
-    .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .selectAll('users')
-    .select([
-      'api_keys.id as key_id',
-      'api_keys.user_id as key_user_id',
-      'api_keys.key_type as key_key_type',
-      'api_keys.identifier as key_identifier',
-      'api_keys.token as key_token',
-      'api_keys.allowed_ips as key_allowed_ips',
-      'api_keys.memo as key_memo',
-      'api_keys.last_used_at as key_last_used_at',
-      'api_keys.created_at as key_created_at',
-      'api_keys.updated_at as key_updated_at',
-    ])
-    .where('api_keys.identifier', '=', identifier)
+    .selectAll()
+    .where('identifier', '=', identifier)
     .executeTakeFirst();
-  if (!row) return null;
-  const {
-    key_id,
-    key_user_id,
-    key_key_type,
-    key_identifier,
-    key_token,
-    key_allowed_ips,
-    key_memo,
-    key_last_used_at,
-    key_created_at,
-    key_updated_at,
-    ...userColumns
-  } = row;
-  return {
-    key: toApiKey({
-      id: key_id,
-      user_id: key_user_id,
-      key_type: key_key_type,
-      identifier: key_identifier,
-      token: key_token,
-      allowed_ips: key_allowed_ips,
-      memo: key_memo,
-      last_used_at: key_last_used_at,
-      created_at: key_created_at,
-      updated_at: key_updated_at,
-    }),
-    user: toUser(userColumns),
-  };
+  if (!key) return null;
+  const user = await db.selectFrom('users').selectAll().where('id', '=', key.user_id).executeTakeFirst();
+  return user ? { key: toApiKey(key), user: toUser(user) } : null;
 }
 
 export async function listKeys(db: Db, userId: number, keyType: ApiKeyType): Promise<ApiKey[]> {
@@ -88,6 +50,8 @@ export interface NewApiKey {
   tokenHash: string;
   description: string;
   allowedIps: string[];
+  /** Application keys: access per resource (`r_<resource>` columns). */
+  access?: Partial<ResourceAccess>;
 }
 
 export async function insertKey(db: Db, key: NewApiKey, now: Date): Promise<ApiKey> {
@@ -100,6 +64,9 @@ export async function insertKey(db: Db, key: NewApiKey, now: Date): Promise<ApiK
       token: key.tokenHash,
       allowed_ips: JSON.stringify(key.allowedIps),
       memo: key.description,
+      ...Object.fromEntries(
+        Object.entries(key.access ?? {}).map(([resource, bits]) => [`r_${resource}`, bits]),
+      ),
       last_used_at: null,
       created_at: now,
       updated_at: now,

@@ -5,8 +5,14 @@ import { isDiskFull } from '@aerie/panel/db/disk-full';
 import type { User } from '@aerie/panel/features/users/user';
 import { displayError, forbidden, notFound, unauthenticated } from '@aerie/panel/http/errors';
 import type { Log } from '@aerie/panel/logging/log';
-import { apiKeyErrorMessages, apiKeyLimits, CLIENT_KEY_PREFIX } from '@aerie/shared/api-keys/api-keys-wire';
-import { ACCOUNT_KEY, type ApiKey } from './api-key';
+import {
+  APPLICATION_KEY_PREFIX,
+  apiKeyErrorMessages,
+  apiKeyLimits,
+  CLIENT_KEY_PREFIX,
+} from '@aerie/shared/api-keys/api-keys-wire';
+import { applicationKeyLimits, type ResourceAccess } from '@aerie/shared/api-keys/application-keys-wire';
+import { ACCOUNT_KEY, APPLICATION_KEY, type ApiKey } from './api-key';
 import { ipAllowed } from './api-key-ips';
 import { countKeys, deleteKey, findKeyWithUser, insertKey, listKeys, touchKey } from './api-keys.repository';
 
@@ -93,6 +99,69 @@ export class ApiKeyService {
     if (key.keyType !== ACCOUNT_KEY) {
       throw forbidden(apiKeyErrorMessages.applicationKeyOnClientApi);
     }
+    await this.recordUse(key);
+  }
+
+  /**
+   * The key checks on /api/application: its IP allow-list (either kind of key: a root admin's account key passes
+   * every resource there, reference §1.3). Then records the use.
+   * @throws HttpError 403 AccessDeniedHttpException
+   */
+  async assertUsableOnApplicationApi(key: ApiKey, ip: string): Promise<void> {
+    if (!ipAllowed(ip, key.allowedIps)) throw forbidden(apiKeyErrorMessages.ipNotAllowed(ip));
+    await this.recordUse(key);
+  }
+
+  /** The admin's application keys, oldest first. */
+  listApplicationKeys(user: User): Promise<ApiKey[]> {
+    return listKeys(this.deps.db, user.id, APPLICATION_KEY);
+  }
+
+  /**
+   * Creates an application key (`ptla_…`) owned by `user`, which acts as that user: it stops working the moment
+   * the user is no longer a root admin.
+   * @throws HttpError 400 DisplayException past the per-admin limit
+   */
+  async createApplicationKey(
+    user: User,
+    input: { memo: string; allowedIps: string[]; access: Partial<ResourceAccess> },
+  ) {
+    const now = this.deps.clock();
+    const secret = randomAlphanumeric(apiKeyLimits.secretLength);
+    const identifier =
+      APPLICATION_KEY_PREFIX +
+      randomAlphanumeric(apiKeyLimits.identifierLength - APPLICATION_KEY_PREFIX.length);
+    const key = await this.deps.db.transaction().execute(async (tx) => {
+      if (dialectOf(tx) !== 'sqlite') {
+        await tx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute();
+      }
+      if ((await countKeys(tx, user.id, APPLICATION_KEY)) >= applicationKeyLimits.perUser) {
+        throw displayError(apiKeyErrorMessages.applicationKeyLimit);
+      }
+      return insertKey(
+        tx,
+        {
+          userId: user.id,
+          keyType: APPLICATION_KEY,
+          identifier,
+          tokenHash: sha256(secret),
+          description: input.memo,
+          allowedIps: input.allowedIps,
+          access: input.access,
+        },
+        now,
+      );
+    });
+    return { key, secret };
+  }
+
+  /** @throws HttpError 404 unless the user owns an application key with this identifier */
+  async deleteApplicationKey(user: User, identifier: string): Promise<void> {
+    if (!(await deleteKey(this.deps.db, user.id, APPLICATION_KEY, identifier))) throw notFound();
+  }
+
+  /** Notes the key's use, at most once a minute. */
+  private async recordUse(key: ApiKey): Promise<void> {
     const now = this.deps.clock();
     if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) {
       try {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import { randomAlphanumeric } from '@aerie/panel/crypto/tokens';
 import type { Db } from '@aerie/panel/db/database';
+import { isUniqueViolation } from '@aerie/panel/db/dialect';
 import type { NodesTable } from '@aerie/panel/db/schema-servers';
 import type { Selectable } from 'kysely';
 
@@ -17,6 +18,26 @@ export interface NewNode {
   disk?: number;
   daemonBase?: string;
   description?: string | null;
+  /** The node's location; the `local` location (made when missing) by default. */
+  locationId?: number;
+  public?: boolean;
+}
+
+/** The location nodes go to when none is named (the local node's): `local`, created on first use. */
+export async function ensureLocalLocation(db: Db, now = new Date()): Promise<number> {
+  const find = () => db.selectFrom('locations').select('id').where('short', '=', 'local').executeTakeFirst();
+  const found = await find();
+  if (found) return found.id;
+  try {
+    await db
+      .insertInto('locations')
+      .values({ short: 'local', long: 'This machine', created_at: now, updated_at: now })
+      .execute();
+  } catch (error) {
+    // Another process made it first.
+    if (!isUniqueViolation(error)) throw error;
+  }
+  return (await find())?.id ?? 0;
 }
 
 /** Token id (16 characters, stored in clear) and token (64 characters, sealed) the daemon authenticates with. */
@@ -26,6 +47,7 @@ export const newDaemonToken = () => ({ id: randomAlphanumeric(16), token: random
 export async function createNode(db: Db, secretBox: SecretBox, input: NewNode, now = new Date()) {
   const uuid = randomUUID();
   const token = newDaemonToken();
+  const locationId = input.locationId ?? (await ensureLocalLocation(db, now));
   await db
     .insertInto('nodes')
     .values({
@@ -43,6 +65,8 @@ export async function createNode(db: Db, secretBox: SecretBox, input: NewNode, n
       daemon_base: input.daemonBase ?? 'volumes',
       daemon_token_id: token.id,
       daemon_token: secretBox.seal(token.token),
+      location_id: locationId,
+      public: input.public ?? true,
       created_at: now,
       updated_at: now,
     })

@@ -1,7 +1,7 @@
 import type { User } from '@aerie/panel/features/users/user';
+import { presentPagination } from '@aerie/panel/http/pagination';
 import type { ServerListResponse } from '@aerie/shared/servers/server-wire';
 import type { FastifyInstance } from 'fastify';
-import { presentPagination } from './pagination.presenter';
 import { presentServer } from './server.presenter';
 import { effectivePermissions } from './server-access';
 import { parseServerListQuery } from './server-list.query';

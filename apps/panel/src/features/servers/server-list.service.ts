@@ -1,5 +1,6 @@
 import type { Db } from '@aerie/panel/db/database';
 import { type DialectName, dialectOf, readCount } from '@aerie/panel/db/dialect';
+import { likeAnyCase, likeEscaped } from '@aerie/panel/db/like';
 import type { Database } from '@aerie/panel/db/schema';
 import type { User } from '@aerie/panel/features/users/user';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
@@ -13,22 +14,7 @@ const IPV4_WITH_PORT =
   /^(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)(?::\d{1,5})?$/;
 const PORT_ONLY = /^:\d{1,5}$/;
 
-/** `!` escapes LIKE wildcards the same way on SQLite, PostgreSQL and MySQL. */
-const likeEscaped = (value: string) => value.toLowerCase().replace(/[!%_]/g, '!$&');
-
 type TextColumn = 'servers.name' | 'servers.uuid' | 'servers.description' | 'servers.external_id';
-
-/**
- * A case-insensitive LIKE (`pattern` already lowercased and escaped), in the cheapest form per dialect: SQLite's
- * LIKE already ignores ASCII case (as its lower() only folds ASCII), PostgreSQL has ILIKE, and MySQL gets lower()
- * so a case-sensitive collation cannot change the answer. On 10,000 rows this halves the search's count.
- */
-function likeAnyCase(dialect: DialectName, column: TextColumn, pattern: string) {
-  const ref = sql.ref(column);
-  if (dialect === 'postgres') return sql<SqlBool>`${ref} ilike ${pattern} escape '!'`;
-  if (dialect === 'mysql') return sql<SqlBool>`lower(${ref}) like ${pattern} escape '!'`;
-  return sql<SqlBool>`${ref} like ${pattern} escape '!'`;
-}
 
 /** Only these characters can start a uuid or make an identifier: other terms skip those comparisons. */
 const UUID_CHARACTERS = /^[0-9a-f-]+$/i;

@@ -1,0 +1,45 @@
+import type { Db } from '@aerie/panel/db/database';
+import { APPLICATION_KEY } from '@aerie/panel/features/api-keys/api-key';
+import type { RenderContext } from '@aerie/panel/http/application/transformer';
+import { forbidden } from '@aerie/panel/http/errors';
+import { ACCESS_READ, ACCESS_WRITE, type AdminResource } from '@aerie/shared/api-keys/application-keys-wire';
+import { applicationApiMessages } from '@aerie/shared/application-api/application-api-messages';
+import type { FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * /api/application: the resource an application key needs access to for this route (`r_<resource>`): read
+     * for GET, write for any other method. `'keys'` marks the routes that manage application keys, which an
+     * application key may never call.
+     */
+    adminResource?: AdminResource | 'keys';
+  }
+}
+
+/** True when the request's credential may read `resource` (sessions and a root admin's account key may). */
+export function canRead(request: FastifyRequest, resource: AdminResource): boolean {
+  const key = request.apiKey;
+  return !key || key.keyType !== APPLICATION_KEY || (key.access[resource] & ACCESS_READ) !== 0;
+}
+
+/**
+ * The route's resource check, after the caller is known to be a root admin (reference §1.3): an application
+ * key needs the bit for the method (GET read, anything else write), tested bitwise as upstream does; a session
+ * or a root admin's account key passes every resource.
+ * @throws HttpError 403 "This action is unauthorized."
+ */
+export function assertResourceAccess(request: FastifyRequest): void {
+  const resource = request.routeOptions.config?.adminResource;
+  const key = request.apiKey;
+  if (!resource || !key || key.keyType !== APPLICATION_KEY) return;
+  if (resource === 'keys') throw forbidden(applicationApiMessages.keysNotByApplicationKey);
+  const needed = request.method === 'GET' || request.method === 'HEAD' ? ACCESS_READ : ACCESS_WRITE;
+  if ((key.access[resource] & needed) === 0) throw forbidden(applicationApiMessages.unauthorized);
+}
+
+/** What rendering an Application API answer needs: the database and the caller's read access for includes. */
+export const renderContextFor = (request: FastifyRequest, db: Db): RenderContext => ({
+  db,
+  canRead: (resource) => canRead(request, resource),
+});

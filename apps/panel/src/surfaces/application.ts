@@ -1,0 +1,32 @@
+import type { AppContext } from '@aerie/panel/app-context';
+import { applicationKeyRoutes } from '@aerie/panel/features/api-keys/application-keys.application-routes';
+import { assertResourceAccess } from '@aerie/panel/features/auth/application-api-auth';
+import { assertTwoFactorSatisfied, identifyClient } from '@aerie/panel/features/auth/client-api-auth';
+import { locationRoutes } from '@aerie/panel/features/locations/locations.application-routes';
+import { forbidden } from '@aerie/panel/http/errors';
+import { perUserRateLimit } from '@aerie/panel/http/per-user-rate-limit';
+import { applicationApiMessages } from '@aerie/shared/application-api/application-api-messages';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * /api/application/*, root admins only (reference application API §1.1): who is asking — an API key (`ptla_`, or a
+ * root admin's `ptlc_`) or the session with CSRF (401), the per-user limit of API_APPLICATION_RATELIMIT a minute
+ * (429, its own bucket), the panel's 2FA requirement (400), the key's IP allow-list (403), root admin (403), then
+ * the route's resource for an application key (403). Unlike upstream, a missing id answers 404 only after
+ * these checks, so nobody below a root admin with the resource learns what exists.
+ */
+export async function applicationSurface(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const consume = perUserRateLimit('api-application', ctx.config.apiApplicationRateLimit);
+
+  app.addHook('onRequest', async (request, reply) => {
+    const user = await identifyClient(ctx.apiKeys, request);
+    await consume(user.uuid, reply);
+    await assertTwoFactorSatisfied(ctx.settings, request, user);
+    if (request.apiKey) await ctx.apiKeys.assertUsableOnApplicationApi(request.apiKey, request.ip);
+    if (!user.rootAdmin) throw forbidden(applicationApiMessages.notAdmin);
+    assertResourceAccess(request);
+  });
+
+  await app.register(applicationKeyRoutes, { ctx, prefix: '/api-keys' });
+  await app.register(locationRoutes, { ctx, prefix: '/locations' });
+}

@@ -1,0 +1,14 @@
+/**
+ * Fixed messages of the Application API (`/api/application`), word for word as Pterodactyl answers them
+ * (reference application API §1.4, §2.4, §3); billing modules show `errors[0].detail` to their admins.
+ */
+export const applicationApiMessages = {
+  notAdmin: 'This account does not have permission to access the API.',
+  unauthorized: 'This action is unauthorized.',
+  /** Managing application keys is for an admin's own session or account key, never for another application key. */
+  keysNotByApplicationKey: 'Application API keys cannot be managed with an application API key.',
+  invalidFilter: (requested: string[], allowed: readonly string[]) =>
+    `Requested filter(s) \`${requested.join(', ')}\` are not allowed. Allowed filter(s) are \`${allowed.join(', ')}\`.`,
+  invalidSort: (requested: string[], allowed: readonly string[]) =>
+    `Requested sort(s) \`${requested.join(', ')}\` is not allowed. Allowed sort(s) are \`${allowed.join(', ')}\`.`,
+} as const;
