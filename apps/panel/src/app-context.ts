@@ -1,9 +1,12 @@
 import { createAccountFeature } from '@aerie/panel/features/account/account.feature';
 import { createApiKeysFeature } from '@aerie/panel/features/api-keys/api-keys.feature';
 import { createAuthFeature } from '@aerie/panel/features/auth/auth.feature';
+import { createEggsFeature } from '@aerie/panel/features/eggs/eggs.feature';
 import { createLocationsFeature } from '@aerie/panel/features/locations/locations.feature';
+import { createNodesFeature } from '@aerie/panel/features/nodes/nodes.feature';
 import { createPanelSettingsFeature } from '@aerie/panel/features/panel-settings/panel-settings.feature';
 import { createServersFeature } from '@aerie/panel/features/servers/servers.feature';
+import { createUsersFeature } from '@aerie/panel/features/users/users.feature';
 import { createInfrastructure, type Infrastructure } from '@aerie/panel/infrastructure';
 
 /**
@@ -23,6 +26,9 @@ function createFeatures(infrastructure: Infrastructure) {
     ...createApiKeysFeature(infrastructure),
     ...createPanelSettingsFeature(infrastructure),
     ...createLocationsFeature(infrastructure),
+    ...createUsersFeature(infrastructure),
+    ...createNodesFeature(infrastructure),
+    ...createEggsFeature(infrastructure),
   };
 }
 

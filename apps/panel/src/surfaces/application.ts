@@ -2,7 +2,11 @@ import type { AppContext } from '@aerie/panel/app-context';
 import { applicationKeyRoutes } from '@aerie/panel/features/api-keys/application-keys.application-routes';
 import { assertResourceAccess } from '@aerie/panel/features/auth/application-api-auth';
 import { assertTwoFactorSatisfied, identifyClient } from '@aerie/panel/features/auth/client-api-auth';
+import { nestRoutes } from '@aerie/panel/features/eggs/nests.application-routes';
 import { locationRoutes } from '@aerie/panel/features/locations/locations.application-routes';
+import { nodeRoutes } from '@aerie/panel/features/nodes/nodes.application-routes';
+import { serverRoutes } from '@aerie/panel/features/servers/servers.application-routes';
+import { userRoutes } from '@aerie/panel/features/users/users.application-routes';
 import { forbidden } from '@aerie/panel/http/errors';
 import { perUserRateLimit } from '@aerie/panel/http/per-user-rate-limit';
 import { applicationApiMessages } from '@aerie/shared/application-api/application-api-messages';
@@ -28,5 +32,9 @@ export async function applicationSurface(app: FastifyInstance, { ctx }: { ctx: A
   });
 
   await app.register(applicationKeyRoutes, { ctx, prefix: '/api-keys' });
+  await app.register(userRoutes, { ctx, prefix: '/users' });
   await app.register(locationRoutes, { ctx, prefix: '/locations' });
+  await app.register(nodeRoutes, { ctx, prefix: '/nodes' });
+  await app.register(nestRoutes, { ctx, prefix: '/nests' });
+  await app.register(serverRoutes, { ctx, prefix: '/servers' });
 }
