@@ -70,6 +70,11 @@ export class DaemonServer {
     await this.#json('POST', '/ws/deny', body);
   }
 
+  /** Deletes the server from the daemon: it stops it and removes its files. */
+  async destroy(): Promise<void> {
+    await this.#json('DELETE', '');
+  }
+
   /** Makes the daemon fetch the server's configuration again and apply it. */
   async sync(): Promise<void> {
     await this.#json('POST', '/sync');

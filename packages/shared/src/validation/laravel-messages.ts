@@ -31,6 +31,9 @@ export const laravelMessages = {
   integer: (a) => `The ${a} must be an integer.`,
   exists: (a) => `The selected ${a} is invalid.`,
   required_with: (a) => `The ${a} field is required.`,
+  alpha: (a) => `The ${a} may only contain letters.`,
+  digits: (a, p) => `The ${a} must be ${p.size} digits.`,
+  not_in: (a) => `The selected ${a} is invalid.`,
 } satisfies Record<string, Template>;
 
 /** Size rules worded for arrays (Laravel's `max.array`, `min.array`); `meta.rule` stays `max` / `min`. */
@@ -44,6 +47,7 @@ export const laravelNumericMessages: Partial<Record<LaravelRule, Template>> = {
   min: (a, p) => `The ${a} must be at least ${p.min}.`,
   max: (a, p) => `The ${a} may not be greater than ${p.max}.`,
   between: (a, p) => `The ${a} must be between ${p.min} and ${p.max}.`,
+  size: (a, p) => `The ${a} must be ${p.size}.`,
 };
 
 export type LaravelRule = keyof typeof laravelMessages;

@@ -1,6 +1,7 @@
 import { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import type { Infrastructure } from '@aerie/panel/infrastructure';
 import { AccessRevocation } from './access-revocation';
+import { ServerManagementService } from './server-management.service';
 import { ServerResourcesService } from './server-resources.service';
 
 /**
@@ -14,6 +15,8 @@ export function createServersFeature(infrastructure: Infrastructure) {
   const { db, secretBox, daemon, clock, log } = infrastructure;
   return {
     serverResources: new ServerResourcesService(daemon, clock),
+    /** The Application API's server verbs: create, deploy, build, startup, suspension, reinstall, delete. */
+    serverManagement: new ServerManagementService({ db, daemon, clock, log }),
     /** Tells the daemons to end a user's live access. */
     revocation: new AccessRevocation({
       db,

@@ -19,7 +19,8 @@ export interface Relation<T> {
   /** Read access to this resource is needed to see the include; null = anyone who sees the parent. */
   gate: AdminResource | null;
   /** Resolved lazily: transformers refer to each other. */
-  transformer: () => Transformer<unknown>;
+  // biome-ignore lint/suspicious/noExplicitAny: a relation's items are whatever its own transformer reads.
+  transformer: () => Transformer<any>;
   /** The related item(s) of each parent: an array for to-many relations, an item or null for to-one. */
   load(db: Db, parents: T[]): Promise<Map<T, unknown>>;
 }

@@ -1,0 +1,78 @@
+import type { Db } from '@aerie/panel/db/database';
+import { readBool, readDate } from '@aerie/panel/db/dialect';
+import type { ServersTable } from '@aerie/panel/db/schema-servers';
+import { groupBy } from '@aerie/panel/http/application/transformer';
+import type { Selectable } from 'kysely';
+
+/**
+ * A server as the Application API shows it: every column, plus the environment its container gets
+ * (Pterodactyl's EnvironmentService: each egg variable's stored value, else its default, then STARTUP,
+ * P_SERVER_LOCATION, P_SERVER_UUID and P_SERVER_ALLOCATION_LIMIT).
+ */
+export interface AdminServer {
+  row: Selectable<ServersTable>;
+  environment: Record<string, string | number | null>;
+}
+
+/** Reads servers for the Application API, their environments in three queries whatever their number. */
+export async function loadAdminServers(db: Db, rows: Selectable<ServersTable>[]): Promise<AdminServer[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const eggIds = [...new Set(rows.map((row) => row.egg_id))];
+  const nodeIds = [...new Set(rows.map((row) => row.node_id))];
+  const [eggVariables, values, locations] = await Promise.all([
+    db
+      .selectFrom('egg_variables')
+      .select(['id', 'egg_id', 'env_variable', 'default_value'])
+      .where('egg_id', 'in', eggIds)
+      .orderBy('sort')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('server_variables')
+      .select(['server_id', 'variable_id', 'variable_value'])
+      .where('server_id', 'in', ids)
+      .execute(),
+    db
+      .selectFrom('nodes')
+      .leftJoin('locations', 'locations.id', 'nodes.location_id')
+      .select(['nodes.id', 'locations.short'])
+      .where('nodes.id', 'in', nodeIds)
+      .execute(),
+  ]);
+  const variablesByEgg = groupBy(eggVariables, (variable) => variable.egg_id);
+  const valuesByServer = groupBy(values, (value) => value.server_id);
+  const locationByNode = new Map(locations.map((location) => [location.id, location.short]));
+  return rows.map((row) => {
+    const stored = new Map(
+      (valuesByServer.get(row.id) ?? []).map((value) => [value.variable_id, value.variable_value]),
+    );
+    const environment: AdminServer['environment'] = {};
+    for (const variable of variablesByEgg.get(row.egg_id) ?? []) {
+      environment[variable.env_variable] = stored.get(variable.id) ?? variable.default_value;
+    }
+    environment.STARTUP = row.startup;
+    environment.P_SERVER_LOCATION = locationByNode.get(row.node_id) ?? null;
+    environment.P_SERVER_UUID = row.uuid;
+    environment.P_SERVER_ALLOCATION_LIMIT = row.allocation_limit;
+    return { row, environment };
+  });
+}
+
+export async function findAdminServer(db: Db, where: { id: number } | { externalId: string }) {
+  const query = db.selectFrom('servers').selectAll();
+  const row = await ('id' in where
+    ? query.where('id', '=', where.id)
+    : query.where('external_id', '=', where.externalId)
+  ).executeTakeFirst();
+  if (!row) return null;
+  const [server] = await loadAdminServers(db, [row]);
+  return server ?? null;
+}
+
+export const adminServerFlags = (server: AdminServer) => ({
+  skipScripts: readBool(server.row.skip_scripts),
+  oomDisabled: readBool(server.row.oom_disabled),
+  createdAt: readDate(server.row.created_at),
+  updatedAt: readDate(server.row.updated_at),
+});

@@ -1,0 +1,134 @@
+import type { Db } from '@aerie/panel/db/database';
+import { readCount } from '@aerie/panel/db/dialect';
+import { displayError, HttpError } from '@aerie/panel/http/errors';
+import { serverApplicationMessages } from '@aerie/shared/servers/server-application-bodies';
+import { fits } from './node-capacity';
+
+/** `deploy` of POST /api/application/servers (reference application API §4.3). */
+export interface DeploySpec {
+  locations: number[];
+  dedicatedIp: boolean;
+  portRange: string[];
+}
+
+const RANGE = /^(\d{4,5})-(\d{4,5})$/;
+
+/**
+ * `port_range` entries: all digits = one port, `NNNN-NNNNN` = an inclusive range (wider than 1000 refused);
+ * anything else is ignored, as upstream does. Nothing valid = no restriction.
+ * @throws HttpError 400 DisplayException for a range wider than 1000 ports
+ */
+export function parsePortRange(entries: string[]) {
+  const single: number[] = [];
+  const ranges: [number, number][] = [];
+  for (const entry of entries) {
+    if (/^\d{1,5}$/.test(entry)) single.push(Number(entry));
+    const match = RANGE.exec(entry);
+    if (match) {
+      const [start, end] = [Number(match[1]), Number(match[2])];
+      if (Math.abs(end - start) > 1000) throw displayError(serverApplicationMessages.tooManyPorts);
+      ranges.push([Math.min(start, end), Math.max(start, end)]);
+    }
+  }
+  return { single, ranges };
+}
+
+/**
+ * Public nodes (in `locations` when given) with room for `memory` and `disk` MiB more.
+ * @returns their ids, the emptiest first
+ */
+export async function viableNodeIds(db: Db, spec: { locations: number[]; memory: number; disk: number }) {
+  let query = db
+    .selectFrom('nodes')
+    .leftJoin('servers', 'servers.node_id', 'nodes.id')
+    .select((eb) => [
+      'nodes.id',
+      'nodes.memory',
+      'nodes.memory_overallocate',
+      'nodes.disk',
+      'nodes.disk_overallocate',
+      eb.fn.sum<number | string | null>('servers.memory').as('sum_memory'),
+      eb.fn.sum<number | string | null>('servers.disk').as('sum_disk'),
+    ])
+    .where('nodes.public', '=', true)
+    .groupBy([
+      'nodes.id',
+      'nodes.memory',
+      'nodes.memory_overallocate',
+      'nodes.disk',
+      'nodes.disk_overallocate',
+    ]);
+  if (spec.locations.length > 0) query = query.where('nodes.location_id', 'in', spec.locations);
+  const rows = await query.execute();
+  return rows
+    .map((row) => ({
+      id: row.id,
+      committed: { memory: readCount(row.sum_memory), disk: readCount(row.sum_disk) },
+      capacity: {
+        memory: row.memory,
+        memoryOverallocate: row.memory_overallocate,
+        disk: row.disk,
+        diskOverallocate: row.disk_overallocate,
+      },
+    }))
+    .filter((node) => fits(node.capacity, node.committed, spec))
+    .sort((a, b) => a.committed.memory - b.committed.memory)
+    .map((node) => node.id);
+}
+
+/** How many free allocations one pick chooses among, at random. */
+const CANDIDATES = 200;
+
+/**
+ * A free allocation on one of `nodeIds` matching the port spec (and, for a dedicated IP, on an address no
+ * server uses yet), picked at random among the first candidates so parallel deployments rarely collide.
+ * @param skip allocations a previous attempt lost to a parallel request
+ * @throws HttpError 400 NoViableAllocationException
+ */
+export async function pickAllocation(
+  db: Db,
+  nodeIds: number[],
+  deploy: DeploySpec,
+  skip: ReadonlySet<number> = new Set(),
+): Promise<{ id: number; nodeId: number }> {
+  const ports = parsePortRange(deploy.portRange);
+  let query = db
+    .selectFrom('allocations')
+    .select(['allocations.id', 'allocations.node_id', 'allocations.ip'])
+    .where('allocations.node_id', 'in', nodeIds)
+    .where('allocations.server_id', 'is', null);
+  if (ports.single.length > 0 || ports.ranges.length > 0) {
+    query = query.where((eb) =>
+      eb.or([
+        ...(ports.single.length > 0 ? [eb('allocations.port', 'in', ports.single)] : []),
+        ...ports.ranges.map(([start, end]) =>
+          eb.and([eb('allocations.port', '>=', start), eb('allocations.port', '<=', end)]),
+        ),
+      ]),
+    );
+  }
+  if (deploy.dedicatedIp) {
+    query = query.where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('allocations as used')
+            .select('used.id')
+            .whereRef('used.node_id', '=', 'allocations.node_id')
+            .whereRef('used.ip', '=', 'allocations.ip')
+            .where('used.server_id', 'is not', null),
+        ),
+      ),
+    );
+  }
+  const rows = (
+    await query
+      .orderBy('allocations.id')
+      .limit(CANDIDATES + skip.size)
+      .execute()
+  ).filter((row) => !skip.has(row.id));
+  const chosen = rows[Math.floor(Math.random() * rows.length)];
+  if (!chosen) {
+    throw new HttpError(400, 'NoViableAllocationException', serverApplicationMessages.noViableAllocation);
+  }
+  return { id: chosen.id, nodeId: chosen.node_id };
+}

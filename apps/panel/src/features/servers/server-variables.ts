@@ -1,0 +1,83 @@
+import type { Db } from '@aerie/panel/db/database';
+import type { Tx } from '@aerie/panel/db/transaction';
+import { validationFailed } from '@aerie/panel/http/errors';
+import { checkVariableRules } from '@aerie/shared/eggs/egg-variable-rules';
+import { toValidationErrors } from '@aerie/shared/validation/validation-errors';
+
+export interface EggVariableRow {
+  id: number;
+  name: string;
+  env_variable: string;
+  rules: string;
+}
+
+export const eggVariablesOf = (db: Db | Tx, eggId: number): Promise<EggVariableRow[]> =>
+  db
+    .selectFrom('egg_variables')
+    .select(['id', 'name', 'env_variable', 'rules'])
+    .where('egg_id', '=', eggId)
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
+
+const asText = (value: unknown): string | null =>
+  value === undefined || value === null ? null : typeof value === 'string' ? value : JSON.stringify(value);
+
+/**
+ * Validates `environment` against every variable of the egg at admin level (hidden and read-only ones too), each
+ * by its own rule string, as upstream's VariableValidatorService.
+ * @returns the value to store per variable: the sent one, or "" when absent (upstream stores no default)
+ * @throws HttpError 422 with `environment.<ENV>` entries named "<Variable name> variable"
+ */
+export function validateEnvironment(
+  variables: EggVariableRow[],
+  environment: Record<string, unknown>,
+): Map<number, string> {
+  const issues = variables.flatMap((variable) =>
+    checkVariableRules(variable.env_variable, variable.rules, asText(environment[variable.env_variable])),
+  );
+  if (issues.length > 0) {
+    const names = Object.fromEntries(
+      variables.map((variable) => [`environment.${variable.env_variable}`, `${variable.name} variable`]),
+    );
+    throw validationFailed(toValidationErrors(issues, [], names));
+  }
+  return new Map(
+    variables.map((variable) => [variable.id, asText(environment[variable.env_variable]) ?? '']),
+  );
+}
+
+/** Writes one value per variable of the server (insert or update). */
+export async function storeVariables(tx: Tx, serverId: number, values: Map<number, string>, now: Date) {
+  const existing = await tx
+    .selectFrom('server_variables')
+    .select('variable_id')
+    .where('server_id', '=', serverId)
+    .execute();
+  const have = new Set(existing.map((row) => row.variable_id));
+  for (const [variableId, value] of values) {
+    if (have.has(variableId)) {
+      await tx
+        .updateTable('server_variables')
+        .set({ variable_value: value, updated_at: now })
+        .where('server_id', '=', serverId)
+        .where('variable_id', '=', variableId)
+        .execute();
+    }
+  }
+  const fresh = [...values].filter(([variableId]) => !have.has(variableId));
+  if (fresh.length > 0) {
+    await tx
+      .insertInto('server_variables')
+      .values(
+        fresh.map(([variableId, value]) => ({
+          server_id: serverId,
+          variable_id: variableId,
+          variable_value: value,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  }
+}
