@@ -3,6 +3,8 @@ import type { Db } from '@aerie/panel/db/database';
 import { registerCsrf } from '@aerie/panel/features/auth/csrf';
 import { registerErrorHandling } from '@aerie/panel/http/error-handler';
 import { registerJsonBodyParser } from '@aerie/panel/http/json-body-parser';
+import { docsRoutes } from '@aerie/panel/http/openapi/docs.routes';
+import { catalogueApiRoutes } from '@aerie/panel/http/openapi/route-catalogue';
 import { registerSecurityHeaders } from '@aerie/panel/http/security-headers';
 import { HtmlShell } from '@aerie/panel/shell/html-shell';
 import { localeRoutes } from '@aerie/panel/shell/locales';
@@ -14,6 +16,7 @@ import { clientSurface } from '@aerie/panel/surfaces/client';
 import { remoteSurface } from '@aerie/panel/surfaces/remote';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import packageJson from '../package.json' with { type: 'json' };
 import { type AppContext, createAppContext } from './app-context';
 
 declare module 'fastify' {
@@ -27,6 +30,9 @@ declare module 'fastify' {
  * a validation rule is at most this long, and the rules are linear in it (packages/shared validation tests).
  * File writes stream their own body and have their own limit.
  */
+/** The panel's version, as package.json states it (shown by the API documentation and the admin overview). */
+export const PANEL_VERSION: string = packageJson.version;
+
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface BuildAppOptions {
@@ -77,10 +83,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await staticFiles(scope, { webDist: config.webDist });
     await localeRoutes(scope, { webDist: config.webDist });
   });
+  const apiRoutes = catalogueApiRoutes(app);
   await app.register(authSurface, { ctx });
   await app.register(clientSurface, { ctx, prefix: '/api/client' });
   await app.register(applicationSurface, { ctx, prefix: '/api/application' });
   await app.register(remoteSurface, { ctx, prefix: '/api/remote' });
+  await app.register(docsRoutes, {
+    prefix: '/api/docs',
+    routes: apiRoutes,
+    title: config.appName,
+    version: PANEL_VERSION,
+  });
   await app.register(pageRoutes, { ctx, shell });
   return app;
 }

@@ -2,6 +2,7 @@ import type { ApiErrorItem } from '@aerie/shared/errors/error-envelope';
 import type { LaravelRule } from '@aerie/shared/validation/laravel-messages';
 import { normalizeInput } from '@aerie/shared/validation/normalize-input';
 import { toValidationErrors } from '@aerie/shared/validation/validation-errors';
+import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { notFound, validationFailed } from './errors';
 
@@ -53,4 +54,18 @@ export function idParam(value: unknown): number {
   const id = Number(value);
   if (id < 1 || id > 2_147_483_647) throw notFound();
   return id;
+}
+
+/**
+ * Validates the body against the route's own `config.body` schema, the one the API documentation shows, so the
+ * rules are declared once per route.
+ * @throws Error when the route declares no body schema (a programming error)
+ */
+export function validateRouteBody<S extends z.ZodObject>(
+  request: FastifyRequest,
+  options: Parameters<typeof validateBody>[2] = {},
+): z.output<S> {
+  const schema = request.routeOptions.config?.body;
+  if (!schema) throw new Error(`${request.method} ${request.routeOptions.url} declares no body schema`);
+  return validateBody(schema as S, request.body, options);
 }

@@ -8,7 +8,7 @@ import {
   resourceUrl,
 } from '@aerie/panel/http/application/transformer';
 import { notFound } from '@aerie/panel/http/errors';
-import { idParam, validateBody } from '@aerie/panel/http/validate';
+import { idParam, validateRouteBody } from '@aerie/panel/http/validate';
 import { locationAttributeNames, locationBodySchema } from '@aerie/shared/locations/locations-bodies';
 import type { FastifyInstance } from 'fastify';
 import { locationTransformer } from './location.transformer';
@@ -42,8 +42,10 @@ export async function locationRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     );
   });
 
-  app.post('', { config }, async (request, reply) => {
-    const location = await ctx.locations.create(validateBody(locationBodySchema, request.body, bodyOptions));
+  app.post('', { config: { ...config, body: locationBodySchema } }, async (request, reply) => {
+    const location = await ctx.locations.create(
+      validateRouteBody<typeof locationBodySchema>(request, bodyOptions),
+    );
     const item = await renderItem(
       renderContextFor(request, ctx.db),
       locationTransformer,
@@ -55,12 +57,12 @@ export async function locationRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       .send({ ...item, meta: { resource: resourceUrl(request, `locations/${location.id}`) } });
   });
 
-  app.patch('/:id', { config }, async (request) => {
+  app.patch('/:id', { config: { ...config, body: locationBodySchema } }, async (request) => {
     const id = idParam((request.params as { id: string }).id);
     if (!(await findLocation(ctx.db, id))) throw notFound();
     const location = await ctx.locations.update(
       id,
-      validateBody(locationBodySchema, request.body, bodyOptions),
+      validateRouteBody<typeof locationBodySchema>(request, bodyOptions),
     );
     return renderItem(
       renderContextFor(request, ctx.db),

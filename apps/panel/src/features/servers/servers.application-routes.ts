@@ -4,7 +4,7 @@ import { renderContextFor } from '@aerie/panel/features/auth/application-api-aut
 import { parseListQuery, runList } from '@aerie/panel/http/application/list-query';
 import { parseIncludes, renderItem, renderPage } from '@aerie/panel/http/application/transformer';
 import { notFound } from '@aerie/panel/http/errors';
-import { idParam, validateBody } from '@aerie/panel/http/validate';
+import { idParam, validateRouteBody } from '@aerie/panel/http/validate';
 import {
   createServerBodySchema,
   serverAttributeNames,
@@ -68,43 +68,79 @@ export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   app.get('/:id', { config }, async (request) => render(request, await serverOf(request)));
 
-  app.post('', { config }, async (request, reply) => {
-    const server = await ctx.serverManagement.create(validateBody(createServerBodySchema, request.body));
-    return reply.status(201).send(await render(request, server));
-  });
+  app.post(
+    '',
+    {
+      config: {
+        ...config,
+        body: createServerBodySchema,
+        summary: 'Create a server (explicit allocation or automatic deployment)',
+      },
+    },
+    async (request, reply) => {
+      const server = await ctx.serverManagement.create(
+        validateRouteBody<typeof createServerBodySchema>(request),
+      );
+      return reply.status(201).send(await render(request, server));
+    },
+  );
 
-  app.patch('/:id/details', { config }, async (request) => {
-    const server = await serverOf(request);
-    return render(
-      request,
-      await ctx.serverManagement.updateDetails(
-        server,
-        validateBody(serverDetailsBodySchema, request.body, bodyOptions),
-      ),
-    );
-  });
+  app.patch(
+    '/:id/details',
+    {
+      config: {
+        ...config,
+        body: serverDetailsBodySchema,
+        summary: 'Change name, owner, description, external id',
+      },
+    },
+    async (request) => {
+      const server = await serverOf(request);
+      return render(
+        request,
+        await ctx.serverManagement.updateDetails(
+          server,
+          validateRouteBody<typeof serverDetailsBodySchema>(request, bodyOptions),
+        ),
+      );
+    },
+  );
 
-  app.patch('/:id/build', { config }, async (request) => {
-    const server = await serverOf(request);
-    return render(
-      request,
-      await ctx.serverManagement.updateBuild(
-        server,
-        validateBody(serverBuildBodySchema, request.body, bodyOptions),
-      ),
-    );
-  });
+  app.patch(
+    '/:id/build',
+    { config: { ...config, body: serverBuildBodySchema, summary: 'Change limits and allocations' } },
+    async (request) => {
+      const server = await serverOf(request);
+      return render(
+        request,
+        await ctx.serverManagement.updateBuild(
+          server,
+          validateRouteBody<typeof serverBuildBodySchema>(request, bodyOptions),
+        ),
+      );
+    },
+  );
 
-  app.patch('/:id/startup', { config }, async (request) => {
-    const server = await serverOf(request);
-    return render(
-      request,
-      await ctx.serverManagement.updateStartup(
-        server,
-        validateBody(serverStartupBodySchema, request.body, bodyOptions),
-      ),
-    );
-  });
+  app.patch(
+    '/:id/startup',
+    {
+      config: {
+        ...config,
+        body: serverStartupBodySchema,
+        summary: 'Change egg, startup command, image and variables',
+      },
+    },
+    async (request) => {
+      const server = await serverOf(request);
+      return render(
+        request,
+        await ctx.serverManagement.updateStartup(
+          server,
+          validateRouteBody<typeof serverStartupBodySchema>(request, bodyOptions),
+        ),
+      );
+    },
+  );
 
   app.post('/:id/suspend', { config }, async (request, reply) => {
     await ctx.serverManagement.setSuspended(await serverOf(request), true);

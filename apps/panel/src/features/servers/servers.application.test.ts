@@ -223,7 +223,7 @@ describe('POST /api/application/servers', () => {
   });
 
   it('gives the last free allocation to exactly one of two parallel requests', async () => {
-    const [allocation] = await freeAllocations(1);
+    const [allocation = 0] = await freeAllocations(1);
     const answers = await Promise.all(
       [0, 1, 2].map(() => post(serverBody({ allocation: { default: allocation } }))),
     );
@@ -241,7 +241,7 @@ describe('POST /api/application/servers', () => {
       call.method === 'POST' && call.path === '/api/servers'
         ? { status: 500, body: { error: 'disk on fire' } }
         : undefined;
-    const [allocation] = await freeAllocations(1);
+    const [allocation = 0] = await freeAllocations(1);
     const response = await post(serverBody({ allocation: { default: allocation }, external_id: 'doomed' }));
     expect(response.statusCode).toBe(500);
     expect(response.json().errors[0].code).toBe('DaemonConnectionException');
