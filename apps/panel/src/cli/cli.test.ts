@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '@aerie/panel/config/load-config';
+import { ApiKeyService } from '@aerie/panel/features/api-keys/api-keys.service';
 import { findUserByLogin } from '@aerie/panel/features/users/users.repository';
 import { createAerieEnvironment, isAlive } from '@aerie/panel/test/aerie-environment';
 import { localDaemonToken, startAerieUp } from '@aerie/panel/test/aerie-up-process';
@@ -85,6 +86,25 @@ describe('the aerie command', { timeout: 90_000 }, () => {
     const missing = run(['user:create', '--username', 'nobody']);
     expect(missing.status).toBe(1);
     expect(missing.stderr.trim()).toBe('Missing --email.');
+  });
+
+  it('prints an application key for a root admin with key:create --application', async () => {
+    const created = run(['key:create', '--application', '--user', 'kim', '--access', 'servers=rw,nodes=r']);
+    expect(created.status, created.stderr).toBe(0);
+    const token = created.stdout.trim();
+    expect(token).toMatch(/^ptla_[A-Za-z0-9]{43}$/);
+    expect(created.stderr).toContain('shown only this once');
+    const { key, user } = await new ApiKeyService({ db: database.db, clock: () => new Date() }).authenticate(
+      token,
+    );
+    expect(user.username).toBe('kim');
+    expect(key.access).toMatchObject({ servers: 3, nodes: 1, users: 0, eggs: 0 });
+
+    const notAdmin = run(['key:create', '--application', '--user', 'lee']);
+    expect(notAdmin.status).toBe(1);
+    expect(notAdmin.stderr.trim()).toBe('"lee" is not a root admin: application keys act as one.');
+    const badAccess = run(['key:create', '--application', '--user', 'kim', '--access', 'servers=all']);
+    expect(badAccess.stderr.trim()).toBe('Unknown access "all" for servers (none, r or rw).');
   });
 
   it('runs `up`: serves the panel and a daemon, keeps the app key, and stops cleanly on Ctrl-C', async () => {

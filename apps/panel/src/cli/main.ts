@@ -7,6 +7,8 @@ Commands:
   migrate       bring the database schema up to date
   user:create   --email EMAIL --username NAME [--password PASSWORD] [--admin]
   egg:import    FILE [--nest NAME]   import or update a Pterodactyl egg (PTDL_v1/v2 JSON)
+  key:create    --application --user NAME [--memo TEXT] [--access servers=rw,nodes=r,…] [--allowed-ip IP,…]
+                prints an application API key (ptla_…) for scripts; every resource read+write by default
 
 Configuration comes from the environment and DATA_DIR/.env (PORT, HOST, DATA_DIR, DATABASE_URL, APP_URL…).`;
 
@@ -17,6 +19,7 @@ const commands: Record<string, (argv: string[]) => Promise<void>> = {
   migrate: async () => (await import('./migrate')).migrate(),
   'user:create': async (argv) => (await import('./user-create')).userCreate(argv),
   'egg:import': async (argv) => (await import('./egg-import')).eggImport(argv),
+  'key:create': async (argv) => (await import('./key-create')).keyCreate(argv),
   daemon: async () => (await import('@aerie/daemon/main')).runDaemon(),
   help: async () => console.log(usage),
 };
