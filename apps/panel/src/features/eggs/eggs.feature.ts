@@ -1,6 +1,7 @@
 import type { Infrastructure } from '@aerie/panel/infrastructure';
+import { EggsService } from './eggs.service';
 
 /** The eggs feature's services, built once from the infrastructure. */
-export function createEggsFeature(_infrastructure: Infrastructure) {
-  return {};
+export function createEggsFeature({ db, clock }: Infrastructure) {
+  return { eggs: new EggsService({ db, clock }) };
 }

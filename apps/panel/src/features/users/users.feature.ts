@@ -1,6 +1,7 @@
 import type { Infrastructure } from '@aerie/panel/infrastructure';
+import { UsersService } from './users.service';
 
 /** The users feature's services, built once from the infrastructure. */
-export function createUsersFeature(_infrastructure: Infrastructure) {
-  return {};
+export function createUsersFeature({ db, clock }: Infrastructure) {
+  return { users: new UsersService({ db, clock }) };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@aerie/panel/db/database';
-import { readCount } from '@aerie/panel/db/dialect';
+import { dialectOf, readCount } from '@aerie/panel/db/dialect';
+import { type ListQuery, runList } from '@aerie/panel/http/application/list-query';
 import { toUser, type User } from './user';
 
 /**
@@ -86,4 +87,67 @@ export async function updatePasswordHash(
     .set({ password: passwordHash, updated_at: now })
     .where('id', '=', userId)
     .execute();
+}
+
+/** GET /api/application/users: partial filters and sorts of the reference (§2.4). */
+export const userListSpec = {
+  filters: {
+    email: { column: 'users.email' },
+    uuid: { column: 'users.uuid' },
+    username: { column: 'users.username' },
+    external_id: { column: 'users.external_id' },
+  },
+  sorts: { id: 'users.id', uuid: 'users.uuid' },
+} as const;
+
+export async function listUsers(db: Db, list: ListQuery) {
+  const { rows, total } = await runList(dialectOf(db), db.selectFrom('users').selectAll(), list, 'users.id');
+  return { rows: rows.map(toUser), total };
+}
+
+/** The user whose external id is exactly `externalId`. */
+export async function findUserByExternalId(db: Db, externalId: string): Promise<User | null> {
+  const row = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('external_id', '=', externalId)
+    .executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
+/** Users by id, for includes (`server` → `user`). */
+export async function findUsers(db: Db, ids: number[]): Promise<User[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+  return rows.map(toUser);
+}
+
+/**
+ * Which of the unique values belong to a user other than `exceptId`: `email` and `username` compared as stored
+ * (lower-cased), `external_id` exactly.
+ */
+export async function takenUserFields(
+  db: Db,
+  values: { email: string; username: string; externalId: string | null },
+  exceptId?: number,
+): Promise<Set<'email' | 'username' | 'external_id'>> {
+  const rows = await db
+    .selectFrom('users')
+    .select(['email', 'username', 'external_id'])
+    .where((eb) =>
+      eb.or([
+        eb('email', '=', normaliseLogin(values.email)),
+        eb('username', '=', normaliseLogin(values.username)),
+        ...(values.externalId === null ? [] : [eb('external_id', '=', values.externalId)]),
+      ]),
+    )
+    .$if(exceptId !== undefined, (query) => query.where('id', '<>', exceptId as number))
+    .execute();
+  const taken = new Set<'email' | 'username' | 'external_id'>();
+  for (const row of rows) {
+    if (row.email === normaliseLogin(values.email)) taken.add('email');
+    if (row.username === normaliseLogin(values.username)) taken.add('username');
+    if (values.externalId !== null && row.external_id === values.externalId) taken.add('external_id');
+  }
+  return taken;
 }

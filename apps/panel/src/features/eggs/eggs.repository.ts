@@ -1,0 +1,192 @@
+import type { Db } from '@aerie/panel/db/database';
+import { dialectOf, readBool, readDate } from '@aerie/panel/db/dialect';
+import type { EggsTable, EggVariablesTable, NestsTable } from '@aerie/panel/db/schema-servers';
+import { runList } from '@aerie/panel/http/application/list-query';
+import type { Selectable } from 'kysely';
+
+/** SQL for nests, eggs and egg variables, and the shapes the Application API's transformers read. */
+
+export interface Nest {
+  id: number;
+  uuid: string;
+  author: string;
+  name: string;
+  description: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** An egg with its stored texts as they are (config blocks are JSON texts, as exported). */
+export interface Egg {
+  id: number;
+  uuid: string;
+  nestId: number;
+  author: string;
+  name: string;
+  description: string | null;
+  /** Display label → image. */
+  dockerImages: Record<string, string>;
+  fileDenylist: string[] | null;
+  configFiles: string | null;
+  configStartup: string | null;
+  configLogs: string | null;
+  configStop: string | null;
+  configFrom: number | null;
+  startup: string | null;
+  scriptContainer: string;
+  scriptEntry: string;
+  scriptInstall: string | null;
+  scriptIsPrivileged: boolean;
+  copyScriptFrom: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface EggVariable {
+  id: number;
+  eggId: number;
+  name: string;
+  description: string;
+  envVariable: string;
+  defaultValue: string;
+  userViewable: boolean;
+  userEditable: boolean;
+  rules: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A JSON text's value, or `fallback` when the text is missing or not JSON. */
+export function parseJsonText(text: string | null, fallback: unknown): unknown {
+  if (text === null) return fallback;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fallback;
+  }
+}
+
+const toNest = (row: Selectable<NestsTable>): Nest => ({
+  id: row.id,
+  uuid: row.uuid,
+  author: row.author,
+  name: row.name,
+  description: row.description,
+  createdAt: readDate(row.created_at),
+  updatedAt: readDate(row.updated_at),
+});
+
+function toEgg(row: Selectable<EggsTable>): Egg {
+  const images = parseJsonText(row.docker_images, {});
+  const denylist = parseJsonText(row.file_denylist, null);
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    nestId: row.nest_id,
+    author: row.author,
+    name: row.name,
+    description: row.description,
+    dockerImages:
+      typeof images === 'object' && images !== null && !Array.isArray(images)
+        ? (images as Record<string, string>)
+        : {},
+    fileDenylist: Array.isArray(denylist) ? (denylist as string[]) : null,
+    configFiles: row.config_files,
+    configStartup: row.config_startup,
+    configLogs: row.config_logs,
+    configStop: row.config_stop,
+    configFrom: row.config_from,
+    startup: row.startup,
+    scriptContainer: row.script_container,
+    scriptEntry: row.script_entry,
+    scriptInstall: row.script_install,
+    scriptIsPrivileged: readBool(row.script_is_privileged),
+    copyScriptFrom: row.copy_script_from,
+    createdAt: readDate(row.created_at),
+    updatedAt: readDate(row.updated_at),
+  };
+}
+
+const toEggVariable = (row: Selectable<EggVariablesTable>): EggVariable => ({
+  id: row.id,
+  eggId: row.egg_id,
+  name: row.name,
+  description: row.description,
+  envVariable: row.env_variable,
+  defaultValue: row.default_value,
+  userViewable: readBool(row.user_viewable),
+  userEditable: readBool(row.user_editable),
+  rules: row.rules,
+  createdAt: readDate(row.created_at),
+  updatedAt: readDate(row.updated_at),
+});
+
+/** GET /api/application/nests: one page in id order (no filters or sorts upstream). */
+export async function listNests(db: Db, page: { page: number; perPage: number }) {
+  const { rows, total } = await runList(
+    dialectOf(db),
+    db.selectFrom('nests').selectAll(),
+    { ...page, filters: [], sort: null },
+    'nests.id',
+  );
+  return { rows: rows.map(toNest), total };
+}
+
+export async function findNest(db: Db, id: number): Promise<Nest | null> {
+  const row = await db.selectFrom('nests').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toNest(row) : null;
+}
+
+export async function findNests(db: Db, ids: number[]): Promise<Nest[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('nests').selectAll().where('id', 'in', ids).execute();
+  return rows.map(toNest);
+}
+
+/** Every egg of the given nests, in id order. */
+export async function listEggsOfNests(db: Db, nestIds: number[]): Promise<Egg[]> {
+  if (nestIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('eggs')
+    .selectAll()
+    .where('nest_id', 'in', nestIds)
+    .orderBy('id')
+    .execute();
+  return rows.map(toEgg);
+}
+
+/** The egg when it belongs to that nest (`scopeBindings`: an egg of another nest is not found). */
+export async function findEggInNest(db: Db, nestId: number, eggId: number): Promise<Egg | null> {
+  const row = await db
+    .selectFrom('eggs')
+    .selectAll()
+    .where('id', '=', eggId)
+    .where('nest_id', '=', nestId)
+    .executeTakeFirst();
+  return row ? toEgg(row) : null;
+}
+
+export async function findEggs(db: Db, ids: number[]): Promise<Egg[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('eggs').selectAll().where('id', 'in', ids).execute();
+  return rows.map(toEgg);
+}
+
+/** The variables of the given eggs, in their display order. */
+export async function listEggVariables(db: Db, eggIds: number[]): Promise<EggVariable[]> {
+  if (eggIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('egg_variables')
+    .selectAll()
+    .where('egg_id', 'in', eggIds)
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
+  return rows.map(toEggVariable);
+}
+
+/** The nest holding the egg of that uuid, if any (an import must not move an egg out of another nest). */
+export async function nestOfEggUuid(db: Db, uuid: string): Promise<number | null> {
+  const row = await db.selectFrom('eggs').select('nest_id').where('uuid', '=', uuid).executeTakeFirst();
+  return row ? row.nest_id : null;
+}

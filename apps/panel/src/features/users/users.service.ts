@@ -1,0 +1,166 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import type { Db } from '@aerie/panel/db/database';
+import { dialectOf, isUniqueViolation } from '@aerie/panel/db/dialect';
+import { insertReturningId } from '@aerie/panel/db/insert-id';
+import { hashPassword } from '@aerie/panel/features/auth/password-hash';
+import { displayError, notFound, validationFailed } from '@aerie/panel/http/errors';
+import { type UserBody, userAttributeNames, userMessages } from '@aerie/shared/users/users-bodies';
+import { toValidationErrors } from '@aerie/shared/validation/validation-errors';
+import { toUser, type User } from './user';
+import { findUserById, normaliseLogin, takenUserFields } from './users.repository';
+
+const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/** Upstream's `str_random(30)`: the password of an account created without one, never told to anyone. */
+const randomPassword = () => Array.from({ length: 30 }, () => ALPHANUMERIC[randomInt(62)]).join('');
+
+/** The `unique` rules in the order upstream reports them. */
+const UNIQUE_FIELDS = ['email', 'external_id', 'username'] as const;
+
+/** A foreign key still points at the row being deleted (a server created meanwhile), whatever the driver. */
+function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    code === '23503' ||
+    code === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
+    code === 'ER_ROW_IS_REFERENCED_2' ||
+    code === 'ER_ROW_IS_REFERENCED'
+  );
+}
+
+/** Users of the Application API (reference §3.1): create, full update, delete (refused while owning servers). */
+export class UsersService {
+  constructor(private readonly deps: { db: Db; clock: () => Date }) {}
+
+  /**
+   * Creates the user: username and email lower-cased, the password hashed, or a random one when none is given
+   * (the caller then mails a link to set it).
+   * @throws HttpError 422 when the email, username or external id is taken
+   */
+  async create(input: UserBody): Promise<User> {
+    const { db } = this.deps;
+    await this.assertUnique(input);
+    const passwordHash = await hashPassword(input.password ?? randomPassword());
+    const now = this.deps.clock();
+    const id = await this.write(input, undefined, () =>
+      insertReturningId(
+        db,
+        db.insertInto('users').values({
+          uuid: randomUUID(),
+          external_id: input.external_id ?? null,
+          username: normaliseLogin(input.username),
+          email: normaliseLogin(input.email),
+          name_first: input.first_name,
+          name_last: input.last_name,
+          password: passwordHash,
+          language: input.language ?? 'en',
+          root_admin: input.root_admin ?? false,
+          use_totp: false,
+          gravatar: true,
+          created_at: now,
+          updated_at: now,
+        }),
+      ),
+    );
+    return (await findUserById(db, id)) as User;
+  }
+
+  /**
+   * Writes every field sent; `external_id`, `language` and `root_admin` only when present, the password only
+   * when not empty.
+   * @throws HttpError 404 unknown, 422 when the email, username or external id belongs to another user
+   */
+  async update(id: number, input: UserBody): Promise<User> {
+    const { db } = this.deps;
+    await this.assertUnique(input, id);
+    const passwordHash = input.password == null ? undefined : await hashPassword(input.password);
+    await this.write(input, id, async () => {
+      const result = await db
+        .updateTable('users')
+        .set({
+          email: normaliseLogin(input.email),
+          username: normaliseLogin(input.username),
+          name_first: input.first_name,
+          name_last: input.last_name,
+          ...(input.external_id === undefined ? {} : { external_id: input.external_id }),
+          ...(input.language === undefined ? {} : { language: input.language }),
+          ...(input.root_admin === undefined ? {} : { root_admin: input.root_admin }),
+          ...(passwordHash === undefined ? {} : { password: passwordHash }),
+          updated_at: this.deps.clock(),
+        })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) throw notFound();
+    });
+    return (await findUserById(db, id)) as User;
+  }
+
+  /**
+   * Deletes the user unless they own a server, in one transaction: the user row is locked (PostgreSQL/MySQL;
+   * SQLite has one writer), and `servers.owner_id`'s foreign key makes a server created meanwhile fail one side
+   * or the other, never leave a server without its owner. Sessions, keys and subuser rows go by cascade.
+   * @returns the deleted user
+   * @throws HttpError 404 unknown, 400 DisplayException while the user owns servers
+   */
+  async delete(id: number): Promise<User> {
+    const { db } = this.deps;
+    try {
+      return await db.transaction().execute(async (tx) => {
+        const row = await tx
+          .selectFrom('users')
+          .selectAll()
+          .where('id', '=', id)
+          .$if(dialectOf(tx) !== 'sqlite', (query) => query.forUpdate())
+          .executeTakeFirst();
+        if (!row) throw notFound();
+        const user = toUser(row);
+        const owned = await tx
+          .selectFrom('servers')
+          .select('id')
+          .where('owner_id', '=', id)
+          .limit(1)
+          .executeTakeFirst();
+        if (owned) throw displayError(userMessages.hasServers);
+        await tx.deleteFrom('password_resets').where('email', '=', user.email).execute();
+        await tx.deleteFrom('users').where('id', '=', id).execute();
+        return user;
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw displayError(userMessages.hasServers);
+      throw error;
+    }
+  }
+
+  /** @throws HttpError 422 with one `unique` entry per taken field */
+  private async assertUnique(input: UserBody, exceptId?: number): Promise<void> {
+    const taken = await takenUserFields(
+      this.deps.db,
+      { email: input.email, username: input.username, externalId: input.external_id ?? null },
+      exceptId,
+    );
+    if (taken.size > 0) throw uniqueFailed(taken);
+  }
+
+  /** Runs a write; a unique violation (another request took a value after the check) becomes the 422. */
+  private async write<T>(input: UserBody, exceptId: number | undefined, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const taken = await takenUserFields(
+        this.deps.db,
+        { email: input.email, username: input.username, externalId: input.external_id ?? null },
+        exceptId,
+      );
+      throw uniqueFailed(taken.size > 0 ? taken : new Set(['email'] as const));
+    }
+  }
+}
+
+function uniqueFailed(taken: ReadonlySet<string>) {
+  const issues = UNIQUE_FIELDS.filter((field) => taken.has(field)).map((field) => ({
+    path: [field],
+    message: 'unique',
+  }));
+  return validationFailed(toValidationErrors(issues, UNIQUE_FIELDS, userAttributeNames));
+}

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { requiredString } from '../validation/rules';
+
+/**
+ * POST /api/application/nests/{nest}/eggs/import: the body is the egg export itself (a PTDL_v1 or PTDL_v2 JSON
+ * object), or `{"file": "<the export file's text>"}` for a client that has the file and not its parsed JSON.
+ * Only the second form is validated here; the export is checked by the panel's egg parser.
+ */
+export const eggImportFileBodySchema = z.object({
+  file: requiredString(),
+});
+
+/** True when the body is the `{"file": …}` form rather than the export object. */
+export const isEggImportFileBody = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, 'file');
