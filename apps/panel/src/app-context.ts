@@ -1,6 +1,7 @@
 import { createAccountFeature } from '@aerie/panel/features/account/account.feature';
 import { createApiKeysFeature } from '@aerie/panel/features/api-keys/api-keys.feature';
 import { createAuthFeature } from '@aerie/panel/features/auth/auth.feature';
+import { createDatabasesFeature } from '@aerie/panel/features/databases/databases.feature';
 import { createEggsFeature } from '@aerie/panel/features/eggs/eggs.feature';
 import { createLocationsFeature } from '@aerie/panel/features/locations/locations.feature';
 import { createNodesFeature } from '@aerie/panel/features/nodes/nodes.feature';
@@ -26,6 +27,7 @@ function createFeatures(infrastructure: Infrastructure) {
     ...createApiKeysFeature(infrastructure),
     ...createPanelSettingsFeature(infrastructure),
     ...createLocationsFeature(infrastructure),
+    ...createDatabasesFeature(infrastructure),
     ...createUsersFeature(infrastructure),
     ...createNodesFeature(infrastructure),
     ...createEggsFeature(infrastructure),

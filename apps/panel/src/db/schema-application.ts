@@ -17,6 +17,8 @@ export interface LocationsTable {
 export interface DatabaseHostsTable {
   id: Generated<number>;
   name: string;
+  /** `mysql` (MySQL or MariaDB) or `postgres`. */
+  driver: ColumnType<string, string | undefined, string>;
   host: string;
   port: number;
   username: string;

@@ -55,6 +55,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('database_hosts')
     .addColumn('id', t.id, t.idColumn)
     .addColumn('name', t.shortText, (c) => c.notNull())
+    // 'mysql' (MySQL/MariaDB) or 'postgres'.
+    .addColumn('driver', 'varchar(16)', (c) => c.notNull().defaultTo('mysql'))
     .addColumn('host', t.shortText, (c) => c.notNull())
     .addColumn('port', 'integer', (c) => c.notNull())
     .addColumn('username', t.shortText, (c) => c.notNull())

@@ -1,0 +1,86 @@
+import type { AppContext } from '@aerie/panel/app-context';
+import { dialectOf } from '@aerie/panel/db/dialect';
+import { renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
+import { parseListQuery, runList } from '@aerie/panel/http/application/list-query';
+import {
+  parseIncludes,
+  renderItem,
+  renderPage,
+  resourceUrl,
+} from '@aerie/panel/http/application/transformer';
+import { notFound } from '@aerie/panel/http/errors';
+import { idParam, validateRouteBody } from '@aerie/panel/http/validate';
+import { databaseHostBodySchema } from '@aerie/shared/databases/database-hosts-bodies';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { toDatabaseHost } from './database-host';
+import { databaseHostTransformer } from './database-host.transformer';
+
+const listSpec = {
+  filters: { name: { column: 'database_hosts.name' }, host: { column: 'database_hosts.host' } },
+  sorts: { id: 'database_hosts.id', name: 'database_hosts.name' },
+} as const;
+
+/**
+ * /api/application/database-hosts. Upstream manages hosts only in its admin pages; here the admin area and scripts
+ * share these routes, gated by the keys' `r_database_hosts` bit.
+ */
+export async function databaseHostRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const config = { adminResource: 'database_hosts' } as const;
+  const hostOf = async (request: FastifyRequest) => {
+    const host = await ctx.databaseHosts.find(idParam((request.params as { id: string }).id));
+    if (!host) throw notFound();
+    return host;
+  };
+  const render = (request: FastifyRequest, host: Awaited<ReturnType<typeof hostOf>>) =>
+    renderItem(renderContextFor(request, ctx.db), databaseHostTransformer, host, parseIncludes(request));
+
+  app.get('', { config }, async (request) => {
+    const list = parseListQuery(request.query as Record<string, string>, listSpec);
+    const { rows, total } = await runList(
+      dialectOf(ctx.db),
+      ctx.db.selectFrom('database_hosts').selectAll(),
+      list,
+      'database_hosts.id',
+    );
+    return renderPage(
+      request,
+      renderContextFor(request, ctx.db),
+      databaseHostTransformer,
+      { rows: rows.map(toDatabaseHost), total, page: list.page, perPage: list.perPage },
+      parseIncludes(request),
+    );
+  });
+
+  app.get('/:id', { config }, async (request) => render(request, await hostOf(request)));
+
+  app.post(
+    '',
+    {
+      config: {
+        ...config,
+        body: databaseHostBodySchema,
+        summary: 'Add a database host (its connection is checked first)',
+      },
+    },
+    async (request, reply) => {
+      const host = await ctx.databaseHosts.create(validateRouteBody<typeof databaseHostBodySchema>(request));
+      return reply.status(201).send({
+        ...(await render(request, host)),
+        meta: { resource: resourceUrl(request, `database-hosts/${host.id}`) },
+      });
+    },
+  );
+
+  app.patch('/:id', { config: { ...config, body: databaseHostBodySchema } }, async (request) => {
+    const host = await hostOf(request);
+    return render(
+      request,
+      await ctx.databaseHosts.update(host, validateRouteBody<typeof databaseHostBodySchema>(request)),
+    );
+  });
+
+  app.delete('/:id', { config }, async (request, reply) => {
+    await ctx.databaseHosts.delete(idParam((request.params as { id: string }).id));
+    return reply.status(204).send();
+  });
+}
