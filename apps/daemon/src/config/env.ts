@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileLimits } from '@aerie/shared/files/file-wire';
 import { z } from 'zod';
+import { readDaemonConfigFile } from './config-file';
 
 const port = z
   .string()
@@ -79,9 +80,19 @@ export class DaemonConfigError extends Error {
   override name = 'DaemonConfigError';
 }
 
-/** @throws DaemonConfigError naming each bad variable, e.g. `DAEMON_TOKEN: is required…` */
+/**
+ * The settings from the environment; with DAEMON_CONFIG, from that file's `aerie.env` block first (the node's
+ * configuration document, see config-file.ts), variables set in the environment winning over it.
+ * @throws DaemonConfigError naming each bad variable, e.g. `DAEMON_TOKEN: is required…`
+ */
 export function loadDaemonConfig(env: Record<string, string | undefined> = process.env): DaemonConfig {
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const given = Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
+    ),
+  );
+  const fromFile = given.DAEMON_CONFIG ? readDaemonConfigFile(given.DAEMON_CONFIG) : {};
+  const present: Record<string, string> = { ...fromFile, ...given };
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => {

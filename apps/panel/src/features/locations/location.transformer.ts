@@ -1,6 +1,8 @@
 import { toWireDate } from '@aerie/panel/db/dialect';
 import { nodeTransformer } from '@aerie/panel/features/nodes/node.transformer';
 import { findNodesInLocations } from '@aerie/panel/features/nodes/nodes.repository';
+import { loadAdminServers } from '@aerie/panel/features/servers/admin-server';
+import { serverTransformer } from '@aerie/panel/features/servers/server.transformer';
 import { groupBy, type Transformer } from '@aerie/panel/http/application/transformer';
 import type { Location } from './location';
 
@@ -26,6 +28,31 @@ export const locationTransformer: Transformer<Location> = {
           ),
           (node) => node.locationId,
         );
+        return new Map(locations.map((location) => [location, byLocation.get(location.id) ?? []]));
+      },
+    },
+    servers: {
+      gate: 'servers',
+      transformer: () => serverTransformer,
+      load: async (db, locations) => {
+        const rows = await db
+          .selectFrom('servers')
+          .innerJoin('nodes', 'nodes.id', 'servers.node_id')
+          .selectAll('servers')
+          .select('nodes.location_id as location_of_node')
+          .where(
+            'nodes.location_id',
+            'in',
+            locations.map((location) => location.id),
+          )
+          .orderBy('servers.id')
+          .execute();
+        const servers = await loadAdminServers(
+          db,
+          rows.map(({ location_of_node: _location, ...row }) => row),
+        );
+        const locationOf = new Map(rows.map((row) => [row.id, row.location_of_node]));
+        const byLocation = groupBy(servers, (server) => locationOf.get(server.row.id));
         return new Map(locations.map((location) => [location, byLocation.get(location.id) ?? []]));
       },
     },
