@@ -1,5 +1,6 @@
 import type { Db } from '@aerie/panel/db/database';
 import { toWireDate } from '@aerie/panel/db/dialect';
+import { serversOf } from '@aerie/panel/features/servers/server.transformer';
 import { groupBy, type Transformer } from '@aerie/panel/http/application/transformer';
 import {
   type Egg,
@@ -53,6 +54,7 @@ export const eggTransformer: Transformer<Egg> = {
     updated_at: toWireDate(egg.updatedAt),
   }),
   includes: {
+    servers: serversOf('egg_id', (egg) => egg.id),
     nest: {
       gate: 'nests',
       transformer: () => nestTransformer,

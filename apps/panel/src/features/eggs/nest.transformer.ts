@@ -1,4 +1,5 @@
 import { toWireDate } from '@aerie/panel/db/dialect';
+import { serversOf } from '@aerie/panel/features/servers/server.transformer';
 import { groupBy, type Transformer } from '@aerie/panel/http/application/transformer';
 import { eggTransformer } from './egg.transformer';
 import { listEggsOfNests, type Nest } from './eggs.repository';
@@ -16,6 +17,7 @@ export const nestTransformer: Transformer<Nest> = {
     updated_at: toWireDate(nest.updatedAt),
   }),
   includes: {
+    servers: serversOf('nest_id', (nest) => nest.id),
     eggs: {
       gate: 'eggs',
       transformer: () => eggTransformer,

@@ -1,3 +1,5 @@
+import { loadAdminServers } from '@aerie/panel/features/servers/admin-server';
+import { serverTransformer } from '@aerie/panel/features/servers/server.transformer';
 import type { Transformer } from '@aerie/panel/http/application/transformer';
 import type { ApplicationAllocation } from './allocations.repository';
 import { nodeTransformer } from './node.transformer';
@@ -5,7 +7,7 @@ import { findNodes } from './nodes.repository';
 
 /**
  * `allocation` (reference application API §3.4): `alias` is the raw `ip_alias` (null when unset, no fallback to
- * the IP); `assigned` says whether a server holds it. The `server` include is not offered yet.
+ * the IP); `assigned` says whether a server holds it.
  */
 export const allocationTransformer: Transformer<ApplicationAllocation> = {
   object: 'allocation',
@@ -18,6 +20,21 @@ export const allocationTransformer: Transformer<ApplicationAllocation> = {
     assigned: allocation.serverId !== null,
   }),
   includes: {
+    server: {
+      gate: 'servers',
+      transformer: () => serverTransformer,
+      load: async (db, allocations) => {
+        const ids = [...new Set(allocations.map((allocation) => allocation.serverId))].filter(
+          (id): id is number => id !== null,
+        );
+        const rows =
+          ids.length === 0 ? [] : await db.selectFrom('servers').selectAll().where('id', 'in', ids).execute();
+        const servers = new Map((await loadAdminServers(db, rows)).map((server) => [server.row.id, server]));
+        return new Map(
+          allocations.map((allocation) => [allocation, servers.get(allocation.serverId ?? 0) ?? null]),
+        );
+      },
+    },
     node: {
       gate: 'nodes',
       transformer: () => nodeTransformer,

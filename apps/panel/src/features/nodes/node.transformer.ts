@@ -1,6 +1,7 @@
 import { toWireDate } from '@aerie/panel/db/dialect';
 import { locationTransformer } from '@aerie/panel/features/locations/location.transformer';
 import { findLocations } from '@aerie/panel/features/locations/locations.repository';
+import { serversOf } from '@aerie/panel/features/servers/server.transformer';
 import { groupBy, type Transformer } from '@aerie/panel/http/application/transformer';
 import { allocationTransformer } from './allocation.transformer';
 import { allocationsOfNodes } from './allocations.repository';
@@ -40,6 +41,7 @@ export const nodeTransformer: Transformer<ApplicationNode> = {
     allocated_resources: { memory: node.allocated.memory, disk: node.allocated.disk },
   }),
   includes: {
+    servers: serversOf('node_id', (node) => node.id),
     allocations: {
       gate: 'allocations',
       transformer: () => allocationTransformer,

@@ -311,14 +311,15 @@ describe('GET /api/application/nodes/{id}', () => {
     }
   });
 
-  it('includes allocations and location, each behind its own read bit', async () => {
+  it('includes allocations, location and servers, each behind its own read bit', async () => {
     const locationId = await newLocation();
     const node = await newNode(locationId);
     await addAllocations(t.db, node.id, '10.1.0.1', [25565, 25566]);
     const response = await call('GET', `nodes/${node.id}?include=allocations,location,servers,unknown`);
     expect(response.statusCode).toBe(200);
     const relationships = response.json().attributes.relationships;
-    expect(Object.keys(relationships)).toEqual(['allocations', 'location']);
+    expect(Object.keys(relationships)).toEqual(['allocations', 'location', 'servers']);
+    expect(relationships.servers).toEqual({ object: 'list', data: [] });
     expect(relationships.allocations.object).toBe('list');
     expect(relationships.allocations.data.map((item: { attributes: unknown }) => item.attributes)).toEqual([
       { id: expect.any(Number), ip: '10.1.0.1', alias: null, port: 25565, notes: null, assigned: false },

@@ -1,4 +1,5 @@
 import { toWireDate } from '@aerie/panel/db/dialect';
+import { serversOf } from '@aerie/panel/features/servers/server.transformer';
 import type { Transformer } from '@aerie/panel/http/application/transformer';
 import type { User } from './user';
 
@@ -19,5 +20,5 @@ export const userTransformer: Transformer<User> = {
     created_at: toWireDate(user.createdAt),
     updated_at: toWireDate(user.updatedAt),
   }),
-  includes: {},
+  includes: { servers: serversOf('owner_id', (user) => user.id) },
 };

@@ -193,10 +193,20 @@ describe('GET /api/application/users/{id} and users/external/{external_id}', () 
     }
   });
 
-  it('renders include=servers as nothing yet (no such include), without failing', async () => {
-    const response = await call('GET', `users/${admin.id}?include=servers`);
+  it("includes the user's servers (as server items) with read on servers, null_resource without", async () => {
+    const { user: owner } = await createTestUser(t.ctx);
+    const node = await createTestNode(t.ctx);
+    const egg = await importDemoEgg(t.ctx, 'Users include nest');
+    const server = await createTestServer(t.ctx, { owner, node, eggId: egg.id });
+    const response = await call('GET', `users/${owner.id}?include=servers`);
     expect(response.statusCode).toBe(200);
-    expect(response.json().attributes.relationships).toBeUndefined();
+    const servers = response.json().attributes.relationships.servers;
+    expect(servers.object).toBe('list');
+    expect(servers.data).toHaveLength(1);
+    expect(servers.data[0]).toMatchObject({ object: 'server', attributes: { id: server.id, user: owner.id } });
+    const noServers = await createApplicationBearer(t.ctx, admin, { servers: 0 });
+    const gated = await applicationRequest(t.app, noServers, 'GET', `users/${owner.id}?include=servers`);
+    expect(gated.json().attributes.relationships).toEqual({ servers: { object: 'null_resource', attributes: null } });
   });
 });
 
