@@ -19,7 +19,8 @@ let key: string;
 let nestId: number;
 let eggId: number;
 
-type Json = Record<string, any>; // biome-ignore lint/suspicious/noExplicitAny: answers are read as the modules read them.
+// biome-ignore lint/suspicious/noExplicitAny: answers are read the way the modules read them.
+type Json = Record<string, any>;
 
 /** WHMCS: `Application/vnd.pterodactyl.v1+json`, JSON bodies with Content-Length; status 0 never happens here. */
 async function whmcs(method: string, path: string, body?: unknown): Promise<Json & { status_code: number }> {

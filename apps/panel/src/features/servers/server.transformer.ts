@@ -1,9 +1,10 @@
 import { toWireDate } from '@aerie/panel/db/dialect';
 import { locationTransformer } from '@aerie/panel/features/locations/location.transformer';
 import { findLocations } from '@aerie/panel/features/locations/locations.repository';
-import { groupBy, type Relation, type Transformer } from '@aerie/panel/http/application/transformer';
-import { type AdminServer, adminServerFlags, loadAdminServers } from './admin-server';
+import type { Transformer } from '@aerie/panel/http/application/transformer';
+import { type AdminServer, adminServerFlags } from './admin-server';
 import { serverIncludes } from './server-includes';
+import { registerServerTransformer } from './servers-relation';
 
 /** `server` of the Application API (reference §3.5), attributes in upstream's order. */
 export const serverTransformer: Transformer<AdminServer> = {
@@ -74,25 +75,4 @@ export const serverTransformer: Transformer<AdminServer> = {
   },
 };
 
-/**
- * The `servers` include of a parent (user, node, nest, egg): its servers, in one query. A function declaration, so
- * the other transformers can use it while this module and theirs load each other.
- */
-export function serversOf<T>(
-  column: 'owner_id' | 'node_id' | 'nest_id' | 'egg_id',
-  idOf: (parent: T) => number,
-): Relation<T> {
-  return {
-    gate: 'servers',
-    transformer: () => serverTransformer,
-    async load(db, parents) {
-      const ids = [...new Set(parents.map(idOf))];
-      const rows =
-        ids.length === 0
-          ? []
-          : await db.selectFrom('servers').selectAll().where(column, 'in', ids).orderBy('id').execute();
-      const servers = groupBy(await loadAdminServers(db, rows), (server) => server.row[column]);
-      return new Map(parents.map((parent) => [parent, servers.get(idOf(parent)) ?? []]));
-    },
-  };
-}
+registerServerTransformer(serverTransformer);
