@@ -203,10 +203,15 @@ describe('GET /api/application/users/{id} and users/external/{external_id}', () 
     const servers = response.json().attributes.relationships.servers;
     expect(servers.object).toBe('list');
     expect(servers.data).toHaveLength(1);
-    expect(servers.data[0]).toMatchObject({ object: 'server', attributes: { id: server.id, user: owner.id } });
+    expect(servers.data[0]).toMatchObject({
+      object: 'server',
+      attributes: { id: server.id, user: owner.id },
+    });
     const noServers = await createApplicationBearer(t.ctx, admin, { servers: 0 });
     const gated = await applicationRequest(t.app, noServers, 'GET', `users/${owner.id}?include=servers`);
-    expect(gated.json().attributes.relationships).toEqual({ servers: { object: 'null_resource', attributes: null } });
+    expect(gated.json().attributes.relationships).toEqual({
+      servers: { object: 'null_resource', attributes: null },
+    });
   });
 });
 
