@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '@aerie/panel/config/load-config';
 import { migrateToLatest } from '@aerie/panel/db/migrator';
+import { pelicanYamlEgg } from '@aerie/panel/features/eggs/ptdl/pelican-egg.test-fixture';
 import { createTestDatabase, type TestDatabase } from '@aerie/panel/test/test-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -72,6 +73,22 @@ describe('aerie egg:import', { timeout: 60_000 }, () => {
     expect(nest).toEqual([{ name: 'Source Engine', egg: 'Garrys Mod' }]);
   });
 
+  it('imports a Pelican PLCN_v3 YAML export', async () => {
+    const result = run([write('lantern.yaml', pelicanYamlEgg)]);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(
+      'Imported egg "Lantern" (3f0c6a52-7d1e-4b8a-9c2f-5e6d7a8b9c0d) in nest "Aerie" with 4 variables.\n',
+    );
+    const egg = await database.db
+      .selectFrom('eggs')
+      .select(['startup', 'config_files'])
+      .where('uuid', '=', '3f0c6a52-7d1e-4b8a-9c2f-5e6d7a8b9c0d')
+      .executeTakeFirstOrThrow();
+    expect(egg.startup).toBe('java -Xms128M -XX:MaxRAMPercentage=95.0 -jar {{SERVER_JARFILE}}');
+    expect(egg.config_files).toContain('{{server.build.default.port}}');
+  });
+
   it.each([
     [[], 'Missing the egg file: aerie egg:import FILE [--nest NAME].'],
     [['--nest', 'X'], 'Missing the egg file: aerie egg:import FILE [--nest NAME].'],
@@ -88,12 +105,19 @@ describe('aerie egg:import', { timeout: 60_000 }, () => {
       ['list.json', '[]'],
       ['old.json', '{"meta":{"version":"PTDL_v0"}}'],
       ['invalid.json', '{"meta":{"version":"PTDL_v2"},"name":"No startup"}'],
+      [
+        'bomb.yaml',
+        'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n',
+      ],
+      ['huge.yaml', `name: '${'x'.repeat(1024 * 1024)}'\n`],
     ];
     const expected = [
-      /^broken\.json: This file is not a Pterodactyl egg export: it is not valid JSON \(.+\)\.$/,
-      /^list\.json: This file is not a Pterodactyl egg export: expected a JSON object\.$/,
-      /^old\.json: This file is not a Pterodactyl egg export: meta\.version must be PTDL_v1 or PTDL_v2 \(found "PTDL_v0"\)\.$/,
+      /^broken\.json: This file is not a Pterodactyl or Pelican egg export: it is not valid JSON \(.+\)\.$/,
+      /^list\.json: This file is not a Pterodactyl or Pelican egg export: expected a JSON or YAML object\.$/,
+      /^old\.json: This file is not a Pterodactyl or Pelican egg export: meta\.version must be PTDL_v1, PTDL_v2, PLCN_v1, PLCN_v2 or PLCN_v3 \(found "PTDL_v0"\)\.$/,
       /^invalid\.json: This egg export is not valid: .+\.$/,
+      /^bomb\.yaml: This file is not a Pterodactyl or Pelican egg export: it is neither JSON nor valid YAML \(its aliases expand too far, .+\)\.$/,
+      /^huge\.yaml: This egg file is too large \(1048585 bytes\): at most 1048576 bytes \(1 MiB\) are read\.$/,
     ];
     const before = await database.db.selectFrom('eggs').select('id').execute();
     cases.forEach(([name, text], index) => {

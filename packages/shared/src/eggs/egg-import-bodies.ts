@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { requiredString } from '../validation/rules';
 
 /**
- * POST /api/application/nests/{nest}/eggs/import: the body is the egg export itself (a PTDL_v1 or PTDL_v2 JSON
- * object), or `{"file": "<the export file's text>"}` for a client that has the file and not its parsed JSON.
- * Only the second form is validated here; the export is checked by the panel's egg parser.
+ * POST /api/application/nests/{nest}/eggs/import: the body is the egg export itself (a PTDL_v1, PTDL_v2 or
+ * Pelican PLCN JSON object), or `{"file": "<the export file's text>"}` for a client that has the file and not
+ * its parsed JSON; the text may be JSON or, as Pelican exports it, YAML. Only the second form is validated here;
+ * the export is checked by the panel's egg parser (which also bounds the text: 1 MiB, few YAML aliases).
  */
 export const eggImportFileBodySchema = z.object({
   file: requiredString(),

@@ -19,9 +19,11 @@ import { EggExportError } from './ptdl/egg-export-error';
 import { parseEggExport, parseEggExportText } from './ptdl/parse-egg-export';
 
 /**
- * The egg export of an import request: the body itself, or the text of its `file` field.
+ * The egg export of an import request: the body itself (a JSON export), or the text of its `file` field (a JSON
+ * export, or a Pelican YAML one).
  * @throws HttpError 422 for an export with invalid fields (one entry per problem), 400 DisplayException when the
- *   body is not an egg export at all (not JSON, not an object, not PTDL_v1/PTDL_v2)
+ *   body is not an egg export at all (neither JSON nor YAML, not an object, not PTDL_v1/v2 or PLCN_v1–v3, too
+ *   large, YAML aliases that expand too far)
  */
 function eggFromBody(body: unknown) {
   try {
@@ -95,7 +97,8 @@ export async function nestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     return renderItem(renderContextFor(request, ctx.db), eggTransformer, egg, parseIncludes(request));
   });
 
-  // An addition to upstream: the egg file (PTDL_v1/v2 JSON) imported into this nest with the panel's importer.
+  // An addition to upstream: the egg file (PTDL_v1/v2 JSON, Pelican PLCN JSON or YAML) imported into this nest
+  // with the panel's importer.
   app.post('/:id/eggs/import', { config: eggs }, async (request, reply) => {
     const nest = await nestOf(request.params);
     const { egg, created } = await ctx.eggs.importInto(nest, eggFromBody(request.body));

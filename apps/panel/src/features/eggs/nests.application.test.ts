@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../users/user';
 import { importEgg } from './import-egg';
 import { parseEggExportText } from './ptdl/parse-egg-export';
+import { pelicanYamlEgg } from './ptdl/pelican-egg.test-fixture';
 
 const fixtures = join(import.meta.dirname, '../../../test/fixtures/eggs');
 const fixtureText = (name: string) => readFileSync(join(fixtures, name), 'utf8');
@@ -355,6 +356,57 @@ describe('POST /api/application/nests/{nest}/eggs/import', () => {
     expect(again.json().attributes.id).toBe(first.json().attributes.id);
   });
 
+  it('imports a Pelican PLCN_v3 YAML export sent as the text of a `file` field: 201, attributes mapped', async () => {
+    const response = await call('POST', `nests/${games.id}/eggs/import?include=variables`, {
+      file: pelicanYamlEgg,
+    });
+    expect(response.statusCode).toBe(201);
+    const { attributes } = response.json();
+    expect(attributes).toMatchObject({
+      uuid: '3f0c6a52-7d1e-4b8a-9c2f-5e6d7a8b9c0d',
+      name: 'Lantern',
+      nest: games.id,
+      author: 'eggs@example.com',
+      description: 'A small Java game server, exported from Pelican for the import tests.',
+      docker_image: 'ghcr.io/example/yolks:java_21',
+      docker_images: {
+        'Java 21': 'ghcr.io/example/yolks:java_21',
+        'Java 17': 'ghcr.io/example/yolks:java_17',
+      },
+      startup: 'java -Xms128M -XX:MaxRAMPercentage=95.0 -jar {{SERVER_JARFILE}}',
+      config: {
+        files: {
+          'server.properties': {
+            parser: 'properties',
+            find: {
+              'server-ip': '',
+              'server-port': '{{server.build.default.port}}',
+              motd: '{{server.build.env.MOTD}}',
+              'max-players': 20,
+            },
+          },
+        },
+        startup: { done: [')! For help, type ', 'regex:^Server ready in \\d+ms'] },
+        stop: 'stop',
+        logs: {},
+        file_denylist: [],
+      },
+      script: { entry: 'ash', container: 'ghcr.io/example/installers:alpine' },
+    });
+    expect(attributes.script.install).toMatch(/^#!\/bin\/ash\n# Lantern install script\n/);
+    const variables = attributes.relationships.variables.data.map(
+      (variable: { attributes: Record<string, unknown> }) => variable.attributes,
+    );
+    expect(variables.map((variable: { env_variable: string }) => variable.env_variable)).toEqual([
+      'VERSION',
+      'SERVER_JARFILE',
+      'MOTD',
+      'WHITELIST',
+    ]);
+    expect(variables[0]).toMatchObject({ rules: 'required|string|max:20', default_value: 'latest' });
+    expect(variables[3]).toMatchObject({ rules: 'boolean', default_value: '0', user_editable: false });
+  });
+
   it('never moves an egg out of another nest: a uuid found elsewhere becomes a new egg', async () => {
     const paperRow = await eggRow(paper.id);
     const exported = { ...JSON.parse(fixtureText('ptdl-v2/minecraft-paper.json')), uuid: paperRow.uuid };
@@ -370,13 +422,27 @@ describe('POST /api/application/nests/{nest}/eggs/import', () => {
     expect(notJson.statusCode).toBe(400);
     expect(notJson.json().errors[0].code).toBe('DisplayException');
     expect(notJson.json().errors[0].detail).toMatch(
-      /^This file is not a Pterodactyl egg export: it is not valid JSON/,
+      /^This file is not a Pterodactyl or Pelican egg export: it is not valid JSON/,
     );
 
-    const version = await call('POST', `nests/${other.id}/eggs/import`, { meta: { version: 'PLCN_v1' } });
+    const notYaml = await call('POST', `nests/${other.id}/eggs/import`, {
+      file: 'meta:\n  version: [PLCN_v3\n',
+    });
+    expect(notYaml.statusCode).toBe(400);
+    expect(notYaml.json().errors[0].detail).toMatch(
+      /^This file is not a Pterodactyl or Pelican egg export: it is neither JSON nor valid YAML \(.+\)\.$/,
+    );
+
+    const bomb = await call('POST', `nests/${other.id}/eggs/import`, {
+      file: 'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n',
+    });
+    expect(bomb.statusCode).toBe(400);
+    expect(bomb.json().errors[0].detail).toContain('its aliases expand too far');
+
+    const version = await call('POST', `nests/${other.id}/eggs/import`, { meta: { version: 'PTDL_v3' } });
     expect(version.statusCode).toBe(400);
     expect(version.json().errors[0].detail).toBe(
-      'This file is not a Pterodactyl egg export: meta.version must be PTDL_v1 or PTDL_v2 (found "PLCN_v1").',
+      'This file is not a Pterodactyl or Pelican egg export: meta.version must be PTDL_v1, PTDL_v2, PLCN_v1, PLCN_v2 or PLCN_v3 (found "PTDL_v3").',
     );
 
     const exported = JSON.parse(fixtureText('ptdl-v2/rust.json'));

@@ -1,8 +1,10 @@
+import type { PelicanVersion } from './pelican-egg';
+
 /**
- * An egg as the panel keeps it, whichever PTDL version the file was in. Field names follow the export
+ * An egg as the panel keeps it, whichever PTDL or Pelican (PLCN) version the file was in. Field names follow the export
  * format (snake_case) so the mapping to the database and back to an export stays one to one.
  */
-export type EggExportVersion = 'PTDL_v1' | 'PTDL_v2';
+export type EggExportVersion = 'PTDL_v1' | 'PTDL_v2' | PelicanVersion;
 
 export interface EggDefinition {
   /** Format of the imported file; the panel always exports PTDL_v2. */
@@ -20,7 +22,7 @@ export interface EggDefinition {
   docker_images: Record<string, string>;
   /** Glob patterns the daemon refuses to touch. */
   file_denylist: string[];
-  /** Startup command with `{{VARIABLE}}` placeholders. */
+  /** Startup command with `{{VARIABLE}}` placeholders; of a Pelican `startup_commands` map, the first. */
   startup: string;
   config: EggConfig;
   scripts: { installation: EggInstallScript };

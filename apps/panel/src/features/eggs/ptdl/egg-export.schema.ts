@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { pelicanVersions } from './pelican-egg';
 
 /**
- * The PTDL_v1 / PTDL_v2 export as found in the wild. Lenient where real exports differ (v1 flags as 0/1 or
+ * The PTDL_v1 / PTDL_v2 export as found in the wild (and a Pelican export once `fromPelican` reshaped it). Lenient where real exports differ (v1 flags as 0/1 or
  * "1", rules as a list, config blocks as objects instead of JSON text), strict where a value is unusable.
  * Every message reads after the field path, e.g. `name is missing`.
  */
@@ -93,7 +94,7 @@ const variableSchema = z.object(
 
 export const eggExportSchema = z.object({
   meta: z.object({
-    version: z.enum(['PTDL_v1', 'PTDL_v2']),
+    version: z.enum(['PTDL_v1', 'PTDL_v2', ...pelicanVersions]),
     update_url: optionalText(),
   }),
   exported_at: optionalText(),

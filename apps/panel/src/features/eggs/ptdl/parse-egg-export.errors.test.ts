@@ -57,28 +57,40 @@ const failure = (input: unknown): EggExportError => {
 
 describe('files that are not egg exports', () => {
   it.each([
-    [null, 'not_an_object', 'This file is not a Pterodactyl egg export: expected a JSON object.'],
-    [[], 'not_an_object', 'This file is not a Pterodactyl egg export: expected a JSON object.'],
-    ['PTDL_v2', 'not_an_object', 'This file is not a Pterodactyl egg export: expected a JSON object.'],
+    [
+      null,
+      'not_an_object',
+      'This file is not a Pterodactyl or Pelican egg export: expected a JSON or YAML object.',
+    ],
+    [
+      [],
+      'not_an_object',
+      'This file is not a Pterodactyl or Pelican egg export: expected a JSON or YAML object.',
+    ],
+    [
+      'PTDL_v2',
+      'not_an_object',
+      'This file is not a Pterodactyl or Pelican egg export: expected a JSON or YAML object.',
+    ],
     [
       { name: 'x' },
       'unsupported_version',
-      'This file is not a Pterodactyl egg export: meta.version must be PTDL_v1 or PTDL_v2 (found nothing).',
+      'This file is not a Pterodactyl or Pelican egg export: meta.version must be PTDL_v1, PTDL_v2, PLCN_v1, PLCN_v2 or PLCN_v3 (found nothing).',
     ],
     [
       { meta: 'PTDL_v2' },
       'unsupported_version',
-      'This file is not a Pterodactyl egg export: meta.version must be PTDL_v1 or PTDL_v2 (found nothing).',
+      'This file is not a Pterodactyl or Pelican egg export: meta.version must be PTDL_v1, PTDL_v2, PLCN_v1, PLCN_v2 or PLCN_v3 (found nothing).',
     ],
     [
-      { ...validEgg(), meta: { version: 'PLCN_v1' } },
+      { ...validEgg(), meta: { version: 'PLCN_v4' } },
       'unsupported_version',
-      'This file is not a Pterodactyl egg export: meta.version must be PTDL_v1 or PTDL_v2 (found "PLCN_v1").',
+      'This file is not a Pterodactyl or Pelican egg export: meta.version must be PTDL_v1, PTDL_v2, PLCN_v1, PLCN_v2 or PLCN_v3 (found "PLCN_v4").',
     ],
     [
       { ...validEgg(), meta: { version: 2 } },
       'unsupported_version',
-      'This file is not a Pterodactyl egg export: meta.version must be PTDL_v1 or PTDL_v2 (found 2).',
+      'This file is not a Pterodactyl or Pelican egg export: meta.version must be PTDL_v1, PTDL_v2, PLCN_v1, PLCN_v2 or PLCN_v3 (found 2).',
     ],
   ])('refuses %j', (input, code, message) => {
     const error = failure(input);
@@ -88,7 +100,7 @@ describe('files that are not egg exports', () => {
 
   it('refuses text that is not JSON, and reads a file with a byte order mark', () => {
     expect(() => parseEggExportText('{"meta": ')).toThrow(
-      /^This file is not a Pterodactyl egg export: it is not valid JSON \(.+\)\.$/,
+      /^This file is not a Pterodactyl or Pelican egg export: it is not valid JSON \(.+\)\.$/,
     );
     expect(parseEggExportText(`\uFEFF${JSON.stringify(validEgg())}`).name).toBe('Tiny');
   });

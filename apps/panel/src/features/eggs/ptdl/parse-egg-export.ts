@@ -1,7 +1,18 @@
 import { compileDoneEntry } from '@aerie/shared/eggs/done-matcher';
+import { parse as parseYamlDocument } from 'yaml';
 import type { EggConfig, EggConfigFile, EggDefinition, EggVariable } from './egg-definition';
 import { type EggExport, eggExportSchema } from './egg-export.schema';
 import { EggExportError, type EggExportIssue } from './egg-export-error';
+import { fromPelican, isPelicanVersion } from './pelican-egg';
+
+/** The largest egg file read, the panel's request body limit: the CLI and the API take the same files. */
+export const MAX_EGG_EXPORT_BYTES = 1024 * 1024;
+
+/**
+ * How far YAML aliases may expand (the `yaml` package's `maxAliasCount`) before a document is refused, so a
+ * "billion laughs" file of nested anchors cannot exhaust memory. Pelican never writes anchors.
+ */
+export const MAX_YAML_ALIAS_COUNT = 100;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -20,26 +31,70 @@ const toIssue = (issue: { path: readonly PropertyKey[]; message: string }): EggE
   message: issue.message,
 });
 
-/** Reads an uploaded or bundled egg file. Throws `EggExportError` with a message for the administrator. */
+/**
+ * Reads an uploaded or bundled egg file: JSON (PTDL_v1, PTDL_v2 or Pelican's PLCN), or else YAML as Pelican
+ * exports it. Text that starts with `{` or `[` is JSON and never read as YAML. Throws `EggExportError` with a
+ * message for the administrator.
+ */
 export function parseEggExportText(text: string): EggDefinition {
-  let json: unknown;
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_EGG_EXPORT_BYTES) throw EggExportError.tooLarge(bytes, MAX_EGG_EXPORT_BYTES);
+  // Files saved by some Windows editors start with a byte order mark, which JSON.parse refuses.
+  const source = text.replace(/^\uFEFF/, '');
+  return parseEggExport(/^\s*[[{]/.test(source) ? parseJson(source) : parseYaml(source));
+}
+
+function parseJson(text: string): unknown {
   try {
-    // Files saved by some Windows editors start with a byte order mark, which JSON.parse refuses.
-    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+    return JSON.parse(text);
   } catch (error) {
     throw EggExportError.invalidJson((error as Error).message);
   }
-  return parseEggExport(json);
 }
 
-/** Checks a parsed PTDL_v1 or PTDL_v2 export and normalises it. Throws `EggExportError`. */
+function parseYaml(text: string): unknown {
+  try {
+    return parseYamlDocument(text, {
+      version: '1.2',
+      schema: 'core',
+      maxAliasCount: MAX_YAML_ALIAS_COUNT,
+      uniqueKeys: true,
+      logLevel: 'error',
+    });
+  } catch (error) {
+    const message = (error as Error).message;
+    if (error instanceof ReferenceError && message.startsWith('Excessive alias count')) {
+      throw EggExportError.invalidYaml(
+        `its aliases expand too far, past the limit of ${MAX_YAML_ALIAS_COUNT}; anchors and aliases are not needed in an egg`,
+      );
+    }
+    // The parser's message ends in a code frame; its first line names the problem and where it is.
+    throw EggExportError.invalidYaml((message.split('\n')[0] ?? message).replace(/:$/, ''));
+  }
+}
+
+/** Checks a parsed PTDL_v1, PTDL_v2 or Pelican PLCN_v1–v3 export and normalises it. Throws `EggExportError`. */
 export function parseEggExport(json: unknown): EggDefinition {
   if (!isObject(json)) throw EggExportError.notAnObject();
   const version = isObject(json.meta) ? json.meta.version : undefined;
-  if (version !== 'PTDL_v1' && version !== 'PTDL_v2') throw EggExportError.unsupportedVersion(version);
+  const pelican = isPelicanVersion(version);
+  if (!pelican && version !== 'PTDL_v1' && version !== 'PTDL_v2')
+    throw EggExportError.unsupportedVersion(version);
 
-  const parsed = eggExportSchema.safeParse(json);
-  if (!parsed.success) throw EggExportError.invalidEgg(parsed.error.issues.map(toIssue));
+  const parsed = eggExportSchema.safeParse(pelican ? fromPelican(json) : json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map(toIssue);
+    // A Pelican export without `startup` names its commands in `startup_commands`, taken from there.
+    throw EggExportError.invalidEgg(
+      pelican && json.startup === undefined
+        ? issues.map((issue) =>
+            issue.path === 'startup'
+              ? { path: 'startup_commands', message: 'must name at least one startup command' }
+              : issue,
+          )
+        : issues,
+    );
+  }
 
   const issues: EggExportIssue[] = [];
   const egg = normalise(parsed.data, issues);
@@ -72,7 +127,7 @@ function normalise(data: EggExport, issues: EggExportIssue[]): EggDefinition {
   };
 }
 
-/** PTDL_v2 has a label → image map; PTDL_v1 a list (or one legacy `image`), each image its own label. */
+/** PTDL_v2 and Pelican have a label → image map; PTDL_v1 a list (or one legacy `image`), each image its own label. */
 function dockerImages(data: EggExport, issues: EggExportIssue[]): Record<string, string> {
   if (data.meta.version === 'PTDL_v1' && !data.docker_images) {
     const list = data.images ?? (data.image ? [data.image] : []);
