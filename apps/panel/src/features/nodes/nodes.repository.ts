@@ -1,6 +1,7 @@
 import type { Db } from '@aerie/panel/db/database';
 import { dialectOf, readBool, readDate } from '@aerie/panel/db/dialect';
 import { type ListQuery, runList } from '@aerie/panel/http/application/list-query';
+import { withinCapacity } from './node-capacity';
 import type { NodeRow } from './nodes.service';
 
 /** SQL for the Application API's view of nodes (reference application API §3.3). */
@@ -135,8 +136,6 @@ export async function findNodesInLocations(db: Db, locationIds: number[]): Promi
 }
 
 /** `used + requested ≤ capacity × (1 + overallocate / 100)`, in integers (no rounding at the edge). */
-const fits = (used: number, requested: number, capacity: number, overallocate: number) =>
-  (used + requested) * 100 <= capacity * (100 + overallocate);
 
 /**
  * Upstream's FindViableNodesService: public nodes (maintenance mode not considered), optionally only in
@@ -156,8 +155,8 @@ export async function findViableNodes(
   return nodes
     .filter(
       (node) =>
-        fits(node.allocated.memory, request.memory, node.memory, node.memoryOverallocate) &&
-        fits(node.allocated.disk, request.disk, node.disk, node.diskOverallocate),
+        withinCapacity(node.allocated.memory, request.memory, node.memory, node.memoryOverallocate) &&
+        withinCapacity(node.allocated.disk, request.disk, node.disk, node.diskOverallocate),
     )
     .map((node) => ({ ...node, deployable: true }));
 }

@@ -1,8 +1,6 @@
 import type { Db } from '@aerie/panel/db/database';
-import { readCount } from '@aerie/panel/db/dialect';
 import { displayError, HttpError } from '@aerie/panel/http/errors';
 import { serverApplicationMessages } from '@aerie/shared/servers/server-application-bodies';
-import { fits } from './node-capacity';
 
 /** `deploy` of POST /api/application/servers (reference application API §4.3). */
 export interface DeploySpec {
@@ -31,49 +29,6 @@ export function parsePortRange(entries: string[]) {
     }
   }
   return { single, ranges };
-}
-
-/**
- * Public nodes (in `locations` when given) with room for `memory` and `disk` MiB more.
- * @returns their ids, the emptiest first
- */
-export async function viableNodeIds(db: Db, spec: { locations: number[]; memory: number; disk: number }) {
-  let query = db
-    .selectFrom('nodes')
-    .leftJoin('servers', 'servers.node_id', 'nodes.id')
-    .select((eb) => [
-      'nodes.id',
-      'nodes.memory',
-      'nodes.memory_overallocate',
-      'nodes.disk',
-      'nodes.disk_overallocate',
-      eb.fn.sum<number | string | null>('servers.memory').as('sum_memory'),
-      eb.fn.sum<number | string | null>('servers.disk').as('sum_disk'),
-    ])
-    .where('nodes.public', '=', true)
-    .groupBy([
-      'nodes.id',
-      'nodes.memory',
-      'nodes.memory_overallocate',
-      'nodes.disk',
-      'nodes.disk_overallocate',
-    ]);
-  if (spec.locations.length > 0) query = query.where('nodes.location_id', 'in', spec.locations);
-  const rows = await query.execute();
-  return rows
-    .map((row) => ({
-      id: row.id,
-      committed: { memory: readCount(row.sum_memory), disk: readCount(row.sum_disk) },
-      capacity: {
-        memory: row.memory,
-        memoryOverallocate: row.memory_overallocate,
-        disk: row.disk,
-        diskOverallocate: row.disk_overallocate,
-      },
-    }))
-    .filter((node) => fits(node.capacity, node.committed, spec))
-    .sort((a, b) => a.committed.memory - b.committed.memory)
-    .map((node) => node.id);
 }
 
 /** How many free allocations one pick chooses among, at random. */

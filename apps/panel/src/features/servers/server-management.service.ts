@@ -5,7 +5,9 @@ import { daemonHttpError } from '@aerie/panel/daemon-client/daemon-http-error';
 import type { Db } from '@aerie/panel/db/database';
 import { isUniqueViolation } from '@aerie/panel/db/dialect';
 import type { Tx } from '@aerie/panel/db/transaction';
+import { committedOn, fits, lockNode } from '@aerie/panel/features/nodes/node-capacity';
 import { toNodeRecord } from '@aerie/panel/features/nodes/node-record';
+import { findViableNodes } from '@aerie/panel/features/nodes/nodes.repository';
 import { displayError, HttpError, notFound } from '@aerie/panel/http/errors';
 import { fieldRuleFailed } from '@aerie/panel/http/validate';
 import type { Log } from '@aerie/panel/logging/log';
@@ -17,8 +19,7 @@ import {
   serverAttributeNames,
 } from '@aerie/shared/servers/server-application-bodies';
 import { type AdminServer, findAdminServer } from './admin-server';
-import { committedOn, fits, lockNode } from './node-capacity';
-import { type DeploySpec, pickAllocation, viableNodeIds } from './server-deployment';
+import { type DeploySpec, pickAllocation } from './server-deployment';
 import { eggVariablesOf, storeVariables, validateEnvironment } from './server-variables';
 
 /** Parallel deployments that lose their picked allocation to another request try again this often. */
@@ -60,7 +61,9 @@ export class ServerManagementService {
           portRange: input.deploy.port_range,
         }
       : null;
-    const nodeIds = deploy ? await viableNodeIds(db, { locations: deploy.locations, ...size }) : [];
+    const nodeIds = deploy
+      ? (await findViableNodes(db, { locationIds: deploy.locations, ...size })).map((node) => node.id)
+      : [];
     if (deploy && nodeIds.length === 0) {
       throw new HttpError(400, 'NoViableNodeException', serverApplicationMessages.noViableNode);
     }

@@ -14,13 +14,17 @@ export interface NodeCapacity {
   diskOverallocate: number;
 }
 
+/** `used + requested ≤ capacity × (1 + overallocate / 100)`, in whole numbers so no rounding decides it. */
+export const withinCapacity = (used: number, requested: number, capacity: number, overallocate: number) =>
+  (used + requested) * 100 <= capacity * (100 + overallocate);
+
 export const fits = (
   node: NodeCapacity,
   committed: { memory: number; disk: number },
   add: { memory: number; disk: number },
 ) =>
-  committed.memory + add.memory <= node.memory * (1 + node.memoryOverallocate / 100) &&
-  committed.disk + add.disk <= node.disk * (1 + node.diskOverallocate / 100);
+  withinCapacity(committed.memory, add.memory, node.memory, node.memoryOverallocate) &&
+  withinCapacity(committed.disk, add.disk, node.disk, node.diskOverallocate);
 
 /** Memory and disk given to the node's servers, leaving out `exceptServerId` (a server being resized). */
 export async function committedOn(db: Db | Tx, nodeId: number, exceptServerId?: number) {
