@@ -6,7 +6,8 @@ Commands:
   daemon        run the daemon only
   migrate       bring the database schema up to date
   user:create   --email EMAIL --username NAME [--password PASSWORD] [--admin]
-  egg:import    FILE [--nest NAME]   import or update a Pterodactyl egg (PTDL_v1/v2 JSON)
+  egg:import    FILE [--nest NAME]   import or update a Pterodactyl or Pelican egg (PTDL_v1/v2 JSON, Pelican
+                PLCN_v1 JSON or YAML)
   key:create    --application --user NAME [--memo TEXT] [--access servers=rw,nodes=r,…] [--allowed-ip IP,…]
                 prints an application API key (ptla_…) for scripts; every resource read+write by default
 

@@ -102,9 +102,10 @@ describe('GET /api/application/nests', () => {
     }
   });
 
-  it('includes the eggs with read on eggs, null_resource without', async () => {
+  it('includes the eggs with read on eggs, null_resource without; servers with read on servers', async () => {
     const response = (await call('GET', `nests/${games.id}?include=eggs,servers`)).json();
-    expect(Object.keys(response.attributes.relationships)).toEqual(['eggs']);
+    expect(Object.keys(response.attributes.relationships).sort()).toEqual(['eggs', 'servers']);
+    expect(response.attributes.relationships.servers).toEqual({ object: 'list', data: [] });
     expect(response.attributes.relationships.eggs.object).toBe('list');
     expect(
       response.attributes.relationships.eggs.data.map(
@@ -234,7 +235,8 @@ describe('GET /api/application/nests/{nest}/eggs', () => {
     const response = await call('GET', `nests/${games.id}/eggs/${paper.id}?include=servers,variables,nest`);
     expect(response.statusCode).toBe(200);
     const relationships = response.json().attributes.relationships;
-    expect(Object.keys(relationships).sort()).toEqual(['nest', 'variables']);
+    expect(Object.keys(relationships).sort()).toEqual(['nest', 'servers', 'variables']);
+    expect(relationships.servers).toEqual({ object: 'list', data: [] });
     expect(relationships.nest).toEqual({ object: 'nest', attributes: await nestAttributes(games.id) });
     const rows = await t.db
       .selectFrom('egg_variables')
