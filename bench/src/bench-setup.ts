@@ -76,23 +76,33 @@ export async function preparePanel(): Promise<BenchPanel> {
   return { env, port, cleanUp: () => rmSync(dataDir, { recursive: true, force: true }) };
 }
 
-/** The bare Fastify baseline and the panel, each in its own process. */
-export async function startServers(
-  panel: BenchPanel,
-): Promise<{ baseline: ChildServer; server: ChildServer }> {
-  const baselinePort = await freePort();
-  const baseline = await startChildServer(
+/** The bare Fastify baseline in its own process; `env` adds e.g. BASELINE_BODY_FILE (see baseline-server.ts). */
+export async function startBaseline(env: Record<string, string> = {}): Promise<ChildServer> {
+  const port = await freePort();
+  return startChildServer(
     ['--import', 'tsx', 'bench/src/baseline-server.ts'],
-    { PORT: String(baselinePort) },
-    `http://127.0.0.1:${baselinePort}`,
+    { ...env, PORT: String(port) },
+    `http://127.0.0.1:${port}`,
     '/baseline',
   );
-  const server = await startChildServer(
+}
+
+/** The panel (`aerie panel`) in its own process, on the prepared data directory and port. */
+export function startPanel(panel: BenchPanel): Promise<ChildServer> {
+  return startChildServer(
     ['bin/aerie.mjs', 'panel'],
     panel.env,
     `http://127.0.0.1:${panel.port}`,
     '/auth/login',
   );
+}
+
+/** The bare Fastify baseline and the panel, each in its own process. */
+export async function startServers(
+  panel: BenchPanel,
+): Promise<{ baseline: ChildServer; server: ChildServer }> {
+  const baseline = await startBaseline();
+  const server = await startPanel(panel);
   return { baseline, server };
 }
 
