@@ -129,7 +129,7 @@ export const serverIncludes: Record<string, Relation<AdminServer>> = {
           servers.map((server) => server.row.id),
         )
         .execute();
-      const valueOf = new Map(
+      const storedValues = new Map(
         values.map((row) => [`${row.server_id}:${row.variable_id}`, row.variable_value]),
       );
       return new Map(
@@ -137,7 +137,7 @@ export const serverIncludes: Record<string, Relation<AdminServer>> = {
           server,
           (variables.get(server.row.egg_id) ?? []).map((variable) => ({
             ...variable,
-            serverValue: valueOf.get(`${server.row.id}:${variable.id}`) ?? null,
+            serverValue: storedValues.get(`${server.row.id}:${variable.id}`) ?? null,
           })),
         ]),
       );
