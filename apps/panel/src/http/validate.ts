@@ -69,3 +69,17 @@ export function validateRouteBody<S extends z.ZodObject>(
   if (!schema) throw new Error(`${request.method} ${request.routeOptions.url} declares no body schema`);
   return validateBody(schema as S, request.body, options);
 }
+
+/**
+ * Validates the query string against the route's own `config.query` schema, the one the API documentation lists
+ * as query parameters, with the same options as `validateBody`.
+ * @throws Error when the route declares no query schema (a programming error)
+ */
+export function validateRouteQuery<S extends z.ZodObject>(
+  request: FastifyRequest,
+  options: Parameters<typeof validateBody>[2] = {},
+): z.output<S> {
+  const schema = request.routeOptions.config?.query;
+  if (!schema) throw new Error(`${request.method} ${request.routeOptions.url} declares no query schema`);
+  return validateBody(schema as S, request.query, options);
+}

@@ -3,7 +3,7 @@ import { signedInUser } from '@aerie/panel/features/auth/client-api-auth';
 import { rotateCsrf } from '@aerie/panel/features/auth/csrf';
 import { presentAccount } from '@aerie/panel/features/users/user.presenter';
 import { bodyField } from '@aerie/panel/http/body-field';
-import { validateBody } from '@aerie/panel/http/validate';
+import { validateRouteBody } from '@aerie/panel/http/validate';
 import { updateEmailBodySchema, updatePasswordBodySchema } from '@aerie/shared/account/account-bodies';
 import type { FastifyInstance } from 'fastify';
 
@@ -13,24 +13,37 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     presentAccount(signedInUser(request)),
   );
 
-  app.put('/email', async (request, reply) => {
-    const user = signedInUser(request);
-    await ctx.account.assertPassword(user, request.ip, bodyField(request, 'password'));
-    const input = validateBody(updateEmailBodySchema, request.body);
-    await ctx.account.changeEmail(user, request.ip, input.email);
-    return reply.status(204).send();
-  });
+  app.put(
+    '/email',
+    { config: { body: updateEmailBodySchema, summary: 'Change the account’s email address' } },
+    async (request, reply) => {
+      const user = signedInUser(request);
+      await ctx.account.assertPassword(user, request.ip, bodyField(request, 'password'));
+      const input = validateRouteBody<typeof updateEmailBodySchema>(request);
+      await ctx.account.changeEmail(user, request.ip, input.email);
+      return reply.status(204).send();
+    },
+  );
 
-  app.put('/password', async (request, reply) => {
-    const user = signedInUser(request);
-    await ctx.account.assertPassword(user, request.ip, bodyField(request, 'current_password'));
-    const input = validateBody(updatePasswordBodySchema, request.body);
-    await ctx.account.changePassword(user, input.password);
-    // Every session ended, this one too: the SPA sends the browser to /auth/login next.
-    if (request.session) {
-      await ctx.sessions.signOut(request, reply);
-      rotateCsrf(reply);
-    }
-    return reply.status(204).send();
-  });
+  app.put(
+    '/password',
+    {
+      config: {
+        body: updatePasswordBodySchema,
+        summary: 'Change the account’s password (ends every session)',
+      },
+    },
+    async (request, reply) => {
+      const user = signedInUser(request);
+      await ctx.account.assertPassword(user, request.ip, bodyField(request, 'current_password'));
+      const input = validateRouteBody<typeof updatePasswordBodySchema>(request);
+      await ctx.account.changePassword(user, input.password);
+      // Every session ended, this one too: the SPA sends the browser to /auth/login next.
+      if (request.session) {
+        await ctx.sessions.signOut(request, reply);
+        rotateCsrf(reply);
+      }
+      return reply.status(204).send();
+    },
+  );
 }

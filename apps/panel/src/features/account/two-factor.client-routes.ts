@@ -1,7 +1,7 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import { signedInUser } from '@aerie/panel/features/auth/client-api-auth';
 import { bodyField } from '@aerie/panel/http/body-field';
-import { validateBody } from '@aerie/panel/http/validate';
+import { validateRouteBody } from '@aerie/panel/http/validate';
 import { enableTwoFactorBodySchema } from '@aerie/shared/account/account-bodies';
 import type { RecoveryTokensResponse, TwoFactorSetupResponse } from '@aerie/shared/account/account-wire';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -15,12 +15,22 @@ export async function twoFactorRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     return { data: await ctx.twoFactor.setup(signedInUser(request)) };
   });
 
-  app.post('', exempt, async (request): Promise<RecoveryTokensResponse> => {
-    const user = signedInUser(request);
-    const input = validateBody(enableTwoFactorBodySchema, request.body);
-    const tokens = await ctx.twoFactor.enable(user, request.ip, input);
-    return { object: 'recovery_tokens', attributes: { tokens } };
-  });
+  app.post(
+    '',
+    {
+      config: {
+        ...exempt.config,
+        body: enableTwoFactorBodySchema,
+        summary: 'Enable two-factor authentication; answers the recovery tokens',
+      },
+    },
+    async (request): Promise<RecoveryTokensResponse> => {
+      const user = signedInUser(request);
+      const input = validateRouteBody<typeof enableTwoFactorBodySchema>(request);
+      const tokens = await ctx.twoFactor.enable(user, request.ip, input);
+      return { object: 'recovery_tokens', attributes: { tokens } };
+    },
+  );
 
   const disable = async (request: FastifyRequest, reply: FastifyReply, password: unknown) => {
     await ctx.twoFactor.disable(signedInUser(request), request.ip, password);

@@ -1,6 +1,6 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import { signedInUser } from '@aerie/panel/features/auth/client-api-auth';
-import { validateBody } from '@aerie/panel/http/validate';
+import { validateRouteBody } from '@aerie/panel/http/validate';
 import { createApiKeyBodySchema } from '@aerie/shared/api-keys/api-keys-bodies';
 import type { FastifyInstance } from 'fastify';
 import { presentApiKeyList, presentCreatedApiKey } from './api-key.presenter';
@@ -10,15 +10,21 @@ import { invalidIpEntries } from './api-key-ips';
 export async function apiKeyRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   app.get('', async (request) => presentApiKeyList(await ctx.apiKeys.list(signedInUser(request))));
 
-  app.post('', async (request) => {
-    const user = signedInUser(request);
-    const input = validateBody(createApiKeyBodySchema, request.body, { after: invalidIpEntries });
-    const { key, secret } = await ctx.apiKeys.create(user, {
-      description: input.description,
-      allowedIps: input.allowed_ips ?? [],
-    });
-    return presentCreatedApiKey(key, secret);
-  });
+  app.post(
+    '',
+    {
+      config: { body: createApiKeyBodySchema, summary: 'Create an account API key; answers its secret once' },
+    },
+    async (request) => {
+      const user = signedInUser(request);
+      const input = validateRouteBody<typeof createApiKeyBodySchema>(request, { after: invalidIpEntries });
+      const { key, secret } = await ctx.apiKeys.create(user, {
+        description: input.description,
+        allowedIps: input.allowed_ips ?? [],
+      });
+      return presentCreatedApiKey(key, secret);
+    },
+  );
 
   app.delete('/:identifier', async (request, reply) => {
     const { identifier } = request.params as { identifier: string };

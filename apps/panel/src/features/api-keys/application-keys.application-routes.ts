@@ -1,7 +1,7 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import { toWireDate } from '@aerie/panel/db/dialect';
 import { signedInUser } from '@aerie/panel/features/auth/client-api-auth';
-import { validateBody } from '@aerie/panel/http/validate';
+import { validateRouteBody } from '@aerie/panel/http/validate';
 import { createApplicationKeyBodySchema } from '@aerie/shared/api-keys/application-keys-bodies';
 import { adminResources } from '@aerie/shared/api-keys/application-keys-wire';
 import type { FastifyInstance } from 'fastify';
@@ -36,18 +36,30 @@ export async function applicationKeyRoutes(app: FastifyInstance, { ctx }: { ctx:
     data: (await ctx.apiKeys.listApplicationKeys(signedInUser(request))).map(presentApplicationKey),
   }));
 
-  app.post('', { config }, async (request, reply) => {
-    const input = validateBody(createApplicationKeyBodySchema, request.body, { after: invalidIpEntries });
-    const { memo, allowed_ips, ...bits } = input;
-    const { key, secret } = await ctx.apiKeys.createApplicationKey(signedInUser(request), {
-      memo,
-      allowedIps: allowed_ips ?? [],
-      access: Object.fromEntries(adminResources.map((resource) => [resource, bits[`r_${resource}`] ?? 0])),
-    });
-    return reply
-      .status(201)
-      .send({ ...presentApplicationKey(key), meta: { secret_token: key.identifier + secret } });
-  });
+  app.post(
+    '',
+    {
+      config: {
+        ...config,
+        body: createApplicationKeyBodySchema,
+        summary: 'Create an application key; answers its secret once',
+      },
+    },
+    async (request, reply) => {
+      const input = validateRouteBody<typeof createApplicationKeyBodySchema>(request, {
+        after: invalidIpEntries,
+      });
+      const { memo, allowed_ips, ...bits } = input;
+      const { key, secret } = await ctx.apiKeys.createApplicationKey(signedInUser(request), {
+        memo,
+        allowedIps: allowed_ips ?? [],
+        access: Object.fromEntries(adminResources.map((resource) => [resource, bits[`r_${resource}`] ?? 0])),
+      });
+      return reply
+        .status(201)
+        .send({ ...presentApplicationKey(key), meta: { secret_token: key.identifier + secret } });
+    },
+  );
 
   app.delete('/:identifier', { config }, async (request, reply) => {
     const { identifier } = request.params as { identifier: string };

@@ -1,7 +1,7 @@
 import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import { relayDaemonErrors } from '@aerie/panel/daemon-client/daemon-http-error';
 import { accessOf } from '@aerie/panel/features/servers/server-access.hook';
-import { validateBody } from '@aerie/panel/http/validate';
+import { validateRouteBody } from '@aerie/panel/http/validate';
 import {
   chmodFilesBodySchema,
   compressFilesBodySchema,
@@ -20,26 +20,42 @@ import { untrimmed } from './untrimmed';
 export function registerFileChangeRoutes(app: FastifyInstance, daemon: DaemonClient) {
   const { ctx } = app;
 
-  app.put('/:server/files/rename', { config: { permission: 'file.update' } }, async (request, reply) => {
-    const { server, node } = accessOf(request);
-    const body = validateBody(renameFilesBodySchema, request.body, untrimmed);
-    await relayDaemonErrors(daemon.forServer(node, server.uuid).files.rename(body));
-    return reply.status(204).send();
-  });
+  app.put(
+    '/:server/files/rename',
+    { config: { permission: 'file.update', body: renameFilesBodySchema, summary: 'Rename or move files' } },
+    async (request, reply) => {
+      const { server, node } = accessOf(request);
+      const body = validateRouteBody<typeof renameFilesBodySchema>(request, untrimmed);
+      await relayDaemonErrors(daemon.forServer(node, server.uuid).files.rename(body));
+      return reply.status(204).send();
+    },
+  );
 
-  app.post('/:server/files/copy', { config: { permission: 'file.create' } }, async (request, reply) => {
-    const { server, node } = accessOf(request);
-    const { location } = validateBody(copyFileBodySchema, request.body, untrimmed);
-    await relayDaemonErrors(daemon.forServer(node, server.uuid).files.copy(location));
-    return reply.status(204).send();
-  });
+  app.post(
+    '/:server/files/copy',
+    {
+      config: { permission: 'file.create', body: copyFileBodySchema, summary: 'Copy a file next to itself' },
+    },
+    async (request, reply) => {
+      const { server, node } = accessOf(request);
+      const { location } = validateRouteBody<typeof copyFileBodySchema>(request, untrimmed);
+      await relayDaemonErrors(daemon.forServer(node, server.uuid).files.copy(location));
+      return reply.status(204).send();
+    },
+  );
 
   app.post(
     '/:server/files/compress',
-    { config: { permission: 'file.archive' } },
+    {
+      config: {
+        permission: 'file.archive',
+        body: compressFilesBodySchema,
+        summary: 'Compress files into an archive',
+      },
+    },
     async (request): Promise<FileObject> => {
       const { server, node } = accessOf(request);
-      const { root, files } = validateBody(compressFilesBodySchema, request.body, untrimmed);
+      const { root, files } = validateRouteBody<typeof compressFilesBodySchema>(request, untrimmed);
       const stat = await relayDaemonErrors(
         daemon.forServer(node, server.uuid).files.compress({ root: root ?? '/', files }),
       );
@@ -47,28 +63,36 @@ export function registerFileChangeRoutes(app: FastifyInstance, daemon: DaemonCli
     },
   );
 
-  app.post('/:server/files/decompress', { config: { permission: 'file.create' } }, async (request, reply) => {
-    const { server, node } = accessOf(request);
-    const { root, file } = validateBody(decompressFileBodySchema, request.body, untrimmed);
-    await relayDaemonErrors(
-      daemon.forServer(node, server.uuid).files.decompress({ root: root ?? '/', file }),
-    );
-    return reply.status(204).send();
-  });
+  app.post(
+    '/:server/files/decompress',
+    { config: { permission: 'file.create', body: decompressFileBodySchema, summary: 'Extract an archive' } },
+    async (request, reply) => {
+      const { server, node } = accessOf(request);
+      const { root, file } = validateRouteBody<typeof decompressFileBodySchema>(request, untrimmed);
+      await relayDaemonErrors(
+        daemon.forServer(node, server.uuid).files.decompress({ root: root ?? '/', file }),
+      );
+      return reply.status(204).send();
+    },
+  );
 
-  app.post('/:server/files/delete', { config: { permission: 'file.delete' } }, async (request, reply) => {
-    const { server, node } = accessOf(request);
-    const body = validateBody(deleteFilesBodySchema, request.body, untrimmed);
-    await relayDaemonErrors(daemon.forServer(node, server.uuid).files.delete(body));
-    return reply.status(204).send();
-  });
+  app.post(
+    '/:server/files/delete',
+    { config: { permission: 'file.delete', body: deleteFilesBodySchema, summary: 'Delete files' } },
+    async (request, reply) => {
+      const { server, node } = accessOf(request);
+      const body = validateRouteBody<typeof deleteFilesBodySchema>(request, untrimmed);
+      await relayDaemonErrors(daemon.forServer(node, server.uuid).files.delete(body));
+      return reply.status(204).send();
+    },
+  );
 
   app.post(
     '/:server/files/create-folder',
-    { config: { permission: 'file.create' } },
+    { config: { permission: 'file.create', body: createFolderBodySchema, summary: 'Create a folder' } },
     async (request, reply) => {
       const { server, node } = accessOf(request);
-      const { root, name } = validateBody(createFolderBodySchema, request.body, untrimmed);
+      const { root, name } = validateRouteBody<typeof createFolderBodySchema>(request, untrimmed);
       // Wings names the parent directory `path`.
       await relayDaemonErrors(
         daemon.forServer(node, server.uuid).files.createDirectory({ name, path: root ?? '/' }),
@@ -77,10 +101,14 @@ export function registerFileChangeRoutes(app: FastifyInstance, daemon: DaemonCli
     },
   );
 
-  app.post('/:server/files/chmod', { config: { permission: 'file.update' } }, async (request, reply) => {
-    const { server, node } = accessOf(request);
-    const body = validateBody(chmodFilesBodySchema, request.body, untrimmed);
-    await relayDaemonErrors(daemon.forServer(node, server.uuid).files.chmod(body));
-    return reply.status(204).send();
-  });
+  app.post(
+    '/:server/files/chmod',
+    { config: { permission: 'file.update', body: chmodFilesBodySchema, summary: 'Change files’ modes' } },
+    async (request, reply) => {
+      const { server, node } = accessOf(request);
+      const body = validateRouteBody<typeof chmodFilesBodySchema>(request, untrimmed);
+      await relayDaemonErrors(daemon.forServer(node, server.uuid).files.chmod(body));
+      return reply.status(204).send();
+    },
+  );
 }

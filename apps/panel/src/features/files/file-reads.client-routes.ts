@@ -2,7 +2,7 @@ import { type DaemonClient, DaemonUnreachableError } from '@aerie/panel/daemon-c
 import { daemonHttpError, relayDaemonErrors } from '@aerie/panel/daemon-client/daemon-http-error';
 import { accessOf } from '@aerie/panel/features/servers/server-access.hook';
 import { HttpError } from '@aerie/panel/http/errors';
-import { validateBody } from '@aerie/panel/http/validate';
+import { validateRouteQuery } from '@aerie/panel/http/validate';
 import { directoryQuerySchema, fileQuerySchema } from '@aerie/shared/files/file-bodies';
 import type { FileListResponse, SignedUrlResponse } from '@aerie/shared/files/file-wire';
 import { fileLimits, fileMessages } from '@aerie/shared/files/file-wire';
@@ -33,10 +33,10 @@ export function registerFileReadRoutes(app: FastifyInstance, daemon: DaemonClien
 
   app.get(
     '/:server/files/list',
-    { config: { permission: 'file.read' } },
+    { config: { permission: 'file.read', query: directoryQuerySchema, summary: 'List a directory' } },
     async (request): Promise<FileListResponse> => {
       const { server, node } = accessOf(request);
-      const { directory } = validateBody(directoryQuerySchema, request.query, untrimmed);
+      const { directory } = validateRouteQuery<typeof directoryQuerySchema>(request, untrimmed);
       const stats = await relayDaemonErrors(daemon.forServer(node, server.uuid).files.list(directory ?? '/'));
       return presentFileList(stats, ctx.clock());
     },
@@ -44,10 +44,16 @@ export function registerFileReadRoutes(app: FastifyInstance, daemon: DaemonClien
 
   app.get(
     '/:server/files/contents',
-    { config: { permission: 'file.read-content' } },
+    {
+      config: {
+        permission: 'file.read-content',
+        query: fileQuerySchema,
+        summary: 'Read a file’s text (at most the editor’s limit)',
+      },
+    },
     async (request, reply) => {
       const { server, node } = accessOf(request);
-      const { file } = validateBody(fileQuerySchema, request.query, untrimmed);
+      const { file } = validateRouteQuery<typeof fileQuerySchema>(request, untrimmed);
       const contents = await relayDaemonErrors(daemon.forServer(node, server.uuid).files.contents(file));
       reply.header('content-type', 'text/plain; charset=utf-8');
       const declared = contents.headers.get('content-length');
@@ -73,9 +79,15 @@ export function registerFileReadRoutes(app: FastifyInstance, daemon: DaemonClien
 
   app.get(
     '/:server/files/download',
-    { config: { permission: 'file.read-content' } },
+    {
+      config: {
+        permission: 'file.read-content',
+        query: fileQuerySchema,
+        summary: 'A signed download URL for a file',
+      },
+    },
     async (request): Promise<SignedUrlResponse> => {
-      const { file } = validateBody(fileQuerySchema, request.query, untrimmed);
+      const { file } = validateRouteQuery<typeof fileQuerySchema>(request, untrimmed);
       return signedUrl(await fileDownloadUrl({ ...signing(request), file }));
     },
   );

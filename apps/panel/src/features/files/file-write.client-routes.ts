@@ -3,7 +3,7 @@ import type { DaemonClient, DaemonUpload } from '@aerie/panel/daemon-client/daem
 import { relayDaemonErrors } from '@aerie/panel/daemon-client/daemon-http-error';
 import { accessOf } from '@aerie/panel/features/servers/server-access.hook';
 import { HttpError } from '@aerie/panel/http/errors';
-import { validateBody } from '@aerie/panel/http/validate';
+import { validateRouteQuery } from '@aerie/panel/http/validate';
 import { fileQuerySchema } from '@aerie/shared/files/file-bodies';
 import { fileLimits, fileMessages } from '@aerie/shared/files/file-wire';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -22,13 +22,23 @@ export async function fileWriteRoute(app: FastifyInstance, { daemon }: { daemon:
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
-  app.post('/:server/files/write', { config: { permission: 'file.create' } }, async (request, reply) => {
-    const { server, node } = accessOf(request);
-    const { file } = validateBody(fileQuerySchema, request.query, untrimmed);
-    const contents = await writeBody(request);
-    await relayDaemonErrors(daemon.forServer(node, server.uuid).files.write(file, contents));
-    return reply.status(204).send();
-  });
+  app.post(
+    '/:server/files/write',
+    {
+      config: {
+        permission: 'file.create',
+        query: fileQuerySchema,
+        summary: 'Write the request body to a file',
+      },
+    },
+    async (request, reply) => {
+      const { server, node } = accessOf(request);
+      const { file } = validateRouteQuery<typeof fileQuerySchema>(request, untrimmed);
+      const contents = await writeBody(request);
+      await relayDaemonErrors(daemon.forServer(node, server.uuid).files.write(file, contents));
+      return reply.status(204).send();
+    },
+  );
 }
 
 /**

@@ -3,7 +3,7 @@ import { renderContextFor } from '@aerie/panel/features/auth/application-api-aut
 import type { RawQuery } from '@aerie/panel/http/application/list-query';
 import { parseIncludes, renderPage } from '@aerie/panel/http/application/transformer';
 import { notFound } from '@aerie/panel/http/errors';
-import { idParam, validateBody } from '@aerie/panel/http/validate';
+import { idParam, validateRouteBody } from '@aerie/panel/http/validate';
 import { allocationBodySchema } from '@aerie/shared/nodes/nodes-bodies';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { allocationTransformer } from './allocation.transformer';
@@ -34,11 +34,21 @@ export async function allocationRoutes(app: FastifyInstance, { ctx }: { ctx: App
     );
   });
 
-  app.post('', { config }, async (request, reply) => {
-    const nodeId = await nodeOf(request);
-    await ctx.allocations.create(nodeId, validateBody(allocationBodySchema, request.body));
-    return reply.status(204).send();
-  });
+  app.post(
+    '',
+    {
+      config: {
+        ...config,
+        body: allocationBodySchema,
+        summary: 'Add allocations (an IP and ports or port ranges)',
+      },
+    },
+    async (request, reply) => {
+      const nodeId = await nodeOf(request);
+      await ctx.allocations.create(nodeId, validateRouteBody<typeof allocationBodySchema>(request));
+      return reply.status(204).send();
+    },
+  );
 
   app.delete('/:allocation', { config }, async (request, reply) => {
     const nodeId = await nodeOf(request);

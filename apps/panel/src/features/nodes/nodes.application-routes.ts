@@ -53,6 +53,12 @@ export async function nodeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     return renderItem(renderContextFor(request, ctx.db), nodeTransformer, node, parseIncludes(request));
   };
 
+  /**
+   * The node body as the documentation shows it. The rules themselves depend on the database (`location_id`'s
+   * `exists`), so the handlers validate with `nodeBodySchema(<location found>)`, of which this is the passing case.
+   */
+  const nodeBody = nodeBodySchema(true);
+
   /** The node body's rules, `location_id`'s `exists` looked up first. */
   const validNodeBody = async (body: unknown) => {
     const locationId = locationIdToLookUp(body);
@@ -109,21 +115,29 @@ export async function nodeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     return nodeConfiguration(ctx.secretBox, node, panelRootUrl(request, ctx.config.appUrl));
   });
 
-  app.post('', { config }, async (request, reply) => {
-    const id = await ctx.nodes.create(await validNodeBody(request.body));
-    const item = await render(request, id);
-    return reply.status(201).send({ ...item, meta: { resource: resourceUrl(request, `nodes/${id}`) } });
-  });
+  app.post(
+    '',
+    { config: { ...config, body: nodeBody, summary: 'Create a node' } },
+    async (request, reply) => {
+      const id = await ctx.nodes.create(await validNodeBody(request.body));
+      const item = await render(request, id);
+      return reply.status(201).send({ ...item, meta: { resource: resourceUrl(request, `nodes/${id}`) } });
+    },
+  );
 
-  app.patch('/:id', { config }, async (request) => {
-    const id = idParam((request.params as { id: string }).id);
-    if (!(await findNodeRow(ctx.db, id))) throw notFound();
-    const body = request.body as Record<string, unknown> | null;
-    // `reset_secret` is not validated upstream; only a JSON `true` resets the token.
-    const resetSecret = typeof body === 'object' && body !== null && body.reset_secret === true;
-    await ctx.nodes.update(id, await validNodeBody(body), resetSecret);
-    return render(request, id);
-  });
+  app.patch(
+    '/:id',
+    { config: { ...config, body: nodeBody, summary: 'Update a node (every required field again)' } },
+    async (request) => {
+      const id = idParam((request.params as { id: string }).id);
+      if (!(await findNodeRow(ctx.db, id))) throw notFound();
+      const body = request.body as Record<string, unknown> | null;
+      // `reset_secret` is not validated upstream; only a JSON `true` resets the token.
+      const resetSecret = typeof body === 'object' && body !== null && body.reset_secret === true;
+      await ctx.nodes.update(id, await validNodeBody(body), resetSecret);
+      return render(request, id);
+    },
+  );
 
   app.delete('/:id', { config }, async (request, reply) => {
     await ctx.nodes.delete(idParam((request.params as { id: string }).id));

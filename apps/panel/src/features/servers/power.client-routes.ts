@@ -1,7 +1,7 @@
 import { type DaemonClient, DaemonResponseError } from '@aerie/panel/daemon-client/daemon-client';
 import { daemonHttpError, relayDaemonErrors } from '@aerie/panel/daemon-client/daemon-http-error';
 import { HttpError } from '@aerie/panel/http/errors';
-import { validateBody } from '@aerie/panel/http/validate';
+import { validateRouteBody } from '@aerie/panel/http/validate';
 import { hasPermission } from '@aerie/shared/permissions/can';
 import { requiredString, rule } from '@aerie/shared/validation/rules';
 import type { FastifyInstance } from 'fastify';
@@ -22,32 +22,47 @@ export const notOnlineMessage = 'Server must be online in order to send commands
  * and `commands {commands:[…]}`. Both answer 204 once the daemon accepted the request.
  */
 export function registerPowerRoutes(app: FastifyInstance, daemon: DaemonClient) {
-  app.post('/:server/power', async (request, reply) => {
-    const { server, node, user, isOwner, permissions } = accessOf(request);
-    // The permission depends on the signal, so it is checked here rather than by the access hook.
-    const permission = powerPermission((request.body as { signal?: unknown } | undefined)?.signal);
-    const allowed = permission === null ? isOwner || user.rootAdmin : hasPermission(permissions, permission);
-    if (!allowed) throw accessDenied();
-    const { signal } = validateBody(powerBody, request.body);
-    await relayDaemonErrors(daemon.forServer(node, server.uuid).power(signal as PowerSignal));
-    return reply.status(204).send();
-  });
+  app.post(
+    '/:server/power',
+    { config: { body: powerBody, summary: 'Send a power signal (start, stop, restart, kill)' } },
+    async (request, reply) => {
+      const { server, node, user, isOwner, permissions } = accessOf(request);
+      // The permission depends on the signal, so it is checked here rather than by the access hook.
+      const permission = powerPermission((request.body as { signal?: unknown } | undefined)?.signal);
+      const allowed =
+        permission === null ? isOwner || user.rootAdmin : hasPermission(permissions, permission);
+      if (!allowed) throw accessDenied();
+      const { signal } = validateRouteBody<typeof powerBody>(request);
+      await relayDaemonErrors(daemon.forServer(node, server.uuid).power(signal as PowerSignal));
+      return reply.status(204).send();
+    },
+  );
 
-  app.post('/:server/command', { config: { permission: 'control.console' } }, async (request, reply) => {
-    const { server, node } = accessOf(request);
-    const { command } = validateBody(commandBody, request.body);
-    try {
-      await daemon.forServer(node, server.uuid).commands([command]);
-    } catch (error) {
-      // Wings answers 502 when the server is not running (older daemons say so in the message instead).
-      if (
-        error instanceof DaemonResponseError &&
-        (error.status === 502 || /not running/i.test(error.message))
-      ) {
-        throw new HttpError(502, 'HttpException', notOnlineMessage);
+  app.post(
+    '/:server/command',
+    {
+      config: {
+        permission: 'control.console',
+        body: commandBody,
+        summary: 'Send a command to the server’s console',
+      },
+    },
+    async (request, reply) => {
+      const { server, node } = accessOf(request);
+      const { command } = validateRouteBody<typeof commandBody>(request);
+      try {
+        await daemon.forServer(node, server.uuid).commands([command]);
+      } catch (error) {
+        // Wings answers 502 when the server is not running (older daemons say so in the message instead).
+        if (
+          error instanceof DaemonResponseError &&
+          (error.status === 502 || /not running/i.test(error.message))
+        ) {
+          throw new HttpError(502, 'HttpException', notOnlineMessage);
+        }
+        throw daemonHttpError(error);
       }
-      throw daemonHttpError(error);
-    }
-    return reply.status(204).send();
-  });
+      return reply.status(204).send();
+    },
+  );
 }

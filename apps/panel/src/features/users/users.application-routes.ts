@@ -8,7 +8,7 @@ import {
   resourceUrl,
 } from '@aerie/panel/http/application/transformer';
 import { HttpError, notFound, validationFailed } from '@aerie/panel/http/errors';
-import { idParam, validateBody } from '@aerie/panel/http/validate';
+import { idParam, validateRouteBody } from '@aerie/panel/http/validate';
 import {
   type UserBody,
   userAttributeNames,
@@ -21,13 +21,13 @@ import { userTransformer } from './user.transformer';
 import { findUserByExternalId, findUserById, listUsers, userListSpec } from './users.repository';
 
 /**
- * The body's rules; the username check's entry gets its rule name `p_username` (its message is not one of the
- * Laravel rule names the shared mapper knows).
+ * The body's rules (the route's declared `userBodySchema`); the username check's entry gets its rule name
+ * `p_username` (its message is not one of the Laravel rule names the shared mapper knows).
  * @throws HttpError 422 ValidationException
  */
-function validateUserBody(body: unknown): UserBody {
+function validateUserBody(request: FastifyRequest): UserBody {
   try {
-    return validateBody(userBodySchema, body, { attributes: userAttributeNames });
+    return validateRouteBody<typeof userBodySchema>(request, { attributes: userAttributeNames });
   } catch (error) {
     if (!(error instanceof HttpError) || !error.options.items) throw error;
     throw validationFailed(
@@ -71,27 +71,37 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     return render(request, user);
   });
 
-  app.post('', { config }, async (request, reply) => {
-    const input = validateUserBody(request.body);
-    const user = await ctx.users.create(input);
-    // Created without a password (how billing modules create customers): the reset link lets them set one.
-    if (input.password == null) await ctx.passwordReset.requestLink(user.email);
-    const item = await render(request, user);
-    return reply.status(201).send({ ...item, meta: { resource: resourceUrl(request, `users/${user.id}`) } });
-  });
+  app.post(
+    '',
+    { config: { ...config, body: userBodySchema, summary: 'Create a user' } },
+    async (request, reply) => {
+      const input = validateUserBody(request);
+      const user = await ctx.users.create(input);
+      // Created without a password (how billing modules create customers): the reset link lets them set one.
+      if (input.password == null) await ctx.passwordReset.requestLink(user.email);
+      const item = await render(request, user);
+      return reply
+        .status(201)
+        .send({ ...item, meta: { resource: resourceUrl(request, `users/${user.id}`) } });
+    },
+  );
 
-  app.patch('/:id', { config }, async (request) => {
-    const id = idParam((request.params as { id: string }).id);
-    if (!(await findUserById(ctx.db, id))) throw notFound();
-    const input = validateUserBody(request.body);
-    const user = await ctx.users.update(id, input);
-    if (input.password != null) {
-      // Whoever knew the old password may still be signed in or hold console tokens.
-      await ctx.sessions.signOutEverywhere(user.id);
-      await ctx.revocation.revokeUserEverywhere(user);
-    }
-    return render(request, user);
-  });
+  app.patch(
+    '/:id',
+    { config: { ...config, body: userBodySchema, summary: 'Update a user' } },
+    async (request) => {
+      const id = idParam((request.params as { id: string }).id);
+      if (!(await findUserById(ctx.db, id))) throw notFound();
+      const input = validateUserBody(request);
+      const user = await ctx.users.update(id, input);
+      if (input.password != null) {
+        // Whoever knew the old password may still be signed in or hold console tokens.
+        await ctx.sessions.signOutEverywhere(user.id);
+        await ctx.revocation.revokeUserEverywhere(user);
+      }
+      return render(request, user);
+    },
+  );
 
   app.delete('/:id', { config }, async (request, reply) => {
     const user = await ctx.users.delete(idParam((request.params as { id: string }).id));

@@ -12,6 +12,7 @@ interface Operation {
   requestBody?: {
     content: { 'application/json': { schema: { properties: Record<string, unknown>; required?: string[] } } };
   };
+  parameters?: { name: string; in: string; required: boolean }[];
   'x-aerie-key-resource'?: string;
 }
 
@@ -42,6 +43,22 @@ describe('/api/docs', () => {
       expect.arrayContaining(['name', 'user', 'egg', 'docker_image', 'limits', 'feature_limits', 'deploy']),
     );
     expect(body?.required).toEqual(expect.arrayContaining(['name', 'user', 'egg', 'limits']));
+    for (const [path, method, fields] of [
+      ['/api/client/account/api-keys', 'post', ['description', 'allowed_ips']],
+      ['/api/client/account/email', 'put', ['email']],
+      ['/api/client/servers/{server}/power', 'post', ['signal']],
+      ['/api/application/users', 'post', ['email', 'username', 'first_name', 'last_name', 'password']],
+      ['/api/application/nodes/{id}', 'patch', ['name', 'location_id', 'fqdn', 'memory', 'daemon_listen']],
+      ['/api/application/nodes/{node}/allocations', 'post', ['ip', 'alias', 'ports']],
+    ] as const) {
+      const schema = document.paths[path]?.[method]?.requestBody?.content['application/json'].schema;
+      expect(Object.keys(schema?.properties ?? {}), `${method} ${path}`).toEqual(
+        expect.arrayContaining([...fields]),
+      );
+    }
+    expect(document.paths['/api/client/servers/{server}/files/contents']?.get?.parameters).toContainEqual(
+      expect.objectContaining({ name: 'file', in: 'query', required: true }),
+    );
   });
 
   it('shows the same routes as a page with no script', async () => {

@@ -12,12 +12,13 @@ export function openApiDocument(routes: readonly CatalogedRoute[], info: { title
   for (const route of sorted) {
     const path = route.url.replace(/\/+$/, '').replace(/:([A-Za-z_]+)/g, '{$1}') || '/';
     const application = path.startsWith('/api/application');
-    const parameters = [...path.matchAll(/\{([A-Za-z_]+)\}/g)].map(([, name]) => ({
+    const parameters: Record<string, unknown>[] = [...path.matchAll(/\{([A-Za-z_]+)\}/g)].map(([, name]) => ({
       name,
       in: 'path',
       required: true,
       schema: { type: 'string' },
     }));
+    if (route.config.query) parameters.push(...queryParameters(route.config.query));
     const operation: Record<string, unknown> = {
       operationId: `${route.method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
       summary: route.config.summary ?? `${route.method} ${path}`,
@@ -107,6 +108,21 @@ function bodySchema(schema: z.ZodType) {
     unrepresentable: 'any',
   }) as Record<string, unknown>;
   return json;
+}
+
+/** The query parameters of an object schema: one per key, required as the schema's input requires it. */
+function queryParameters(schema: z.ZodType) {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, unknown>;
+    required?: string[];
+  };
+  const required = new Set(json.required ?? []);
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: required.has(name),
+    schema: property,
+  }));
 }
 
 /** `/api/application/nodes/{id}/allocations` → `application: nodes`. */

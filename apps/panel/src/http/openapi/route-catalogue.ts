@@ -5,6 +5,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The body's rules: the handler validates with it (`validateRouteBody`), and the OpenAPI document shows it. */
     body?: z.ZodObject | z.ZodType;
+    /** The query string's rules (an object schema): the handler validates with it (`validateRouteQuery`), and the OpenAPI document lists its keys as query parameters. */
+    query?: z.ZodType;
     /** One line for the API documentation. */
     summary?: string;
   }
@@ -16,6 +18,7 @@ export interface CatalogedRoute {
   url: string;
   config: {
     body?: z.ZodType;
+    query?: z.ZodType;
     summary?: string;
     adminResource?: string;
     permission?: string | null;
