@@ -144,6 +144,13 @@ describe('a daemon restart (process runtime)', { timeout: 90_000 }, () => {
 
     const second = daemon();
     const url = await second.listening();
+    // Adoption reports the server running until the holder's log, read right after, says its game ended (a few
+    // ms): wait for the new run itself, not only for the state.
+    await expect
+      .poll(async () => (await processesRunning(game)).filter((running) => running !== pid).length, {
+        timeout: 15_000,
+      })
+      .toBeGreaterThan(0);
     await expect.poll(() => state(url), { timeout: 15_000 }).toBe('running');
     const [again] = await processesRunning(game);
     expect(again).toBeGreaterThan(0);
