@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 describe('GET /api/system', () => {
-  it('answers the version, kernel, architecture, OS and CPU count in Wings field names, and the disk', async () => {
+  it('answers the version, kernel, architecture, OS, CPU count and memory in Wings field names, and the disk', async () => {
     const response = await daemon.request('GET', '/api/system');
     expect(response.status).toBe(200);
     const body = response.body as Record<string, unknown>;
@@ -26,6 +26,7 @@ describe('GET /api/system', () => {
       'disk_free_bytes',
       'disk_total_bytes',
       'kernel_version',
+      'memory_bytes',
       'os',
       'version',
     ]);
@@ -39,6 +40,7 @@ describe('GET /api/system', () => {
     expect(body.os).toBe('linux');
     expect(body.architecture).toBe(process.arch === 'x64' ? 'amd64' : process.arch);
     expect(body.cpu_count).toBeGreaterThanOrEqual(1);
+    expect(body.memory_bytes).toBe(os.totalmem());
   });
 
   it('answers 404 for routes it does not have', async () => {

@@ -22,6 +22,8 @@ export interface SystemInfo {
   architecture: string;
   os: string;
   cpu_count: number;
+  /** The machine's memory (Wings' v2 system answer carries it as `memory_bytes`). */
+  memory_bytes: number;
   /** Size of the file system holding the daemon's data directory (volumes, staged uploads, state); Aerie's. */
   disk_total_bytes: number | null;
   /** What is left of it for writing (statfs `bavail`: without the blocks kept for root); Aerie's. */
@@ -41,6 +43,7 @@ export async function systemInfo(dataDirectory?: string): Promise<SystemInfo> {
     architecture: GO_ARCH[process.arch] ?? process.arch,
     os: process.platform,
     cpu_count: os.availableParallelism(),
+    memory_bytes: os.totalmem(),
     disk_total_bytes: disk ? disk.blocks * disk.bsize : null,
     disk_free_bytes: disk ? disk.bavail * disk.bsize : null,
   };

@@ -23,6 +23,7 @@ export interface DaemonSystemInfo {
   architecture?: string;
   os?: string;
   cpu_count?: number;
+  memory_bytes?: number;
   disk_total_bytes?: number | null;
   disk_free_bytes?: number | null;
 }
