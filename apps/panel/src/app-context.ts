@@ -5,6 +5,7 @@ import { createDatabasesFeature } from '@aerie/panel/features/databases/database
 import { createEggsFeature } from '@aerie/panel/features/eggs/eggs.feature';
 import { createLocationsFeature } from '@aerie/panel/features/locations/locations.feature';
 import { createNodesFeature } from '@aerie/panel/features/nodes/nodes.feature';
+import { createOverviewFeature } from '@aerie/panel/features/overview/overview.feature';
 import { createPanelSettingsFeature } from '@aerie/panel/features/panel-settings/panel-settings.feature';
 import { createServersFeature } from '@aerie/panel/features/servers/servers.feature';
 import { createUsersFeature } from '@aerie/panel/features/users/users.feature';
@@ -28,6 +29,7 @@ function createFeatures(infrastructure: Infrastructure) {
     ...createPanelSettingsFeature(infrastructure),
     ...createLocationsFeature(infrastructure),
     ...createDatabasesFeature(infrastructure),
+    ...createOverviewFeature(infrastructure),
     ...createUsersFeature(infrastructure),
     ...createNodesFeature(infrastructure),
     ...createEggsFeature(infrastructure),

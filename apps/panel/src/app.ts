@@ -1,4 +1,5 @@
 import type { Config } from '@aerie/panel/config/load-config';
+import { PANEL_VERSION } from '@aerie/panel/config/version';
 import type { Db } from '@aerie/panel/db/database';
 import { registerCsrf } from '@aerie/panel/features/auth/csrf';
 import { registerErrorHandling } from '@aerie/panel/http/error-handler';
@@ -16,7 +17,6 @@ import { clientSurface } from '@aerie/panel/surfaces/client';
 import { remoteSurface } from '@aerie/panel/surfaces/remote';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import packageJson from '../package.json' with { type: 'json' };
 import { type AppContext, createAppContext } from './app-context';
 
 declare module 'fastify' {
@@ -30,9 +30,6 @@ declare module 'fastify' {
  * a validation rule is at most this long, and the rules are linear in it (packages/shared validation tests).
  * File writes stream their own body and have their own limit.
  */
-/** The panel's version, as package.json states it (shown by the API documentation and the admin overview). */
-export const PANEL_VERSION: string = packageJson.version;
-
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface BuildAppOptions {

@@ -6,6 +6,7 @@ import { databaseHostRoutes } from '@aerie/panel/features/databases/database-hos
 import { nestRoutes } from '@aerie/panel/features/eggs/nests.application-routes';
 import { locationRoutes } from '@aerie/panel/features/locations/locations.application-routes';
 import { nodeRoutes } from '@aerie/panel/features/nodes/nodes.application-routes';
+import { overviewRoutes } from '@aerie/panel/features/overview/overview.application-routes';
 import { serverRoutes } from '@aerie/panel/features/servers/servers.application-routes';
 import { userRoutes } from '@aerie/panel/features/users/users.application-routes';
 import { forbidden } from '@aerie/panel/http/errors';
@@ -39,4 +40,5 @@ export async function applicationSurface(app: FastifyInstance, { ctx }: { ctx: A
   await app.register(nestRoutes, { ctx, prefix: '/nests' });
   await app.register(serverRoutes, { ctx, prefix: '/servers' });
   await app.register(databaseHostRoutes, { ctx, prefix: '/database-hosts' });
+  await app.register(overviewRoutes, { ctx, prefix: '/overview' });
 }

@@ -1,0 +1,67 @@
+import type { SecretBox } from '@aerie/panel/crypto/secret-box';
+import { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
+import type { Db } from '@aerie/panel/db/database';
+import { readCount } from '@aerie/panel/db/dialect';
+import { toNodeRecord } from '@aerie/panel/features/nodes/node-record';
+
+/** How long the overview waits for each daemon's health before it calls the node offline. */
+const HEALTH_TIMEOUT_MS = 2000;
+
+export interface NodeHealth {
+  id: number;
+  name: string;
+  fqdn: string;
+  maintenanceMode: boolean;
+  online: boolean;
+  version: string | null;
+  cpuCount: number | null;
+  memoryBytes: number | null;
+}
+
+/**
+ * What the admin overview shows: every node with its daemon's health (asked in parallel, each within 2 s) and the
+ * servers counted by state (null = installed and normal).
+ */
+export class OverviewService {
+  readonly #daemon: DaemonClient;
+
+  constructor(private readonly deps: { db: Db; secretBox: SecretBox }) {
+    this.#daemon = new DaemonClient(deps.secretBox, { timeoutMs: HEALTH_TIMEOUT_MS });
+  }
+
+  async nodes(): Promise<NodeHealth[]> {
+    const rows = await this.deps.db.selectFrom('nodes').selectAll().orderBy('id').execute();
+    return Promise.all(
+      rows.map(async (row) => {
+        const node = toNodeRecord(row);
+        const system = await this.#daemon.system(node).catch(() => null);
+        return {
+          id: node.id,
+          name: node.name,
+          fqdn: node.fqdn,
+          maintenanceMode: node.maintenanceMode,
+          online: system !== null,
+          version: system?.version ?? null,
+          cpuCount: system?.cpu_count ?? null,
+          memoryBytes: system?.memory_bytes ?? null,
+        };
+      }),
+    );
+  }
+
+  async serverCounts(): Promise<{ total: number; byStatus: Record<string, number> }> {
+    const rows = await this.deps.db
+      .selectFrom('servers')
+      .select((eb) => ['status', eb.fn.countAll().as('count')])
+      .groupBy('status')
+      .execute();
+    const byStatus: Record<string, number> = {};
+    let total = 0;
+    for (const row of rows) {
+      const count = readCount(row.count);
+      byStatus[row.status ?? 'normal'] = count;
+      total += count;
+    }
+    return { total, byStatus };
+  }
+}
