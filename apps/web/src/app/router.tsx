@@ -1,8 +1,10 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { adminRoutes } from '@/app/routes/admin/admin-routes';
 import { RootLayout } from '@/app/routes/root-layout';
 import { RouteErrorBoundary } from '@/app/routes/route-error-boundary';
 import { serverRoutes } from '@/app/routes/server/server-routes';
 import { FullPageSpinner } from '@/components/ui/spinner';
+import { useUserStore } from '@/stores/user-store';
 
 /*
  * Each page is its own chunk, so the login page ships without the signed-in shell and vice versa. The error
@@ -81,6 +83,15 @@ export const routes: RouteObject[] = [
                     }),
                   },
                 ],
+              },
+              {
+                path: 'admin',
+                // Only a root admin's browser loads the admin chunks; anyone else gets the not-found page.
+                lazy: async () =>
+                  useUserStore.getState().user?.rootAdmin
+                    ? { Component: (await import('@/app/routes/admin/admin-layout')).default }
+                    : { Component: (await import('@/app/routes/app/not-found')).NotFoundRoute },
+                children: adminRoutes,
               },
               {
                 path: 'server/:id',

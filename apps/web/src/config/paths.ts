@@ -3,12 +3,13 @@ export const paths = {
   home: '/',
   account: '/account',
   accountApi: '/account/api',
-  /** Served by the panel, outside the SPA: always a full page load. */
+  /** The admin area (root admins): `/admin/<section>`. */
   admin: '/admin',
+  adminSection: (section: string) => `/admin/${section}`,
   server: (id: string) => `/server/${encodeURIComponent(id)}`,
   /** A page of the server area, e.g. serverPage('1a2b3c4d', 'files'). */
   serverPage: (id: string, page: string) => `/server/${encodeURIComponent(id)}/${page}`,
-  /** The panel's admin view of a server, by its internal id; outside the SPA. */
+  /** The admin area's page of a server, by its internal id (Pterodactyl's address). */
   adminServer: (internalId: number) => `/admin/servers/view/${internalId}`,
   auth: {
     login: '/auth/login',

@@ -1,4 +1,5 @@
 import type account from '@locales/en/account.json';
+import type admin from '@locales/en/admin.json';
 import type auth from '@locales/en/auth.json';
 import type dashboard from '@locales/en/dashboard.json';
 import type server from '@locales/en/server.json';
@@ -14,6 +15,7 @@ declare module 'i18next' {
       dashboard: typeof dashboard;
       account: typeof account;
       server: typeof server;
+      admin: typeof admin;
     };
   }
 }

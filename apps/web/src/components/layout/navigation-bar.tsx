@@ -73,10 +73,13 @@ export function NavigationBar({ rootAdmin, onSearch }: NavigationBarProps) {
             <ItemContent icon={<UserCircleIcon className={icon} />} label={t('nav.account')} />
           </NavLink>
           {rootAdmin && (
-            // The admin area is rendered by the panel, so this is a full page load.
-            <a href={paths.admin} aria-label={t('nav.admin')} className={itemClasses()}>
+            <NavLink
+              to={paths.admin}
+              aria-label={t('nav.admin')}
+              className={({ isActive }) => itemClasses(isActive)}
+            >
               <ItemContent icon={<CogIcon className={icon} />} label={t('nav.admin')} />
-            </a>
+            </NavLink>
           )}
           <a href={paths.auth.logout} aria-label={t('nav.logout')} className={itemClasses()}>
             <ItemContent icon={<LogoutIcon className={icon} />} label={t('nav.logout')} />

@@ -1,0 +1,5 @@
+import { Overview } from '@/features/admin-overview/components/overview';
+
+export default function AdminOverviewRoute() {
+  return <Overview />;
+}
