@@ -10,8 +10,26 @@ const overviewBody = {
   attributes: {
     version: '0.1.0',
     nodes: [
-      { id: 1, name: 'Local node', fqdn: '127.0.0.1', maintenance_mode: false, online: true, version: '0.1.0', cpu_count: 2, memory_bytes: 24 * 1024 ** 3 },
-      { id: 2, name: 'Far node', fqdn: 'far.example.com', maintenance_mode: true, online: false, version: null, cpu_count: null, memory_bytes: null },
+      {
+        id: 1,
+        name: 'Local node',
+        fqdn: '127.0.0.1',
+        maintenance_mode: false,
+        online: true,
+        version: '0.1.0',
+        cpu_count: 2,
+        memory_bytes: 24 * 1024 ** 3,
+      },
+      {
+        id: 2,
+        name: 'Far node',
+        fqdn: 'far.example.com',
+        maintenance_mode: true,
+        online: false,
+        version: null,
+        cpu_count: null,
+        memory_bytes: null,
+      },
     ],
     servers: { total: 3, by_status: { normal: 2, suspended: 1 } },
   },
@@ -29,7 +47,11 @@ describe('/admin', () => {
     renderApp('/admin', { user: pageUser({ root_admin: true }) });
     expect(await screen.findByRole('heading', { name: 'Overview' })).toBeInTheDocument();
     const menu = screen.getByRole('navigation', { name: 'Administration' });
-    expect(within(menu).getAllByRole('link').map((link) => link.textContent)).toEqual([
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual([
       'Overview',
       'Settings',
       'Application API',

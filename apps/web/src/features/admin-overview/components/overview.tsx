@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { AdminPage } from '@/components/admin/admin-page';
 import { ContentBox } from '@/components/ui/content-box';
 import { SpinnerBlock } from '@/components/ui/spinner';
+import { overviewQueryOptions } from '@/features/admin-overview/api/overview';
 import { formatBytes } from '@/utils/format-bytes';
-import { overviewQueryOptions } from '../api/overview';
 
 const STATUSES = [
   'normal',
