@@ -27,4 +27,7 @@ const lazyPage =
  */
 export const adminRoutes: RouteObject[] = [
   { index: true, lazy: lazyPage(() => import('@/app/routes/admin/overview')) },
+  { path: 'servers', lazy: lazyPage(() => import('@/app/routes/admin/servers')) },
+  { path: 'servers/new', lazy: lazyPage(() => import('@/app/routes/admin/server-new')) },
+  { path: 'servers/view/:id/:tab?', lazy: lazyPage(() => import('@/app/routes/admin/server-view')) },
 ];
