@@ -48,7 +48,7 @@ export interface BuildAppOptions {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   // Fail before anything is set up when the web app is not built.
-  const shell = HtmlShell.load(config.webDist, config.appName);
+  const shell = HtmlShell.load(config.webDist);
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,

@@ -2,6 +2,7 @@ import type { Config } from '@aerie/panel/config/load-config';
 import { SecretBox } from '@aerie/panel/crypto/secret-box';
 import { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import type { Db } from '@aerie/panel/db/database';
+import { PanelSettings } from '@aerie/panel/features/panel-settings/panel-settings';
 import type { Log } from '@aerie/panel/logging/log';
 import { Mailer } from '@aerie/panel/mail/mailer';
 
@@ -12,6 +13,9 @@ export interface Infrastructure {
   appKey: Buffer;
   clock: () => Date;
   secretBox: SecretBox;
+  /** Settings an admin changes at run time (`settings` table), with the environment's values as defaults. */
+  settings: PanelSettings;
+  /** Mail through the current mail settings. */
   mailer: Mailer;
   /** Calls to the nodes' daemons, with the default time-outs. */
   daemon: DaemonClient;
@@ -27,13 +31,26 @@ export function createInfrastructure(input: {
 }): Infrastructure {
   const { config, db, appKey, log } = input;
   const secretBox = new SecretBox(appKey);
+  const clock = input.clock ?? (() => new Date());
+  const settings = new PanelSettings({
+    db,
+    clock,
+    secretBox,
+    defaults: {
+      appName: config.appName,
+      twoFactorRequired: config.twoFactorRequired,
+      mail: config.mail,
+      recaptcha: config.recaptcha,
+    },
+  });
   return {
     config,
     db,
     appKey,
-    clock: input.clock ?? (() => new Date()),
+    clock,
     secretBox,
-    mailer: new Mailer(config, log),
+    settings,
+    mailer: new Mailer(config, log, () => settings.mail()),
     daemon: new DaemonClient(secretBox),
     log,
   };

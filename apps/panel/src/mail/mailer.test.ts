@@ -88,7 +88,7 @@ describe('Mailer', () => {
       { dataDir, mail: { url: undefined, from: 'Aerie <no-reply@localhost>' } },
       logger(),
     );
-    expect(mailer.isLocalOutbox).toBe(true);
+    expect(await mailer.isLocalOutbox()).toBe(true);
     mailer.queue(message);
     mailer.queue({ ...message, to: 'noah@example.com' });
     await mailer.drain();
@@ -112,7 +112,7 @@ describe('Mailer', () => {
         { dataDir, mail: { url: `smtp://127.0.0.1:${smtp.port}`, from: 'Panel <panel@example.com>' } },
         logger(),
       );
-      expect(mailer.isLocalOutbox).toBe(false);
+      expect(await mailer.isLocalOutbox()).toBe(false);
       mailer.queue(message);
       await mailer.drain();
       expect(smtp.received).toHaveLength(1);

@@ -11,35 +11,53 @@ export interface MailMessage {
   html: string;
 }
 
+/** Where mail goes: an SMTP URL, or undefined for the file outbox; and the sender. */
+export interface MailTransportSettings {
+  url: string | undefined;
+  from: string;
+}
+
+interface Transport {
+  url: string | undefined;
+  deliver: (message: MailMessage & { from: string }) => Promise<string>;
+  close: () => void;
+}
+
 /**
- * Sends mail through SMTP when MAIL_URL is set, else into the file outbox in DATA_DIR/mail.
+ * Sends mail through SMTP when a mail URL is set, else into the file outbox in DATA_DIR/mail. The URL and sender
+ * are read on every message (`settings`, the panel settings with MAIL_URL/MAIL_FROM as defaults, or the
+ * environment alone), and the transport is rebuilt when the URL changes, so a change applies without a restart.
  * Messages are sent in the background (`queue`), so a request's answer time does not reveal whether a mail was
  * sent (e.g. whether an email address has an account); `drain` waits for what is in flight.
  */
 export class Mailer {
   readonly #inFlight = new Set<Promise<void>>();
-  readonly #deliver: (message: MailMessage) => Promise<string>;
-  /** True for the file outbox: links are also logged so a local admin can use them without opening files. */
-  readonly isLocalOutbox: boolean;
+  readonly #outboxDir: string;
+  readonly #settings: () => Promise<MailTransportSettings>;
+  #transport: Transport | null = null;
 
   constructor(
     config: Pick<Config, 'mail' | 'dataDir'>,
     private readonly log: Log,
+    settings?: () => Promise<MailTransportSettings>,
   ) {
-    const from = config.mail.from;
-    if (config.mail.url) {
-      const smtp = nodemailer.createTransport(config.mail.url);
-      this.#deliver = async (message) => (await smtp.sendMail({ from, ...message })).messageId;
-      this.isLocalOutbox = false;
-    } else {
-      const outbox = createFileOutbox(join(config.dataDir, 'mail'));
-      this.#deliver = (message) => outbox.send({ from, ...message });
-      this.isLocalOutbox = true;
-    }
+    this.#outboxDir = join(config.dataDir, 'mail');
+    this.#settings = settings ?? (async () => config.mail);
+  }
+
+  /** True for the file outbox: links are also logged so a local admin can use them without opening files. */
+  async isLocalOutbox(): Promise<boolean> {
+    return !(await this.#settings()).url;
+  }
+
+  /** Sends one message now through the current transport; resolves to where it went (message id or file). */
+  async send(message: MailMessage): Promise<string> {
+    const { url, from } = await this.#settings();
+    return this.#transportFor(url).deliver({ from, ...message });
   }
 
   queue(message: MailMessage): void {
-    const sending = this.#deliver(message)
+    const sending = this.send(message)
       .then((where) => this.log.info({ to: message.to, subject: message.subject, where }, 'mail sent'))
       .catch((error: unknown) => this.log.error({ err: error, to: message.to }, 'mail could not be sent'))
       .finally(() => this.#inFlight.delete(sending));
@@ -48,5 +66,22 @@ export class Mailer {
 
   async drain(): Promise<void> {
     while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
+  }
+
+  #transportFor(url: string | undefined): Transport {
+    if (this.#transport && this.#transport.url === url) return this.#transport;
+    this.#transport?.close();
+    if (url) {
+      const smtp = nodemailer.createTransport(url);
+      this.#transport = {
+        url,
+        deliver: async (message) => (await smtp.sendMail(message)).messageId,
+        close: () => smtp.close(),
+      };
+    } else {
+      const outbox = createFileOutbox(this.#outboxDir);
+      this.#transport = { url, deliver: (message) => outbox.send(message), close: () => {} };
+    }
+    return this.#transport;
   }
 }

@@ -24,29 +24,40 @@ export const scriptSafeJson = (value: unknown) =>
   );
 
 interface ShellParts {
+  /** Up to where the title goes (the old <title> removed). */
   head: string;
+  /** From after the title to before </head>. */
+  headEnd: string;
   rest: string;
   mtimeMs: number;
 }
 
-/** Reads index.html, sets the product name as its title and splits it where the per-request tags go. */
-function readShell(file: string, appName: string): ShellParts {
+const TITLE = /<title>[\s\S]*?<\/title>/i;
+
+/** Reads index.html and splits it where the product name's title and the per-request tags go. */
+function readShell(file: string): ShellParts {
   const mtimeMs = statSync(file).mtimeMs;
   const html = readFileSync(file, 'utf8');
-  const title = `<title>${escapeHtml(appName)}</title>`;
-  const titled = /<title>[\s\S]*?<\/title>/i.test(html)
-    ? html.replace(/<title>[\s\S]*?<\/title>/i, title)
-    : html.replace(/<\/head>/i, `${title}</head>`);
-  const at = titled.search(/<\/head>/i);
+  const at = html.search(/<\/head>/i);
   if (at === -1) throw new WebBuildMissingError(`${file} has no </head>: is it the web app's build output?`);
-  return { head: titled.slice(0, at), rest: titled.slice(at), mtimeMs };
+  const head = html.slice(0, at);
+  const title = TITLE.exec(head);
+  return title
+    ? {
+        head: head.slice(0, title.index),
+        headEnd: head.slice(title.index + title[0].length),
+        rest: html.slice(at),
+        mtimeMs,
+      }
+    : { head, headEnd: '', rest: html.slice(at), mtimeMs };
 }
 
 /** How often at most a render looks whether the web app was rebuilt. */
 const REBUILD_CHECK_MS = 1000;
 
 /**
- * The SPA's index.html with, per request, the CSRF meta tag and the page globals injected before </head>.
+ * The SPA's index.html with, per request, the product name as its title (`site.name`, which an admin may change at
+ * any time) and the CSRF meta tag and the page globals injected before </head>.
  * Rendering is two string joins. A rebuild of the web app under a running panel changes the asset names in
  * index.html, so the file is read again when its mtime changes (looked at most once a second); while a
  * rebuild is half-written the last good copy keeps being served.
@@ -56,19 +67,18 @@ export class HtmlShell {
 
   private constructor(
     private readonly file: string,
-    private readonly appName: string,
     private parts: ShellParts,
   ) {}
 
   /** @throws WebBuildMissingError when `<webDist>/index.html` does not exist */
-  static load(webDist: string, appName: string): HtmlShell {
+  static load(webDist: string): HtmlShell {
     const file = join(webDist, 'index.html');
     if (!existsSync(file)) {
       throw new WebBuildMissingError(
         `The web app is not built: ${file} is missing. Run "npm run build" (or "npm start", which builds it) first.`,
       );
     }
-    return new HtmlShell(file, appName, readShell(file, appName));
+    return new HtmlShell(file, readShell(file));
   }
 
   private refreshIfRebuilt(): void {
@@ -76,7 +86,7 @@ export class HtmlShell {
     if (now - this.lastCheck < REBUILD_CHECK_MS) return;
     this.lastCheck = now;
     try {
-      if (statSync(this.file).mtimeMs !== this.parts.mtimeMs) this.parts = readShell(this.file, this.appName);
+      if (statSync(this.file).mtimeMs !== this.parts.mtimeMs) this.parts = readShell(this.file);
     } catch {
       // Mid-rebuild (file gone or incomplete): keep serving the previous build.
     }
@@ -92,6 +102,7 @@ export class HtmlShell {
     this.refreshIfRebuilt();
     const meta = `<meta name="${CSRF_META_NAME}" content="${escapeHtml(input.csrfToken)}">`;
     const script = `<script nonce="${escapeHtml(input.nonce)}">window.PterodactylUser = ${scriptSafeJson(input.user)}; window.SiteConfiguration = ${scriptSafeJson(input.site)};</script>`;
-    return `${this.parts.head}${meta}${script}${this.parts.rest}`;
+    const title = `<title>${escapeHtml(input.site.name)}</title>`;
+    return `${this.parts.head}${title}${this.parts.headEnd}${meta}${script}${this.parts.rest}`;
   }
 }

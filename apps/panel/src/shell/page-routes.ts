@@ -22,12 +22,15 @@ export async function pageRoutes(
   app: FastifyInstance,
   { ctx, shell }: { ctx: AppContext; shell: HtmlShell },
 ) {
-  const { config } = ctx;
-  const site: SiteConfiguration = {
-    name: config.appName,
-    locale: 'en',
-    recaptcha: { enabled: config.recaptcha.enabled, siteKey: config.recaptcha.siteKey },
-    analytics: null,
+  // Read per page from the panel settings (cached), so an admin's change shows on the next page.
+  const siteConfiguration = async (): Promise<SiteConfiguration> => {
+    const recaptcha = await ctx.settings.recaptcha();
+    return {
+      name: await ctx.settings.appName(),
+      locale: await ctx.settings.defaultLanguage(),
+      recaptcha: { enabled: recaptcha.enabled, siteKey: recaptcha.siteKey },
+      analytics: null,
+    };
   };
   const nodeOrigins = new NodeOrigins(ctx.db, app.log);
 
@@ -38,6 +41,7 @@ export async function pageRoutes(
     if (!user && !path.startsWith('/auth/') && path !== '/auth') return reply.redirect('/auth/login', 302);
     if (user && GUEST_ONLY.test(path)) return reply.redirect('/', 302);
     const nonce = scriptNonce();
+    const site = await siteConfiguration();
     const html = shell.render({
       csrfToken: csrfTokenFor(request, reply),
       user: user ? presentPageUser(user) : null,
@@ -47,7 +51,7 @@ export async function pageRoutes(
     const csp = documentCsp({
       nonce,
       connectSources: await nodeOrigins.list(),
-      recaptcha: config.recaptcha.enabled,
+      recaptcha: site.recaptcha.enabled,
     });
     // The page carries a CSRF token and the user: never cache it.
     return reply

@@ -168,8 +168,8 @@ describe('a missing web build', () => {
   it('fails at boot with a message that says to build', () => {
     const empty = mkdtempSync(join(tmpdir(), 'aerie-no-dist-'));
     try {
-      expect(() => HtmlShell.load(empty, 'Aerie')).toThrow(WebBuildMissingError);
-      expect(() => HtmlShell.load(empty, 'Aerie')).toThrow(/index\.html is missing\. Run "npm run build"/);
+      expect(() => HtmlShell.load(empty)).toThrow(WebBuildMissingError);
+      expect(() => HtmlShell.load(empty)).toThrow(/index\.html is missing\. Run "npm run build"/);
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
@@ -186,7 +186,7 @@ describe('a rebuild of the web app under a running panel', () => {
     const dist = mkdtempSync(join(tmpdir(), 'aerie-rebuild-'));
     try {
       writeFileSync(join(dist, 'index.html'), page('index-old.js'));
-      const shell = HtmlShell.load(dist, 'Aerie');
+      const shell = HtmlShell.load(dist);
       const render = () => shell.render({ csrfToken: 't', user: null, site, nonce: 'n' });
       expect(render()).toContain('index-old.js');
 

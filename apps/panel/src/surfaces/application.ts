@@ -7,6 +7,7 @@ import { nestRoutes } from '@aerie/panel/features/eggs/nests.application-routes'
 import { locationRoutes } from '@aerie/panel/features/locations/locations.application-routes';
 import { nodeRoutes } from '@aerie/panel/features/nodes/nodes.application-routes';
 import { overviewRoutes } from '@aerie/panel/features/overview/overview.application-routes';
+import { panelSettingsRoutes } from '@aerie/panel/features/panel-settings/panel-settings.application-routes';
 import { serverRoutes } from '@aerie/panel/features/servers/servers.application-routes';
 import { userRoutes } from '@aerie/panel/features/users/users.application-routes';
 import { forbidden } from '@aerie/panel/http/errors';
@@ -41,4 +42,5 @@ export async function applicationSurface(app: FastifyInstance, { ctx }: { ctx: A
   await app.register(serverRoutes, { ctx, prefix: '/servers' });
   await app.register(databaseHostRoutes, { ctx, prefix: '/database-hosts' });
   await app.register(overviewRoutes, { ctx, prefix: '/overview' });
+  await app.register(panelSettingsRoutes, { ctx, prefix: '/settings' });
 }

@@ -16,7 +16,7 @@ import { TotpVerifier } from './totp-verifier';
  * resets, reCAPTCHA, and the password re-check throttle the account pages share.
  */
 export function createAuthFeature(infrastructure: Infrastructure, servers: { revocation: AccessRevocation }) {
-  const { config, db, appKey, clock, secretBox, mailer, log } = infrastructure;
+  const { config, db, appKey, clock, secretBox, mailer, settings, log } = infrastructure;
   const sessions = new Sessions(new SessionStore(db), { ttlMs: limits.sessionTtlMs, clock });
   const lockout = new LoginLockout();
   const totp = new TotpVerifier({ db, secretBox, windowSteps: config.totpWindow, clock });
@@ -24,7 +24,11 @@ export function createAuthFeature(infrastructure: Infrastructure, servers: { rev
     sessions,
     totp,
     recheck: new PasswordRecheck(),
-    recaptcha: new RecaptchaVerifier(config.recaptcha, log),
+    recaptcha: new RecaptchaVerifier({
+      settings: () => settings.recaptcha(),
+      verifyUrl: config.recaptcha.verifyUrl,
+      log,
+    }),
     login: new LoginService({ db, lockout, clock }),
     checkpoint: new CheckpointService({ db, lockout, totp, appKey, clock }),
     passwordReset: new PasswordResetService({
@@ -33,7 +37,7 @@ export function createAuthFeature(infrastructure: Infrastructure, servers: { rev
       sessions,
       revocation: servers.revocation,
       appUrl: config.appUrl,
-      appName: config.appName,
+      appName: () => settings.appName(),
       clock,
       log,
     }),

@@ -30,7 +30,8 @@ export class PasswordResetService {
       sessions: Sessions;
       revocation: AccessRevocation;
       appUrl: string;
-      appName: string;
+      /** The product name at the time of sending (panel settings). */
+      appName: () => Promise<string>;
       clock: () => Date;
       log: Log;
     },
@@ -57,12 +58,13 @@ export class PasswordResetService {
         .execute();
     });
     const link = `${this.deps.appUrl}/auth/password/reset/${token}?email=${encodeURIComponent(user.email)}`;
-    if (this.deps.mailer.isLocalOutbox) this.deps.log.info(`Password reset link for ${user.email}: ${link}`);
+    if (await this.deps.mailer.isLocalOutbox())
+      this.deps.log.info(`Password reset link for ${user.email}: ${link}`);
     this.deps.mailer.queue(
       passwordResetMail({
         to: user.email,
         link,
-        appName: this.deps.appName,
+        appName: await this.deps.appName(),
         minutes: limits.passwordResetTtlMs / 60_000,
       }),
     );

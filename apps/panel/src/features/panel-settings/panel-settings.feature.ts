@@ -1,10 +1,10 @@
 import type { Infrastructure } from '@aerie/panel/infrastructure';
-import { PanelSettings } from './panel-settings';
+import { PanelSettingsAdmin } from './panel-settings-admin';
 
-/** Settings stored in the database (effective without a restart). */
-export function createPanelSettingsFeature(infrastructure: Infrastructure) {
-  const { config, db, clock } = infrastructure;
-  return {
-    settings: new PanelSettings({ db, clock, defaults: { twoFactorRequired: config.twoFactorRequired } }),
-  };
+/**
+ * The admin area's side of the panel settings. The settings themselves (`ctx.settings`) are infrastructure, since
+ * the mailer and other features read them.
+ */
+export function createPanelSettingsFeature({ settings, mailer }: Infrastructure) {
+  return { panelSettingsAdmin: new PanelSettingsAdmin({ settings, mailer }) };
 }

@@ -1,25 +1,62 @@
+import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { Db } from '@aerie/panel/db/database';
 import type { TwoFactorRequirement } from '@aerie/shared/account/account-wire';
+import { type PanelLanguage, panelLanguages } from '@aerie/shared/panel-settings/panel-settings-bodies';
 
 /** Setting keys, with what they mean. */
 export const SETTING_2FA_REQUIRED = '2fa_required';
+/** The product name (title, navigation bar, mails). */
+export const SETTING_APP_NAME = 'app_name';
+/** Sealed: the SMTP URL (it may carry a password); stored empty for the file outbox. */
+export const SETTING_MAIL_URL = 'mail_url';
+export const SETTING_MAIL_FROM = 'mail_from';
+/** '1' or '0'. */
+export const SETTING_RECAPTCHA_ENABLED = 'recaptcha_enabled';
+export const SETTING_RECAPTCHA_SITE_KEY = 'recaptcha_site_key';
+/** Sealed. */
+export const SETTING_RECAPTCHA_SECRET_KEY = 'recaptcha_secret_key';
+export const SETTING_DEFAULT_LANGUAGE = 'default_language';
 
-/** Each read is served from memory for this long, so a hot path (every /api/client request) costs no query. */
+/** Settings whose stored value is sealed with the secret box. */
+const SEALED = new Set([SETTING_MAIL_URL, SETTING_RECAPTCHA_SECRET_KEY]);
+
+/** The whole table is served from memory for this long, so a hot path (every /api/client request) costs no query. */
 const CACHE_MS = 5_000;
 
+/** What applies when a setting is not stored: the environment's values. */
+export interface PanelSettingsDefaults {
+  appName: string;
+  twoFactorRequired: TwoFactorRequirement;
+  mail: { url: string | undefined; from: string };
+  recaptcha: { enabled: boolean; siteKey: string; secretKey: string };
+}
+
+export interface MailSettings {
+  /** undefined: the file outbox in DATA_DIR/mail. */
+  url: string | undefined;
+  from: string;
+}
+
+export interface RecaptchaSettings {
+  enabled: boolean;
+  siteKey: string;
+  secretKey: string;
+}
+
 /**
- * Panel-wide settings stored in the `settings` table, each overriding a default from the environment. Reads are
- * cached for a few seconds; a write through this class is seen at once here, and by other panel replicas within
- * CACHE_MS.
+ * Panel-wide settings stored in the `settings` table, each overriding a default from the environment. The table
+ * is read whole and cached for a few seconds; a write through this class is seen at once here, and by other
+ * panel replicas within CACHE_MS.
  */
 export class PanelSettings {
-  readonly #cache = new Map<string, { value: string | null; until: number }>();
+  #snapshot: { values: Map<string, string>; until: number } | null = null;
 
   constructor(
     private readonly deps: {
       db: Db;
       clock: () => Date;
-      defaults: { twoFactorRequired: TwoFactorRequirement };
+      secretBox: SecretBox;
+      defaults: PanelSettingsDefaults;
     },
   ) {}
 
@@ -31,27 +68,74 @@ export class PanelSettings {
       : this.deps.defaults.twoFactorRequired;
   }
 
-  /** The stored value of a setting, or null when it is unset. */
-  async get(key: string): Promise<string | null> {
-    const now = this.deps.clock().getTime();
-    const cached = this.#cache.get(key);
-    if (cached && cached.until > now) return cached.value;
-    const row = await this.deps.db
-      .selectFrom('settings')
-      .select('value')
-      .where('key', '=', key)
-      .executeTakeFirst();
-    const value = row?.value ?? null;
-    this.#cache.set(key, { value, until: now + CACHE_MS });
-    return value;
+  async appName(): Promise<string> {
+    return (await this.get(SETTING_APP_NAME)) || this.deps.defaults.appName;
   }
 
-  /** Stores a setting (insert or update), or removes it with `null` so the default applies again. */
-  async set(key: string, value: string | null): Promise<void> {
+  async mail(): Promise<MailSettings> {
+    const url = await this.get(SETTING_MAIL_URL);
+    return {
+      url: url === null ? this.deps.defaults.mail.url : url || undefined,
+      from: (await this.get(SETTING_MAIL_FROM)) || this.deps.defaults.mail.from,
+    };
+  }
+
+  async recaptcha(): Promise<RecaptchaSettings> {
+    const defaults = this.deps.defaults.recaptcha;
+    const enabled = await this.get(SETTING_RECAPTCHA_ENABLED);
+    const siteKey = await this.get(SETTING_RECAPTCHA_SITE_KEY);
+    const secretKey = await this.get(SETTING_RECAPTCHA_SECRET_KEY);
+    return {
+      enabled: enabled === null ? defaults.enabled : enabled === '1',
+      siteKey: siteKey ?? defaults.siteKey,
+      secretKey: secretKey ?? defaults.secretKey,
+    };
+  }
+
+  async defaultLanguage(): Promise<PanelLanguage> {
+    const stored = await this.get(SETTING_DEFAULT_LANGUAGE);
+    return (panelLanguages as readonly string[]).includes(stored ?? '') ? (stored as PanelLanguage) : 'en';
+  }
+
+  /** The stored value of a setting (opened when sealed), or null when it is unset or cannot be opened. */
+  async get(key: string): Promise<string | null> {
+    const raw = (await this.#values()).get(key);
+    if (raw === undefined) return null;
+    if (!SEALED.has(key)) return raw;
+    try {
+      return this.deps.secretBox.open(raw);
+    } catch {
+      // Sealed under another APP_KEY: as good as unset.
+      return null;
+    }
+  }
+
+  /** Stores settings (insert or update; sealed ones sealed), `null` removing one so the default applies again. */
+  async setMany(values: Readonly<Record<string, string | null>>): Promise<void> {
+    const entries = Object.entries(values);
+    if (entries.length === 0) return;
     await this.deps.db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('settings').where('key', '=', key).execute();
-      if (value !== null) await tx.insertInto('settings').values({ key, value }).execute();
+      for (const [key, value] of entries) {
+        await tx.deleteFrom('settings').where('key', '=', key).execute();
+        if (value === null) continue;
+        const stored = SEALED.has(key) ? this.deps.secretBox.seal(value) : value;
+        await tx.insertInto('settings').values({ key, value: stored }).execute();
+      }
     });
-    this.#cache.delete(key);
+    this.#snapshot = null;
+  }
+
+  /** Stores one setting, or removes it with `null` so the default applies again. */
+  set(key: string, value: string | null): Promise<void> {
+    return this.setMany({ [key]: value });
+  }
+
+  async #values(): Promise<Map<string, string>> {
+    const now = this.deps.clock().getTime();
+    if (this.#snapshot && this.#snapshot.until > now) return this.#snapshot.values;
+    const rows = await this.deps.db.selectFrom('settings').select(['key', 'value']).execute();
+    const values = new Map(rows.map((row) => [row.key, row.value]));
+    this.#snapshot = { values, until: now + CACHE_MS };
+    return values;
   }
 }

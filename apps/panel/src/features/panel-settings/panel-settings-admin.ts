@@ -1,0 +1,92 @@
+import { displayError } from '@aerie/panel/http/errors';
+import { fieldRuleFailed } from '@aerie/panel/http/validate';
+import type { Mailer } from '@aerie/panel/mail/mailer';
+import {
+  type PanelSettingsAttributes,
+  type PanelSettingsBody,
+  panelSettingsMessages,
+} from '@aerie/shared/panel-settings/panel-settings-bodies';
+import {
+  type PanelSettings,
+  SETTING_2FA_REQUIRED,
+  SETTING_APP_NAME,
+  SETTING_DEFAULT_LANGUAGE,
+  SETTING_MAIL_FROM,
+  SETTING_MAIL_URL,
+  SETTING_RECAPTCHA_ENABLED,
+  SETTING_RECAPTCHA_SECRET_KEY,
+  SETTING_RECAPTCHA_SITE_KEY,
+} from './panel-settings';
+
+/** Reads and changes the panel settings for /api/application/settings, and sends the test mail. */
+export class PanelSettingsAdmin {
+  constructor(private readonly deps: { settings: PanelSettings; mailer: Mailer }) {}
+
+  /** The effective values; the reCAPTCHA secret only as whether one is set. */
+  async view(): Promise<PanelSettingsAttributes> {
+    const { settings } = this.deps;
+    const mail = await settings.mail();
+    const recaptcha = await settings.recaptcha();
+    return {
+      app_name: await settings.appName(),
+      '2fa_required': await settings.twoFactorRequired(),
+      mail_url: mail.url ?? '',
+      mail_from: mail.from,
+      recaptcha_enabled: recaptcha.enabled,
+      recaptcha_site_key: recaptcha.siteKey,
+      recaptcha_secret_key_set: recaptcha.secretKey !== '',
+      default_language: await settings.defaultLanguage(),
+    };
+  }
+
+  /**
+   * Stores the fields sent (all at once). An empty mail URL selects the file outbox; an empty reCAPTCHA secret
+   * keeps the stored one.
+   * @throws HttpError 422 when reCAPTCHA would be on without a site key or a secret key
+   */
+  async update(body: PanelSettingsBody): Promise<PanelSettingsAttributes> {
+    const current = await this.deps.settings.recaptcha();
+    const enabled = body.recaptcha_enabled ?? current.enabled;
+    if (enabled) {
+      const siteKey =
+        body.recaptcha_site_key !== undefined ? (body.recaptcha_site_key ?? '') : current.siteKey;
+      if (!siteKey) throw fieldRuleFailed('recaptcha_site_key', 'required');
+      if (!body.recaptcha_secret_key && !current.secretKey)
+        throw fieldRuleFailed('recaptcha_secret_key', 'required');
+    }
+    const values: Record<string, string> = {};
+    if (body.app_name !== undefined) values[SETTING_APP_NAME] = body.app_name;
+    if (body['2fa_required'] !== undefined) values[SETTING_2FA_REQUIRED] = String(body['2fa_required']);
+    if (body.mail_url !== undefined) values[SETTING_MAIL_URL] = body.mail_url ?? '';
+    if (body.mail_from !== undefined) values[SETTING_MAIL_FROM] = body.mail_from;
+    if (body.recaptcha_enabled !== undefined)
+      values[SETTING_RECAPTCHA_ENABLED] = body.recaptcha_enabled ? '1' : '0';
+    if (body.recaptcha_site_key !== undefined)
+      values[SETTING_RECAPTCHA_SITE_KEY] = body.recaptcha_site_key ?? '';
+    if (body.recaptcha_secret_key) values[SETTING_RECAPTCHA_SECRET_KEY] = body.recaptcha_secret_key;
+    if (body.default_language !== undefined) values[SETTING_DEFAULT_LANGUAGE] = body.default_language;
+    await this.deps.settings.setMany(values);
+    return this.view();
+  }
+
+  /**
+   * Sends a test message to `to` through the current transport and waits for it.
+   * @throws HttpError 400 DisplayException with the transport's error
+   */
+  async sendTestMail(to: string): Promise<void> {
+    const appName = await this.deps.settings.appName();
+    const text = panelSettingsMessages.testMailText(appName);
+    try {
+      await this.deps.mailer.send({
+        to,
+        subject: panelSettingsMessages.testMailSubject(appName),
+        text,
+        html: `<p>${text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`,
+      });
+    } catch (error) {
+      throw displayError(
+        panelSettingsMessages.testMailFailed(error instanceof Error ? error.message : String(error)),
+      );
+    }
+  }
+}

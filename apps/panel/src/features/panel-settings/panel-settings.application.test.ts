@@ -1,0 +1,165 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { applicationRequest, createAdminWithKey } from '@aerie/panel/test/application-api';
+import { TestBrowser } from '@aerie/panel/test/browser';
+import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { closedPort } from '@aerie/panel/test/closed-port';
+import { createTestUser } from '@aerie/panel/test/factories';
+import { applicationApiMessages } from '@aerie/shared/application-api/application-api-messages';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+let t: TestApp;
+let admin: { browser: TestBrowser; email: string };
+
+beforeAll(async () => {
+  t = await buildTestApp({ env: { APP_NAME: 'Env Panel', MAIL_FROM: 'Env <env@example.com>' } });
+  const { user, password } = await createTestUser(t.ctx, { rootAdmin: true });
+  const browser = new TestBrowser(t.app);
+  await browser.signIn(user.username, password);
+  admin = { browser, email: user.email };
+});
+afterAll(() => t.close());
+afterEach(async () => {
+  const rows = await t.db.selectFrom('settings').select('key').execute();
+  await t.ctx.settings.setMany(Object.fromEntries(rows.map((row) => [row.key, null])));
+});
+
+const patch = (body: Record<string, unknown>) =>
+  admin.browser.send('PATCH', '/api/application/settings', body);
+
+describe('/api/application/settings', () => {
+  it('reads the environment defaults, then what was saved, never the reCAPTCHA secret', async () => {
+    const initial = await admin.browser.get('/api/application/settings');
+    expect(initial.statusCode).toBe(200);
+    expect(initial.json()).toEqual({
+      object: 'panel_settings',
+      attributes: {
+        app_name: 'Env Panel',
+        '2fa_required': 0,
+        mail_url: '',
+        mail_from: 'Env <env@example.com>',
+        recaptcha_enabled: false,
+        recaptcha_site_key: '',
+        recaptcha_secret_key_set: false,
+        default_language: 'en',
+      },
+    });
+
+    const saved = await patch({
+      app_name: 'Acme Hosting',
+      '2fa_required': '0',
+      mail_url: 'smtp://mailer:secret@mail.example.com:587',
+      mail_from: 'Acme <panel@acme.test>',
+      recaptcha_enabled: true,
+      recaptcha_site_key: 'site-key',
+      recaptcha_secret_key: 'very-secret',
+      default_language: 'en',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const attributes = {
+      app_name: 'Acme Hosting',
+      '2fa_required': 0,
+      mail_url: 'smtp://mailer:secret@mail.example.com:587',
+      mail_from: 'Acme <panel@acme.test>',
+      recaptcha_enabled: true,
+      recaptcha_site_key: 'site-key',
+      recaptcha_secret_key_set: true,
+      default_language: 'en',
+    };
+    expect(saved.json().attributes).toEqual(attributes);
+    expect(saved.body).not.toContain('very-secret');
+
+    // An empty secret keeps the stored one; secrets are sealed at rest.
+    const again = await patch({ recaptcha_secret_key: '', app_name: 'Acme' });
+    expect(again.json().attributes).toEqual({ ...attributes, app_name: 'Acme' });
+    expect((await t.ctx.settings.recaptcha()).secretKey).toBe('very-secret');
+    const stored = await t.db.selectFrom('settings').select(['key', 'value']).execute();
+    expect(stored.map((row) => row.value).join(' ')).not.toMatch(/very-secret|mailer:secret/);
+
+    // An empty mail URL is the file outbox, whatever MAIL_URL says.
+    expect((await patch({ mail_url: '' })).json().attributes.mail_url).toBe('');
+  });
+
+  it('answers 422 for bad fields, and for reCAPTCHA without keys', async () => {
+    const invalid = await patch({
+      app_name: '',
+      '2fa_required': 3,
+      mail_url: 'http://mail.example.com',
+      default_language: 'de',
+    });
+    expect(invalid.statusCode).toBe(422);
+    expect(invalid.json().errors.map((e: { detail: string }) => e.detail)).toEqual([
+      'The app name field is required.',
+      'The 2fa required must be between 0 and 2.',
+      'The mail url format is invalid.',
+      'The selected default language is invalid.',
+    ]);
+    const noKeys = await patch({ recaptcha_enabled: true, recaptcha_site_key: 'site' });
+    expect(noKeys.statusCode).toBe(422);
+    expect(noKeys.json().errors[0]).toMatchObject({
+      detail: 'The recaptcha secret key field is required.',
+      meta: { source_field: 'recaptcha_secret_key', rule: 'required' },
+    });
+    expect(await t.db.selectFrom('settings').select('key').execute()).toEqual([]);
+  });
+
+  it('shows a new product name and reCAPTCHA site key on the next page', async () => {
+    await patch({
+      app_name: 'Brand <New>',
+      recaptcha_enabled: true,
+      recaptcha_site_key: 'the-site-key',
+      recaptcha_secret_key: 'the-secret',
+    });
+    const page = await new TestBrowser(t.app).open('/auth/login');
+    expect(page.body).toContain('<title>Brand &lt;New&gt;</title>');
+    expect(page.body).toContain('"name":"Brand \\u003cNew\\u003e"');
+    expect(page.body).toContain('"recaptcha":{"enabled":true,"siteKey":"the-site-key"}');
+    expect(page.headers['content-security-policy']).toContain('https://www.google.com/recaptcha/');
+    // Sign-in now wants a captcha response.
+    const login = await new TestBrowser(t.app).post('/auth/login', { user: 'x', password: 'y' });
+    expect(login.statusCode).toBe(400);
+    expect(login.json().errors[0].detail).toBe('Failed to validate reCAPTCHA data.');
+  });
+
+  it('enforces a 2FA requirement at once', async () => {
+    const { user, password } = await createTestUser(t.ctx);
+    const browser = new TestBrowser(t.app);
+    await browser.signIn(user.username, password);
+    expect((await browser.get('/api/client/permissions')).statusCode).toBe(200);
+    expect((await patch({ '2fa_required': 2 })).statusCode).toBe(200);
+    const refused = await browser.get('/api/client/permissions');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors[0].code).toBe('TwoFactorAuthRequiredException');
+  });
+
+  it("sends a test mail to the admin's address through the current transport", async () => {
+    const sent = await admin.browser.post('/api/application/settings/mail/test');
+    expect(sent.statusCode, sent.body).toBe(204);
+    const dir = join(t.dataDir, 'mail');
+    const mails = readdirSync(dir)
+      .filter((name) => name.endsWith('.eml'))
+      .map((name) => readFileSync(join(dir, name), 'utf8'));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toContain(`To: ${admin.email}`);
+    expect(mails[0]).toMatch(/^Subject: Env Panel: Test Message$/m);
+    expect(mails[0]).toContain('From: Env <env@example.com>');
+
+    const port = await closedPort();
+    await patch({ mail_url: `smtp://127.0.0.1:${port}` });
+    const failed = await admin.browser.post('/api/application/settings/mail/test');
+    expect(failed.statusCode).toBe(400);
+    expect(failed.json().errors[0].code).toBe('DisplayException');
+    expect(failed.json().errors[0].detail).toMatch(/^The test mail could not be sent: .*ECONNREFUSED/);
+  });
+
+  it("lets a root admin's account key in, never an application key", async () => {
+    const { admin: owner, bearer } = await createAdminWithKey(t.ctx);
+    const refused = await applicationRequest(t.app, bearer, 'PATCH', 'settings', { app_name: 'Nope' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().errors[0].detail).toBe(applicationApiMessages.keysNotByApplicationKey);
+    expect((await applicationRequest(t.app, bearer, 'GET', 'settings')).statusCode).toBe(403);
+    const { key, secret } = await t.ctx.apiKeys.create(owner, { description: 'account', allowedIps: [] });
+    const account = await applicationRequest(t.app, `${key.identifier}${secret}`, 'GET', 'settings');
+    expect(account.statusCode).toBe(200);
+  });
+});
