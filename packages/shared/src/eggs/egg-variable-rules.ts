@@ -1,5 +1,38 @@
 import type { IssueLike } from '../validation/validation-errors';
 
+/** The rule names `checkVariableRules` understands; an egg variable saved through the API may use only these. */
+export const knownVariableRules = [
+  'required',
+  'nullable',
+  'string',
+  'integer',
+  'numeric',
+  'boolean',
+  'alpha',
+  'alpha_num',
+  'alpha_dash',
+  'min',
+  'max',
+  'between',
+  'size',
+  'in',
+  'not_in',
+  'regex',
+  'digits',
+] as const;
+
+/** The names in a rule string (`required|max:20` → required, max), in order, blanks skipped. */
+export const variableRuleNames = (rules: string): string[] =>
+  rules
+    .split('|')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => entry.split(':')[0] ?? entry);
+
+/** The first rule name of the string that `checkVariableRules` does not understand, or null. */
+export const unknownVariableRule = (rules: string): string | null =>
+  variableRuleNames(rules).find((name) => !(knownVariableRules as readonly string[]).includes(name)) ?? null;
+
 /**
  * Checks a server variable's value against its egg variable's Laravel rule string (`required|string|max:20`),
  * as Pterodactyl's VariableValidatorService does (reference application API §4.4). The common rules are

@@ -24,6 +24,9 @@ export interface Egg {
   author: string;
   name: string;
   description: string | null;
+  /** Feature flags of the export (`eula`, `java_version`…), or null. */
+  features: string[] | null;
+  updateUrl: string | null;
   /** Display label → image. */
   dockerImages: Record<string, string>;
   fileDenylist: string[] | null;
@@ -79,6 +82,7 @@ const toNest = (row: Selectable<NestsTable>): Nest => ({
 function toEgg(row: Selectable<EggsTable>): Egg {
   const images = parseJsonText(row.docker_images, {});
   const denylist = parseJsonText(row.file_denylist, null);
+  const features = parseJsonText(row.features, null);
   return {
     id: row.id,
     uuid: row.uuid,
@@ -86,6 +90,8 @@ function toEgg(row: Selectable<EggsTable>): Egg {
     author: row.author,
     name: row.name,
     description: row.description,
+    features: Array.isArray(features) ? (features as string[]) : null,
+    updateUrl: row.update_url,
     dockerImages:
       typeof images === 'object' && images !== null && !Array.isArray(images)
         ? (images as Record<string, string>)
@@ -189,4 +195,28 @@ export async function listEggVariables(db: Db, eggIds: number[]): Promise<EggVar
 export async function nestOfEggUuid(db: Db, uuid: string): Promise<number | null> {
   const row = await db.selectFrom('eggs').select('nest_id').where('uuid', '=', uuid).executeTakeFirst();
   return row ? row.nest_id : null;
+}
+
+export async function findEggVariable(
+  db: Db,
+  eggId: number,
+  variableId: number,
+): Promise<EggVariable | null> {
+  const row = await db
+    .selectFrom('egg_variables')
+    .selectAll()
+    .where('id', '=', variableId)
+    .where('egg_id', '=', eggId)
+    .executeTakeFirst();
+  return row ? toEggVariable(row) : null;
+}
+
+/** How many servers use the egg, or any egg of the nest. */
+export async function countServers(db: Db, where: { eggId: number } | { nestId: number }): Promise<number> {
+  const row = await db
+    .selectFrom('servers')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('eggId' in where ? 'egg_id' : 'nest_id', '=', 'eggId' in where ? where.eggId : where.nestId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }

@@ -9,11 +9,14 @@ import {
   resourceUrl,
 } from '@aerie/panel/http/application/transformer';
 import { displayError, notFound, validationFailed } from '@aerie/panel/http/errors';
-import { idParam, validateBody } from '@aerie/panel/http/validate';
+import { idParam, validateBody, validateRouteBody } from '@aerie/panel/http/validate';
+import { eggUpdateBodySchema, eggVariableBodySchema, nestBodySchema } from '@aerie/shared/eggs/egg-bodies';
 import { eggImportFileBodySchema, isEggImportFileBody } from '@aerie/shared/eggs/egg-import-bodies';
-import type { FastifyInstance } from 'fastify';
-import { eggTransformer } from './egg.transformer';
-import { findEggInNest, findNest, listEggsOfNests, listNests } from './eggs.repository';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { User } from '../users/user';
+import { eggTransformer, eggVariableTransformer } from './egg.transformer';
+import { buildEggExport, eggExportFileName, phpPrettyJson } from './egg-export';
+import { findEggInNest, findEggVariable, findNest, listEggsOfNests, listNests } from './eggs.repository';
 import { nestTransformer } from './nest.transformer';
 import { EggExportError } from './ptdl/egg-export-error';
 import { parseEggExport, parseEggExportText } from './ptdl/parse-egg-export';
@@ -47,7 +50,9 @@ function eggFromBody(body: unknown) {
 
 /**
  * /api/application/nests and their eggs (reference application API §3.7): `nests` for the nests themselves,
- * `eggs` for everything under `nests/{nest}/eggs` (listing a nest's eggs needs eggs, not nests).
+ * `eggs` for everything under `nests/{nest}/eggs` (listing a nest's eggs needs eggs, not nests). The writes
+ * other than the import are Aerie's (upstream has them in its admin pages): nests, egg edits, export and the
+ * egg's variables.
  */
 export async function nestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const nests = { adminResource: 'nests' } as const;
@@ -59,6 +64,33 @@ export async function nestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     if (!nest) throw notFound();
     return nest;
   };
+
+  /** @throws HttpError 404 for an unknown egg, or an egg of another nest */
+  const eggOf = async (params: unknown) => {
+    const nest = await nestOf(params);
+    const egg = await findEggInNest(ctx.db, nest.id, idParam((params as { egg: string }).egg));
+    if (!egg) throw notFound();
+    return egg;
+  };
+
+  /** @throws HttpError 404 for an unknown variable, or one of another egg */
+  const variableOf = async (params: unknown) => {
+    const egg = await eggOf(params);
+    const variable = await findEggVariable(
+      ctx.db,
+      egg.id,
+      idParam((params as { variable: string }).variable),
+    );
+    if (!variable) throw notFound();
+    return variable;
+  };
+
+  const renderNest = (request: FastifyRequest, nest: Awaited<ReturnType<typeof nestOf>>) =>
+    renderItem(renderContextFor(request, ctx.db), nestTransformer, nest, parseIncludes(request));
+  const renderEgg = (request: FastifyRequest, egg: Awaited<ReturnType<typeof eggOf>>) =>
+    renderItem(renderContextFor(request, ctx.db), eggTransformer, egg, parseIncludes(request));
+  const renderVariable = (request: FastifyRequest, variable: Awaited<ReturnType<typeof variableOf>>) =>
+    renderItem(renderContextFor(request, ctx.db), eggVariableTransformer, variable, new Map());
 
   app.get('', { config: nests }, async (request) => {
     const page = parsePage(request.query as Record<string, string>);
@@ -90,12 +122,9 @@ export async function nestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     );
   });
 
-  app.get('/:id/eggs/:egg', { config: eggs }, async (request) => {
-    const nest = await nestOf(request.params);
-    const egg = await findEggInNest(ctx.db, nest.id, idParam((request.params as { egg: string }).egg));
-    if (!egg) throw notFound();
-    return renderItem(renderContextFor(request, ctx.db), eggTransformer, egg, parseIncludes(request));
-  });
+  app.get('/:id/eggs/:egg', { config: eggs }, async (request) =>
+    renderEgg(request, await eggOf(request.params)),
+  );
 
   // An addition to upstream: the egg file (PTDL_v1/v2 JSON, Pelican PLCN JSON or YAML) imported into this nest
   // with the panel's importer.
@@ -111,5 +140,85 @@ export async function nestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     return reply
       .status(created ? 201 : 200)
       .send({ ...item, meta: { resource: resourceUrl(request, `nests/${egg.nestId}/eggs/${egg.id}`) } });
+  });
+
+  app.post(
+    '',
+    { config: { ...nests, body: nestBodySchema, summary: 'Create a nest (author: the calling admin)' } },
+    async (request, reply) => {
+      const body = validateRouteBody<typeof nestBodySchema>(request);
+      const nest = await ctx.eggs.createNest(body, (request.user as User).email);
+      return reply.status(201).send({
+        ...(await renderNest(request, nest)),
+        meta: { resource: resourceUrl(request, `nests/${nest.id}`) },
+      });
+    },
+  );
+
+  app.patch(
+    '/:id',
+    { config: { ...nests, body: nestBodySchema, summary: "Change a nest's name and description" } },
+    async (request) => {
+      const nest = await nestOf(request.params);
+      return renderNest(
+        request,
+        await ctx.eggs.updateNest(nest, validateRouteBody<typeof nestBodySchema>(request)),
+      );
+    },
+  );
+
+  app.delete('/:id', { config: nests }, async (request, reply) => {
+    await ctx.eggs.deleteNest(await nestOf(request.params));
+    return reply.status(204).send();
+  });
+
+  app.patch(
+    '/:id/eggs/:egg',
+    { config: { ...eggs, body: eggUpdateBodySchema, summary: 'Change an egg (the fields sent)' } },
+    async (request) => {
+      const egg = await eggOf(request.params);
+      const body = validateRouteBody<typeof eggUpdateBodySchema>(request, { trimStrings: false });
+      return renderEgg(request, await ctx.eggs.updateEgg(egg, body));
+    },
+  );
+
+  app.delete('/:id/eggs/:egg', { config: eggs }, async (request, reply) => {
+    await ctx.eggs.deleteEgg(await eggOf(request.params));
+    return reply.status(204).send();
+  });
+
+  // The PTDL_v2 file upstream's admin "Export" button downloads.
+  app.get('/:id/eggs/:egg/export', { config: eggs }, async (request, reply) => {
+    const egg = await eggOf(request.params);
+    const file = await buildEggExport(ctx.db, egg, new Date());
+    return reply
+      .header('content-type', 'application/json')
+      .header('content-disposition', `attachment; filename=${eggExportFileName(egg.name)}`)
+      .send(phpPrettyJson(file));
+  });
+
+  app.post(
+    '/:id/eggs/:egg/variables',
+    { config: { ...eggs, body: eggVariableBodySchema, summary: 'Add a variable to an egg' } },
+    async (request, reply) => {
+      const egg = await eggOf(request.params);
+      const body = validateRouteBody<typeof eggVariableBodySchema>(request);
+      return reply.status(201).send(await renderVariable(request, await ctx.eggs.createVariable(egg, body)));
+    },
+  );
+
+  app.patch(
+    '/:id/eggs/:egg/variables/:variable',
+    { config: { ...eggs, body: eggVariableBodySchema, summary: 'Change an egg variable' } },
+    async (request) => {
+      const variable = await variableOf(request.params);
+      const body = validateRouteBody<typeof eggVariableBodySchema>(request);
+      return renderVariable(request, await ctx.eggs.updateVariable(variable, body));
+    },
+  );
+
+  app.delete('/:id/eggs/:egg/variables/:variable', { config: eggs }, async (request, reply) => {
+    await ctx.eggs.deleteVariable(await variableOf(request.params));
+    return reply.status(204).send();
   });
 }
