@@ -1,0 +1,196 @@
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient } from '@/lib/api-client';
+import {
+  type ApplicationItem,
+  type ApplicationList,
+  listQuery,
+  type Page,
+  toPage,
+} from '@/lib/application-api';
+
+/** A server in a user's `servers` include: what the user page lists and links to. */
+export interface UserServer {
+  id: number;
+  uuid: string;
+  identifier: string;
+  name: string;
+  status: string | null;
+  suspended: boolean;
+}
+
+/** A panel user as the admin area shows it (the Application API's `user`). */
+export interface AdminUser {
+  id: number;
+  externalId: string | null;
+  uuid: string;
+  username: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  language: string;
+  rootAdmin: boolean;
+  twoFactor: boolean;
+  createdAt: string;
+  updatedAt: string;
+  /** The servers the user owns, when asked for with `include=servers` (null when the include was refused). */
+  servers: UserServer[] | null;
+}
+
+interface UserAttributes {
+  id: number;
+  external_id: string | null;
+  uuid: string;
+  username: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  language: string;
+  root_admin: boolean;
+  '2fa': boolean;
+  created_at: string;
+  updated_at: string;
+  relationships?: {
+    servers?: ApplicationList<UserServer> | { object: 'null_resource'; attributes: null };
+  };
+}
+
+/** What POST and PATCH take (PATCH is a full update: every required field again; no password keeps it). */
+export interface UserBody {
+  email: string;
+  username: string;
+  first_name: string;
+  last_name: string;
+  password?: string;
+  root_admin: boolean;
+  language?: string;
+}
+
+export function toAdminUser(attributes: UserAttributes): AdminUser {
+  const servers = attributes.relationships?.servers;
+  return {
+    id: attributes.id,
+    externalId: attributes.external_id,
+    uuid: attributes.uuid,
+    username: attributes.username,
+    email: attributes.email,
+    firstName: attributes.first_name,
+    lastName: attributes.last_name,
+    language: attributes.language,
+    rootAdmin: attributes.root_admin,
+    twoFactor: attributes['2fa'],
+    createdAt: attributes.created_at,
+    updatedAt: attributes.updated_at,
+    servers:
+      servers && servers.object === 'list'
+        ? servers.data.map(({ attributes: server }) => ({
+            id: server.id,
+            uuid: server.uuid,
+            identifier: server.identifier,
+            name: server.name,
+            status: server.status,
+            suspended: server.suspended,
+          }))
+        : null,
+  };
+}
+
+/** Which column the list's search looks in (the API's `filter[email]` / `filter[username]`). */
+export type UserSearchField = 'email' | 'username';
+
+export interface UserListParams {
+  page: number;
+  search: string;
+  searchField: UserSearchField;
+}
+
+export const adminUserKeys = {
+  all: ['admin', 'users'] as const,
+  lists: () => [...adminUserKeys.all, 'list'] as const,
+  list: (params: UserListParams) => [...adminUserKeys.lists(), params] as const,
+  detail: (id: number) => [...adminUserKeys.all, 'detail', id] as const,
+};
+
+const base = '/api/application/users';
+
+/** GET /api/application/users?include=servers (the servers give the list its count column). */
+export async function getUsers(params: UserListParams, signal?: AbortSignal): Promise<Page<AdminUser>> {
+  const list = await apiClient.get<ApplicationList<UserAttributes>>(base, {
+    signal,
+    params: {
+      ...listQuery({ page: params.page, filters: { [params.searchField]: params.search } }),
+      include: 'servers',
+    },
+  });
+  return toPage(list, toAdminUser);
+}
+
+/** GET /api/application/users/{id}?include=servers */
+export async function getUser(id: number, signal?: AbortSignal): Promise<AdminUser> {
+  const item = await apiClient.get<ApplicationItem<UserAttributes>>(`${base}/${id}`, {
+    signal,
+    params: { include: 'servers' },
+  });
+  return toAdminUser(item.attributes);
+}
+
+/** POST /api/application/users */
+export async function createUser(body: UserBody): Promise<AdminUser> {
+  const item = await apiClient.post<ApplicationItem<UserAttributes>>(base, body);
+  return toAdminUser(item.attributes);
+}
+
+/** PATCH /api/application/users/{id} */
+export async function updateUser(id: number, body: UserBody): Promise<AdminUser> {
+  const item = await apiClient.patch<ApplicationItem<UserAttributes>>(`${base}/${id}`, body, {
+    params: { include: 'servers' },
+  });
+  return toAdminUser(item.attributes);
+}
+
+/** DELETE /api/application/users/{id}: refused (400) while the user owns servers. */
+export async function deleteUser(id: number): Promise<void> {
+  await apiClient.delete(`${base}/${id}`);
+}
+
+export const usersQueryOptions = (params: UserListParams) =>
+  queryOptions({
+    queryKey: adminUserKeys.list(params),
+    queryFn: ({ signal }) => getUsers(params, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export const userQueryOptions = (id: number) =>
+  queryOptions({ queryKey: adminUserKeys.detail(id), queryFn: ({ signal }) => getUser(id, signal) });
+
+export function useCreateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createUser,
+    onSuccess: (user) => {
+      queryClient.setQueryData(adminUserKeys.detail(user.id), user);
+      void queryClient.invalidateQueries({ queryKey: adminUserKeys.lists() });
+    },
+  });
+}
+
+export function useUpdateUser(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UserBody) => updateUser(id, body),
+    onSuccess: (user) => {
+      queryClient.setQueryData(adminUserKeys.detail(id), user);
+      void queryClient.invalidateQueries({ queryKey: adminUserKeys.lists() });
+    },
+  });
+}
+
+export function useDeleteUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteUser,
+    onSuccess: (_, id) => {
+      queryClient.removeQueries({ queryKey: adminUserKeys.detail(id) });
+      void queryClient.invalidateQueries({ queryKey: adminUserKeys.lists() });
+    },
+  });
+}
