@@ -1,5 +1,4 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { adminRoutes } from '@/app/routes/admin/admin-routes';
 import { RootLayout } from '@/app/routes/root-layout';
 import { RouteErrorBoundary } from '@/app/routes/route-error-boundary';
 import { serverRoutes } from '@/app/routes/server/server-routes';
@@ -85,13 +84,13 @@ export const routes: RouteObject[] = [
                 ],
               },
               {
-                path: 'admin',
-                // Only a root admin's browser loads the admin chunks; anyone else gets the not-found page.
+                // The admin area routes its own pages (admin-routes.tsx), so this entry is all the first load carries
+                // of it; only a root admin's browser loads the admin chunks, anyone else gets the not-found page.
+                path: 'admin/*',
                 lazy: async () =>
                   useUserStore.getState().user?.rootAdmin
                     ? { Component: (await import('@/app/routes/admin/admin-layout')).default }
                     : { Component: (await import('@/app/routes/app/not-found')).NotFoundRoute },
-                children: adminRoutes,
               },
               {
                 path: 'server/:id',

@@ -1,8 +1,8 @@
 import clsx from 'clsx';
 import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink, Outlet, useNavigate } from 'react-router';
-import { adminSections } from '@/app/routes/admin/admin-routes';
+import { NavLink, Route, Routes, useNavigate } from 'react-router';
+import { adminRoutes, adminSections } from '@/app/routes/admin/admin-routes';
 import { NotFoundPage } from '@/components/ui/screen-block';
 import { SpinnerBlock } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
@@ -48,7 +48,12 @@ export default function AdminLayout() {
       </nav>
       <div className="min-w-0 flex-1">
         <Suspense fallback={<SpinnerBlock />}>
-          <Outlet />
+          <Routes>
+            {adminRoutes.map(({ path, index, lazy: Page }) => (
+              <Route key={path ?? ''} path={path} index={index} element={<Page />} />
+            ))}
+            <Route path="*" element={<NotFoundPage onBack={() => navigate(-1)} />} />
+          </Routes>
         </Suspense>
       </div>
     </div>

@@ -1,5 +1,5 @@
 import type admin from '@locales/en/admin.json';
-import type { RouteObject } from 'react-router';
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 
 type NavKey = Exclude<keyof typeof admin.nav, 'label'>;
 
@@ -17,16 +17,24 @@ export const adminSections: readonly { path: string; nav: NavKey }[] = [
 ];
 
 /** A page of the admin area, loaded in its own chunk when first opened. */
-const lazyPage =
-  (load: () => Promise<{ default: React.ComponentType }>): RouteObject['lazy'] =>
-  async () => ({ Component: (await load()).default });
+const lazyPage = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+
+/** One page of the admin area: its path under /admin (or the index) and its component, loaded when first shown. */
+export interface AdminRoute {
+  path?: string;
+  index?: true;
+  lazy: LazyExoticComponent<ComponentType>;
+}
 
 /**
- * Children of /admin. A section ships by adding its routes here; the paths follow Pterodactyl's admin
- * (`/admin/servers/view/{id}`), so links of older panels and the client area's admin link keep working.
+ * The pages under /admin. A section ships by adding its routes here; the paths follow Pterodactyl's admin
+ * (`/admin/servers/view/{id}`), so links of older panels and the client area's admin link keep working. This table
+ * lives in the admin chunk (the app's router only knows `admin/*`), so other users' first load does not carry it.
  */
-export const adminRoutes: RouteObject[] = [
+export const adminRoutes: AdminRoute[] = [
   { index: true, lazy: lazyPage(() => import('@/app/routes/admin/overview')) },
+  { path: 'users', lazy: lazyPage(() => import('@/app/routes/admin/users')) },
+  { path: 'users/view/:id', lazy: lazyPage(() => import('@/app/routes/admin/user-view')) },
   { path: 'servers', lazy: lazyPage(() => import('@/app/routes/admin/servers')) },
   { path: 'servers/new', lazy: lazyPage(() => import('@/app/routes/admin/server-new')) },
   { path: 'servers/view/:id/:tab?', lazy: lazyPage(() => import('@/app/routes/admin/server-view')) },
