@@ -35,6 +35,7 @@ export const adminRoutes: AdminRoute[] = [
   { index: true, lazy: lazyPage(() => import('@/app/routes/admin/overview')) },
   { path: 'users', lazy: lazyPage(() => import('@/app/routes/admin/users')) },
   { path: 'users/view/:id', lazy: lazyPage(() => import('@/app/routes/admin/user-view')) },
+  { path: 'locations', lazy: lazyPage(() => import('@/app/routes/admin/locations')) },
   { path: 'servers', lazy: lazyPage(() => import('@/app/routes/admin/servers')) },
   { path: 'servers/new', lazy: lazyPage(() => import('@/app/routes/admin/server-new')) },
   { path: 'servers/view/:id/:tab?', lazy: lazyPage(() => import('@/app/routes/admin/server-view')) },
