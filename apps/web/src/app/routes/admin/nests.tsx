@@ -1,0 +1,5 @@
+import { NestsList } from '@/features/admin-nests/components/nests-list';
+
+export default function AdminNestsRoute() {
+  return <NestsList />;
+}
