@@ -33,6 +33,12 @@ export interface AdminRoute {
  */
 export const adminRoutes: AdminRoute[] = [
   { index: true, lazy: lazyPage(() => import('@/app/routes/admin/overview')) },
+  { path: 'settings', lazy: lazyPage(() => import('@/app/routes/admin/settings')) },
+  { path: 'api', lazy: lazyPage(() => import('@/app/routes/admin/api-keys')) },
+  { path: 'api/new', lazy: lazyPage(() => import('@/app/routes/admin/api-key-new')) },
+  { path: 'databases', lazy: lazyPage(() => import('@/app/routes/admin/database-hosts')) },
+  { path: 'databases/new', lazy: lazyPage(() => import('@/app/routes/admin/database-host-new')) },
+  { path: 'databases/:id', lazy: lazyPage(() => import('@/app/routes/admin/database-host')) },
   { path: 'users', lazy: lazyPage(() => import('@/app/routes/admin/users')) },
   { path: 'users/view/:id', lazy: lazyPage(() => import('@/app/routes/admin/user-view')) },
   { path: 'locations', lazy: lazyPage(() => import('@/app/routes/admin/locations')) },

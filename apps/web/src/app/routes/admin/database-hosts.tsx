@@ -1,0 +1,5 @@
+import { DatabaseHostsList } from '@/features/admin-database-hosts/components/database-hosts-list';
+
+export default function AdminDatabaseHostsRoute() {
+  return <DatabaseHostsList />;
+}

@@ -1,0 +1,151 @@
+import { splitAllowedIps } from '@aerie/shared/api-keys/api-keys-forms';
+import {
+  type ApplicationKeyFormValues,
+  applicationKeyAccessChoices,
+  applicationKeyFormSchema,
+} from '@aerie/shared/api-keys/application-keys-forms';
+import { type AdminResource, adminResources } from '@aerie/shared/api-keys/application-keys-wire';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { FormProvider, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { AdminPage } from '@/components/admin/admin-page';
+import { FormSelectField } from '@/components/admin/select-field';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { ContentBox } from '@/components/ui/content-box';
+import { CopyOnClick } from '@/components/ui/copy-on-click';
+import { FormField, FormTextareaField } from '@/components/ui/field';
+import { Modal } from '@/components/ui/modal';
+import {
+  type ApplicationKey,
+  applicationKeyKeys,
+  createApplicationKey,
+} from '@/features/admin-api-keys/api/application-keys';
+import { applyFieldErrors } from '@/lib/api-field-errors';
+import { flashActions } from '@/stores/flash-store';
+
+const flashKey = 'admin:api-keys:new';
+
+const defaultValues: ApplicationKeyFormValues = {
+  memo: '',
+  allowedIps: '',
+  access: Object.fromEntries(adminResources.map((resource) => [resource, '0'])) as Record<AdminResource, '0'>,
+};
+
+/** /admin/api/new: description, allowed IPs and one access level per resource; the key is shown once. */
+export function CreateApplicationKey() {
+  const { t } = useTranslation('admin');
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [token, setToken] = useState<string | null>(null);
+  const form = useForm<ApplicationKeyFormValues>({
+    resolver: zodResolver(applicationKeyFormSchema),
+    defaultValues,
+    mode: 'onTouched',
+  });
+
+  const submit = form.handleSubmit(async (values) => {
+    flashActions().clearFlashes(flashKey);
+    try {
+      const created = await createApplicationKey({
+        memo: values.memo,
+        allowedIps: splitAllowedIps(values.allowedIps),
+        access: Object.fromEntries(
+          adminResources.map((resource) => [resource, Number(values.access[resource])]),
+        ) as Record<AdminResource, number>,
+      });
+      queryClient.setQueryData<ApplicationKey[]>(applicationKeyKeys.all, (list) =>
+        list ? [...list, created.key] : list,
+      );
+      setToken(created.token);
+    } catch (error) {
+      if (!applyFieldErrors(error, form.setError, { memo: 'memo', allowed_ips: 'allowedIps' }))
+        flashActions().clearAndAddHttpError({ key: flashKey, error });
+    }
+  });
+
+  return (
+    <AdminPage
+      title={t('api_keys.new_title')}
+      description={t('api_keys.new_description')}
+      flashKey={flashKey}
+    >
+      <FormProvider {...form}>
+        <form onSubmit={submit} noValidate className="grid gap-6 lg:grid-cols-2">
+          <ContentBox title={t('api_keys.details')}>
+            <div className="space-y-5">
+              <FormField<ApplicationKeyFormValues>
+                name="memo"
+                label={t('api_keys.memo')}
+                description={t('api_keys.memo_hint')}
+                autoComplete="off"
+              />
+              <FormTextareaField<ApplicationKeyFormValues>
+                name="allowedIps"
+                label={t('api_keys.allowed_ips')}
+                description={t('api_keys.allowed_ips_hint')}
+                spellCheck={false}
+                className="font-mono"
+              />
+            </div>
+          </ContentBox>
+          <ContentBox title={t('api_keys.permissions')}>
+            <div className="grid gap-4 sm:grid-cols-2">
+              {adminResources.map((resource) => (
+                <FormSelectField<ApplicationKeyFormValues>
+                  key={resource}
+                  name={`access.${resource}`}
+                  label={t(`api_keys.resources.${resource}`)}
+                  options={applicationKeyAccessChoices.map((level) => ({
+                    value: level,
+                    label: t(`api_keys.access.${level}`),
+                  }))}
+                />
+              ))}
+            </div>
+          </ContentBox>
+          <div className="flex justify-end gap-3 lg:col-span-2">
+            <Link to="/admin/api" className={buttonClasses('secondary', 'md')}>
+              {t('actions.cancel')}
+            </Link>
+            <Button type="submit" isLoading={form.formState.isSubmitting}>
+              {t('api_keys.submit')}
+            </Button>
+          </div>
+        </form>
+      </FormProvider>
+      <CreatedKeyModal token={token} onDismissed={() => navigate('/admin/api')} />
+    </AdminPage>
+  );
+}
+
+/** The new key, the one time the panel returns it; only Close ends it, then the list opens. */
+function CreatedKeyModal({ token, onDismissed }: { token: string | null; onDismissed: () => void }) {
+  const { t } = useTranslation('admin');
+  const [visible, setVisible] = useState(false);
+  useEffect(() => {
+    if (token) setVisible(true);
+  }, [token]);
+  return (
+    <Modal
+      visible={visible}
+      onDismissed={onDismissed}
+      title={t('api_keys.created_title')}
+      dismissable={false}
+    >
+      <p className="text-sm leading-relaxed text-ink-300">{t('api_keys.created_text')}</p>
+      {token && (
+        <div className="mt-4 rounded-lg border border-ink-700 bg-ink-900 px-4 py-3">
+          <CopyOnClick text={token} className="font-mono text-sm break-all text-ink-100">
+            <code>{token}</code>
+          </CopyOnClick>
+        </div>
+      )}
+      <div className="mt-6 flex justify-end">
+        <Button onClick={() => setVisible(false)}>{t('api_keys.close')}</Button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,122 @@
+import type { DatabaseHostBody } from '@aerie/shared/databases/database-hosts-bodies';
+import { queryOptions } from '@tanstack/react-query';
+import { apiClient } from '@/lib/api-client';
+import {
+  type ApplicationItem,
+  type ApplicationList,
+  listQuery,
+  type Page,
+  toPage,
+} from '@/lib/application-api';
+
+export type DatabaseDriver = 'mysql' | 'postgres';
+
+/** A database host as the admin area shows it; never its password. */
+export interface DatabaseHost {
+  id: number;
+  name: string;
+  driver: DatabaseDriver;
+  host: string;
+  port: number;
+  username: string;
+  nodeId: number | null;
+}
+
+interface DatabaseHostAttributes {
+  id: number;
+  name: string;
+  host: string;
+  port: number;
+  username: string;
+  node: number | null;
+  driver: DatabaseDriver;
+}
+
+const toDatabaseHost = (attributes: DatabaseHostAttributes): DatabaseHost => ({
+  id: attributes.id,
+  name: attributes.name,
+  driver: attributes.driver,
+  host: attributes.host,
+  port: attributes.port,
+  username: attributes.username,
+  nodeId: attributes.node,
+});
+
+export interface NodeOption {
+  id: number;
+  name: string;
+}
+
+export const databaseHostKeys = {
+  all: ['admin', 'database-hosts'] as const,
+  list: (page: number) => [...databaseHostKeys.all, 'list', page] as const,
+  detail: (id: number) => [...databaseHostKeys.all, 'detail', id] as const,
+  nodes: ['admin', 'database-hosts', 'node-options'] as const,
+};
+
+/** GET /api/application/database-hosts */
+export async function getDatabaseHosts(page: number, signal?: AbortSignal): Promise<Page<DatabaseHost>> {
+  const list = await apiClient.get<ApplicationList<DatabaseHostAttributes>>(
+    '/api/application/database-hosts',
+    { params: listQuery({ page }), signal },
+  );
+  return toPage(list, toDatabaseHost);
+}
+
+/** GET /api/application/database-hosts/{id} */
+export async function getDatabaseHost(id: number, signal?: AbortSignal): Promise<DatabaseHost> {
+  const { attributes } = await apiClient.get<ApplicationItem<DatabaseHostAttributes>>(
+    `/api/application/database-hosts/${id}`,
+    { signal },
+  );
+  return toDatabaseHost(attributes);
+}
+
+/** POST /api/application/database-hosts: the panel connects with the details first (400 when it cannot). */
+export async function createDatabaseHost(body: DatabaseHostBody): Promise<DatabaseHost> {
+  const { attributes } = await apiClient.post<ApplicationItem<DatabaseHostAttributes>>(
+    '/api/application/database-hosts',
+    body,
+  );
+  return toDatabaseHost(attributes);
+}
+
+/** PATCH /api/application/database-hosts/{id}: an empty password keeps the stored one. */
+export async function updateDatabaseHost(id: number, body: DatabaseHostBody): Promise<DatabaseHost> {
+  const { attributes } = await apiClient.patch<ApplicationItem<DatabaseHostAttributes>>(
+    `/api/application/database-hosts/${id}`,
+    body,
+  );
+  return toDatabaseHost(attributes);
+}
+
+/** DELETE /api/application/database-hosts/{id} (refused while databases live on it). */
+export async function deleteDatabaseHost(id: number): Promise<void> {
+  await apiClient.delete(`/api/application/database-hosts/${id}`);
+}
+
+/** The nodes a host can be linked to (first 100, by name), for the form's select. */
+export async function getNodeOptions(signal?: AbortSignal): Promise<NodeOption[]> {
+  const list = await apiClient.get<ApplicationList<{ id: number; name: string }>>('/api/application/nodes', {
+    params: { per_page: 100 },
+    signal,
+  });
+  return list.data
+    .map(({ attributes }) => ({ id: attributes.id, name: attributes.name }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export const databaseHostsQueryOptions = (page: number) =>
+  queryOptions({
+    queryKey: databaseHostKeys.list(page),
+    queryFn: ({ signal }) => getDatabaseHosts(page, signal),
+  });
+
+export const databaseHostQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: databaseHostKeys.detail(id),
+    queryFn: ({ signal }) => getDatabaseHost(id, signal),
+  });
+
+export const nodeOptionsQueryOptions = () =>
+  queryOptions({ queryKey: databaseHostKeys.nodes, queryFn: ({ signal }) => getNodeOptions(signal) });

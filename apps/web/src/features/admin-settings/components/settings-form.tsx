@@ -1,0 +1,198 @@
+import {
+  type PanelSettingsFormValues,
+  panelSettingsFormSchema,
+} from '@aerie/shared/panel-settings/panel-settings-forms';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { FormProvider, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { AdminPage } from '@/components/admin/admin-page';
+import { FormSwitch } from '@/components/admin/form-switch';
+import { FormSelectField } from '@/components/admin/select-field';
+import { Button } from '@/components/ui/button';
+import { ContentBox } from '@/components/ui/content-box';
+import { FormField } from '@/components/ui/field';
+import { SpinnerBlock } from '@/components/ui/spinner';
+import {
+  type PanelSettings,
+  panelSettingsKeys,
+  panelSettingsQueryOptions,
+  sendTestMail,
+  updatePanelSettings,
+} from '@/features/admin-settings/api/panel-settings';
+import { applyFieldErrors } from '@/lib/api-field-errors';
+import { flashActions } from '@/stores/flash-store';
+import { useUserStore } from '@/stores/user-store';
+
+const flashKey = 'admin:settings';
+
+/** The API's field names → the form's, so a 422 shows under its field. */
+const apiFields = {
+  app_name: 'appName',
+  '2fa_required': 'twoFactorRequired',
+  mail_url: 'mailUrl',
+  mail_from: 'mailFrom',
+  recaptcha_enabled: 'recaptchaEnabled',
+  recaptcha_site_key: 'recaptchaSiteKey',
+  recaptcha_secret_key: 'recaptchaSecretKey',
+  default_language: 'defaultLanguage',
+} as const;
+
+const toFormValues = (settings: PanelSettings): PanelSettingsFormValues => ({
+  appName: settings.appName,
+  twoFactorRequired: String(settings.twoFactorRequired) as PanelSettingsFormValues['twoFactorRequired'],
+  mailUrl: settings.mailUrl,
+  mailFrom: settings.mailFrom,
+  recaptchaEnabled: settings.recaptchaEnabled,
+  recaptchaSiteKey: settings.recaptchaSiteKey,
+  recaptchaSecretKey: '',
+  defaultLanguage: settings.defaultLanguage,
+});
+
+/** /admin/settings: product name, language, 2FA requirement, mail and reCAPTCHA. */
+export function SettingsPage() {
+  const { t } = useTranslation('admin');
+  const settings = useQuery(panelSettingsQueryOptions());
+  return (
+    <AdminPage title={t('settings.title')} description={t('settings.description')} flashKey={flashKey}>
+      {settings.data ? <SettingsForm settings={settings.data} /> : <SpinnerBlock />}
+    </AdminPage>
+  );
+}
+
+function SettingsForm({ settings }: { settings: PanelSettings }) {
+  const { t } = useTranslation('admin');
+  const queryClient = useQueryClient();
+  const email = useUserStore((state) => state.user?.email ?? '');
+  const form = useForm<PanelSettingsFormValues>({
+    resolver: zodResolver(panelSettingsFormSchema),
+    defaultValues: toFormValues(settings),
+    mode: 'onTouched',
+  });
+  const testMail = useMutation({ mutationFn: sendTestMail });
+
+  const submit = form.handleSubmit(async (values) => {
+    flashActions().clearFlashes(flashKey);
+    try {
+      const saved = await updatePanelSettings({
+        app_name: values.appName,
+        '2fa_required': Number(values.twoFactorRequired),
+        mail_url: values.mailUrl || null,
+        mail_from: values.mailFrom,
+        recaptcha_enabled: values.recaptchaEnabled,
+        recaptcha_site_key: values.recaptchaSiteKey || null,
+        recaptcha_secret_key: values.recaptchaSecretKey || null,
+        default_language: values.defaultLanguage,
+      });
+      queryClient.setQueryData(panelSettingsKeys.all, saved);
+      form.reset(toFormValues(saved));
+      flashActions().addFlash({ key: flashKey, type: 'success', message: t('settings.saved') });
+    } catch (error) {
+      if (!applyFieldErrors(error, form.setError, apiFields))
+        flashActions().clearAndAddHttpError({ key: flashKey, error });
+    }
+  });
+
+  const handleTestMail = async () => {
+    flashActions().clearFlashes(flashKey);
+    try {
+      await testMail.mutateAsync();
+      flashActions().addFlash({
+        key: flashKey,
+        type: 'success',
+        message: t('settings.test_mail_sent', { email }),
+      });
+    } catch (error) {
+      flashActions().clearAndAddHttpError({ key: flashKey, error });
+    }
+  };
+
+  const recaptchaEnabled = form.watch('recaptchaEnabled');
+  const secretSet = settings.recaptchaSecretKeySet;
+  return (
+    <FormProvider {...form}>
+      <form onSubmit={submit} noValidate className="space-y-6">
+        <ContentBox title={t('settings.general')}>
+          <div className="grid gap-5 md:grid-cols-2">
+            <FormField<PanelSettingsFormValues>
+              name="appName"
+              label={t('settings.app_name')}
+              description={t('settings.app_name_hint')}
+            />
+            <FormSelectField<PanelSettingsFormValues>
+              name="defaultLanguage"
+              label={t('settings.default_language')}
+              description={t('settings.default_language_hint')}
+              options={[{ value: 'en', label: t('settings.languages.en') }]}
+            />
+          </div>
+        </ContentBox>
+
+        <ContentBox title={t('settings.security')}>
+          <FormSelectField<PanelSettingsFormValues>
+            name="twoFactorRequired"
+            label={t('settings.two_factor')}
+            description={t('settings.two_factor_hint')}
+            options={(['0', '1', '2'] as const).map((level) => ({
+              value: level,
+              label: t(`settings.two_factor_levels.${level}`),
+            }))}
+          />
+        </ContentBox>
+
+        <ContentBox title={t('settings.mail')}>
+          <div className="grid gap-5 md:grid-cols-2">
+            <FormField<PanelSettingsFormValues>
+              name="mailUrl"
+              label={t('settings.mail_url')}
+              description={t('settings.mail_url_hint')}
+              autoComplete="off"
+              spellCheck={false}
+            />
+            <FormField<PanelSettingsFormValues>
+              name="mailFrom"
+              label={t('settings.mail_from')}
+              description={t('settings.mail_from_hint')}
+            />
+          </div>
+          <div className="mt-5 flex flex-wrap items-center gap-3">
+            <Button variant="secondary" onClick={() => void handleTestMail()} isLoading={testMail.isPending}>
+              {t('settings.test_mail')}
+            </Button>
+            <p className="text-xs text-ink-400">{t('settings.test_mail_hint', { email })}</p>
+          </div>
+        </ContentBox>
+
+        <ContentBox title={t('settings.recaptcha')}>
+          <FormSwitch<PanelSettingsFormValues>
+            name="recaptchaEnabled"
+            label={t('settings.recaptcha_enabled')}
+          />
+          {recaptchaEnabled && (
+            <div className="mt-5 grid gap-5 md:grid-cols-2">
+              <FormField<PanelSettingsFormValues>
+                name="recaptchaSiteKey"
+                label={t('settings.site_key')}
+                autoComplete="off"
+                spellCheck={false}
+              />
+              <FormField<PanelSettingsFormValues>
+                name="recaptchaSecretKey"
+                label={t('settings.secret_key')}
+                description={secretSet ? t('settings.secret_key_set') : t('settings.secret_key_unset')}
+                type="password"
+                autoComplete="new-password"
+              />
+            </div>
+          )}
+        </ContentBox>
+
+        <div className="flex justify-end">
+          <Button type="submit" isLoading={form.formState.isSubmitting}>
+            {t('settings.save')}
+          </Button>
+        </div>
+      </form>
+    </FormProvider>
+  );
+}
