@@ -1,0 +1,5 @@
+import { NodesList } from '@/features/admin-nodes/components/nodes-list';
+
+export default function AdminNodesRoute() {
+  return <NodesList />;
+}
