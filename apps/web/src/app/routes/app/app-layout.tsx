@@ -1,29 +1,43 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { QueryProvider } from '@/app/query-provider';
 import { Footer } from '@/components/layout/footer';
 import { NavigationBar } from '@/components/layout/navigation-bar';
 import { paths } from '@/config/paths';
-import { SearchModal } from '@/features/search/components/search-modal';
 import { useSearchShortcut } from '@/features/search/hooks/use-search-shortcut';
 import { useUserStore } from '@/stores/user-store';
+
+// The search form (react-hook-form + zod) loads the first time search opens, not with every page.
+const SearchModal = lazy(async () => ({
+  default: (await import('@/features/search/components/search-modal')).SearchModal,
+}));
 
 /** The signed-in frame: navigation bar, the page, the footer. Guests are sent to the login page. */
 export function AppLayout() {
   const user = useUserStore((state) => state.user);
   const [searching, setSearching] = useState(false);
-  useSearchShortcut(() => setSearching(true), user !== null);
+  // Mounted from the first opening on, so closing keeps its fade.
+  const [searchOpened, setSearchOpened] = useState(false);
+  const openSearch = () => {
+    setSearchOpened(true);
+    setSearching(true);
+  };
+  useSearchShortcut(openSearch, user !== null);
 
   if (!user) return <Navigate to={paths.auth.login} replace />;
   return (
     <QueryProvider>
       <div className="flex min-h-screen flex-col">
-        <NavigationBar rootAdmin={user.rootAdmin} onSearch={() => setSearching(true)} />
+        <NavigationBar rootAdmin={user.rootAdmin} onSearch={openSearch} />
         <main className="flex flex-1 flex-col">
           <Outlet />
         </main>
         <Footer />
-        <SearchModal visible={searching} onDismissed={() => setSearching(false)} />
+        {searchOpened && (
+          <Suspense fallback={null}>
+            <SearchModal visible={searching} onDismissed={() => setSearching(false)} />
+          </Suspense>
+        )}
       </div>
     </QueryProvider>
   );
