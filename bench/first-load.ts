@@ -33,7 +33,8 @@ try {
     `/ (signed in, not an admin): ${dashboard.files} scripts, ${dashboard.gzipBytes} bytes gzip (${dashboard.rawBytes} raw)`,
   );
   if (process.env.FIRST_LOAD_LIST) {
-    for (const script of dashboard.scripts) console.log(`  ${script.gzipBytes}\t${script.name}`);
+    for (const script of login.scripts) console.log(`  login ${script.gzipBytes}\t${script.name}`);
+    for (const script of dashboard.scripts) console.log(`  home ${script.gzipBytes}\t${script.name}`);
   }
 } finally {
   await panel.stop();
