@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from './free-port';
 
-const repoRoot = resolve(import.meta.dirname, '../../..');
+export const repoRoot = resolve(import.meta.dirname, '../../..');
 
 export interface RunningPanel {
   url: string;
