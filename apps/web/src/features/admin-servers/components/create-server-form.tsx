@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AdminPage } from '@/components/admin/admin-page';
+import { SelectField } from '@/components/admin/select-field';
 import { Button } from '@/components/ui/button';
 import { SpinnerOverlay } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
@@ -20,7 +21,7 @@ import {
   toCreateServerInput,
 } from '@/features/admin-servers/api/server-form';
 import { OwnerPicker } from '@/features/admin-servers/components/owner-picker';
-import { FormSection, SelectField, TextField } from '@/features/admin-servers/components/server-form-fields';
+import { FormSection, TextField } from '@/features/admin-servers/components/server-form-fields';
 import { flashActions } from '@/stores/flash-store';
 
 const flashKey = 'admin:servers:new';
@@ -128,19 +129,18 @@ export function CreateServerForm() {
           {values.mode === 'allocation' ? (
             <>
               <SelectField
-                id="server-node"
                 label={t('servers.new.node')}
                 value={values.nodeId}
                 placeholder="—"
                 options={nodes.map((node) => ({ value: String(node.id), label: node.name }))}
-                onChange={(nodeId) => {
+                onChange={(event) => {
+                  const nodeId = event.target.value;
                   setValue('nodeId', nodeId);
                   setValue('allocationId', '');
                   setValue('additionalIds', []);
                 }}
               />
               <SelectField
-                id="server-allocation"
                 label={t('servers.new.allocation')}
                 value={values.allocationId}
                 placeholder="—"
@@ -149,7 +149,10 @@ export function CreateServerForm() {
                   value: String(allocation.id),
                   label: `${allocation.alias ?? allocation.ip}:${allocation.port}`,
                 }))}
-                onChange={(allocationId) => setValue('allocationId', allocationId, { shouldValidate: true })}
+                onChange={(event) => {
+                  const allocationId = event.target.value;
+                  setValue('allocationId', allocationId, { shouldValidate: true });
+                }}
               />
               {values.nodeId && allocations?.length === 0 && (
                 <p className="text-sm text-amber-300 sm:col-span-2">{t('servers.new.no_allocations')}</p>
@@ -212,7 +215,6 @@ export function CreateServerForm() {
 
         <FormSection title={t('servers.new.egg')}>
           <SelectField
-            id="server-egg"
             label={t('servers.new.egg')}
             value={values.eggId}
             placeholder="—"
@@ -221,11 +223,10 @@ export function CreateServerForm() {
               value: String(candidate.id),
               label: `${eggs?.nests.find((nest) => nest.id === candidate.nestId)?.name ?? ''} / ${candidate.name}`,
             }))}
-            onChange={pickEgg}
+            onChange={(event) => pickEgg(event.target.value)}
           />
           {egg && Object.keys(egg.dockerImages).length > 0 ? (
             <SelectField
-              id="server-image"
               label={t('servers.new.image')}
               value={values.image}
               error={errors.image?.message}
@@ -233,7 +234,10 @@ export function CreateServerForm() {
                 value: image,
                 label: `${label} (${image})`,
               }))}
-              onChange={(image) => setValue('image', image, { shouldValidate: true })}
+              onChange={(event) => {
+                const image = event.target.value;
+                setValue('image', image, { shouldValidate: true });
+              }}
             />
           ) : (
             <TextField<CreateServerFormValues>

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { SelectField } from '@/components/admin/select-field';
 import { Button } from '@/components/ui/button';
 import {
   type AdminServer,
@@ -9,7 +10,7 @@ import {
   choiceQueries,
   updateServerBuild,
 } from '@/features/admin-servers/api/admin-servers';
-import { FormSection, SelectField, TextField } from '@/features/admin-servers/components/server-form-fields';
+import { FormSection, TextField } from '@/features/admin-servers/components/server-form-fields';
 import { flashActions } from '@/stores/flash-store';
 
 interface BuildValues {
@@ -101,10 +102,9 @@ export function ServerBuildTab({ server }: { server: AdminServer }) {
       </FormSection>
       <FormSection title={t('servers.view.assigned')}>
         <SelectField
-          id="build-primary"
           label={t('servers.view.primary')}
           value={primary}
-          onChange={setPrimary}
+          onChange={(event) => setPrimary(event.target.value)}
           options={(server.allocations ?? []).map((allocation) => ({
             value: String(allocation.id),
             label: `${allocation.alias ?? allocation.ip}:${allocation.port}`,

@@ -42,49 +42,6 @@ export function TextField<V extends FieldValues>({
   );
 }
 
-/** A labelled native select. */
-export function SelectField({
-  id,
-  label,
-  value,
-  onChange,
-  options,
-  placeholder,
-  error,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  options: { value: string; label: string }[];
-  placeholder?: string;
-  error?: string;
-}) {
-  return (
-    <div>
-      <Label htmlFor={id}>{label}</Label>
-      <select
-        id={id}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        className={clsx(
-          'block h-11 w-full rounded-lg border bg-ink-900 px-3 text-sm text-ink-50',
-          error ? 'border-red-500/80' : 'border-ink-700',
-        )}
-      >
-        {placeholder !== undefined && <option value="">{placeholder}</option>}
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      {error && <p className="mt-1.5 text-xs text-red-400">{error}</p>}
-    </div>
-  );
-}
-
 /** A titled group of fields in a form. */
 export function FormSection({ title, children }: { title: string; children: ReactNode }) {
   return (

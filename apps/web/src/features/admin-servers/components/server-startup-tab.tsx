@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { SelectField } from '@/components/admin/select-field';
 import { Button } from '@/components/ui/button';
 import {
   type AdminServer,
@@ -9,7 +10,7 @@ import {
   choiceQueries,
   updateServerStartup,
 } from '@/features/admin-servers/api/admin-servers';
-import { FormSection, SelectField, TextField } from '@/features/admin-servers/components/server-form-fields';
+import { FormSection, TextField } from '@/features/admin-servers/components/server-form-fields';
 import { flashActions } from '@/stores/flash-store';
 
 interface StartupValues {
@@ -63,10 +64,9 @@ export function ServerStartupTab({ server }: { server: AdminServer }) {
     <form onSubmit={submit} noValidate className="space-y-6">
       <FormSection title={t('servers.view.startup_title')}>
         <SelectField
-          id="startup-egg"
           label={t('servers.view.egg_id')}
           value={eggId}
-          onChange={setEggId}
+          onChange={(event) => setEggId(event.target.value)}
           options={(eggs?.eggs ?? []).map((candidate) => ({
             value: String(candidate.id),
             label: candidate.name,
