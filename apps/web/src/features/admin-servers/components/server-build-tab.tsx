@@ -6,7 +6,6 @@ import { SelectField } from '@/components/admin/select-field';
 import { Button } from '@/components/ui/button';
 import {
   type AdminServer,
-  adminServerKeys,
   choiceQueries,
   updateServerBuild,
 } from '@/features/admin-servers/api/admin-servers';
