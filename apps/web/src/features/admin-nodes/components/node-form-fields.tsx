@@ -34,6 +34,7 @@ export function NodeFormFields() {
             name="locationId"
             label={t('nodes.fields.location')}
             placeholder={locations.isPending ? t('list.loading') : t('nodes.pick_location')}
+            description={locations.data?.length === 0 ? t('nodes.no_locations') : undefined}
             options={locationOptions}
           />
         </div>
