@@ -7,7 +7,7 @@ import {
 import { type AdminResource, adminResources } from '@aerie/shared/api-keys/application-keys-wire';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -15,9 +15,8 @@ import { AdminPage } from '@/components/admin/admin-page';
 import { FormSelectField } from '@/components/admin/select-field';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { ContentBox } from '@/components/ui/content-box';
-import { CopyOnClick } from '@/components/ui/copy-on-click';
 import { FormField, FormTextareaField } from '@/components/ui/field';
-import { Modal } from '@/components/ui/modal';
+import { SecretModal } from '@/components/ui/secret-modal';
 import {
   type ApplicationKey,
   applicationKeyKeys,
@@ -116,36 +115,13 @@ export function CreateApplicationKey() {
           </div>
         </form>
       </FormProvider>
-      <CreatedKeyModal token={token} onDismissed={() => navigate('/admin/api')} />
+      <SecretModal
+        secret={token}
+        title={t('api_keys.created_title')}
+        text={t('api_keys.created_text')}
+        closeLabel={t('api_keys.close')}
+        onDismissed={() => navigate('/admin/api')}
+      />
     </AdminPage>
-  );
-}
-
-/** The new key, the one time the panel returns it; only Close ends it, then the list opens. */
-function CreatedKeyModal({ token, onDismissed }: { token: string | null; onDismissed: () => void }) {
-  const { t } = useTranslation('admin');
-  const [visible, setVisible] = useState(false);
-  useEffect(() => {
-    if (token) setVisible(true);
-  }, [token]);
-  return (
-    <Modal
-      visible={visible}
-      onDismissed={onDismissed}
-      title={t('api_keys.created_title')}
-      dismissable={false}
-    >
-      <p className="text-sm leading-relaxed text-ink-300">{t('api_keys.created_text')}</p>
-      {token && (
-        <div className="mt-4 rounded-lg border border-ink-700 bg-ink-900 px-4 py-3">
-          <CopyOnClick text={token} className="font-mono text-sm break-all text-ink-100">
-            <code>{token}</code>
-          </CopyOnClick>
-        </div>
-      )}
-      <div className="mt-6 flex justify-end">
-        <Button onClick={() => setVisible(false)}>{t('api_keys.close')}</Button>
-      </div>
-    </Modal>
   );
 }
