@@ -1,5 +1,6 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiError } from '@/lib/api-client';
+import { flashActions } from '@/stores/flash-store';
 
 interface ValidationEntry {
   detail?: unknown;
@@ -41,4 +42,18 @@ export function applyFieldErrors<T extends FieldValues>(
     applied = true;
   }
   return applied;
+}
+
+/**
+ * Shows a failed save the way every admin form does: a 422's messages under the form's own fields, anything else
+ * (or a 422 naming no field of the form) as a flash under `flashKey`.
+ */
+export function showSaveError<T extends FieldValues>(
+  error: unknown,
+  setError: UseFormSetError<T>,
+  fields: Readonly<Record<string, Path<T>>>,
+  flashKey: string,
+): void {
+  if (!applyFieldErrors(error, setError, fields))
+    flashActions().clearAndAddHttpError({ key: flashKey, error });
 }

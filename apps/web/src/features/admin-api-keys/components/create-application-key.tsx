@@ -22,7 +22,7 @@ import {
   applicationKeyKeys,
   createApplicationKey,
 } from '@/features/admin-api-keys/api/application-keys';
-import { applyFieldErrors } from '@/lib/api-field-errors';
+import { showSaveError } from '@/lib/api-field-errors';
 import { flashActions } from '@/stores/flash-store';
 
 const flashKey = 'admin:api-keys:new';
@@ -60,8 +60,7 @@ export function CreateApplicationKey() {
       );
       setToken(created.token);
     } catch (error) {
-      if (!applyFieldErrors(error, form.setError, { memo: 'memo', allowed_ips: 'allowedIps' }))
-        flashActions().clearAndAddHttpError({ key: flashKey, error });
+      showSaveError(error, form.setError, { memo: 'memo', allowed_ips: 'allowedIps' }, flashKey);
     }
   });
 

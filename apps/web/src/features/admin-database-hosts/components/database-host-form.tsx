@@ -19,7 +19,7 @@ import {
   nodeOptionsQueryOptions,
   updateDatabaseHost,
 } from '@/features/admin-database-hosts/api/database-hosts';
-import { applyFieldErrors } from '@/lib/api-field-errors';
+import { showSaveError } from '@/lib/api-field-errors';
 import { flashActions } from '@/stores/flash-store';
 
 /** Errors of the form (a refused connection above all) show inside it, next to what caused them. */
@@ -79,8 +79,7 @@ export function DatabaseHostForm({ host, onSaved }: DatabaseHostFormProps) {
       form.reset(toFormValues(saved));
       onSaved(saved);
     } catch (error) {
-      if (!applyFieldErrors(error, form.setError, apiFields))
-        flashActions().clearAndAddHttpError({ key: databaseHostFormFlashKey, error });
+      showSaveError(error, form.setError, apiFields, databaseHostFormFlashKey);
     }
   });
 

@@ -14,7 +14,7 @@ import {
   toLocationBody,
 } from '@/features/admin-locations/api/location-form';
 import { type AdminLocation, useSaveLocation } from '@/features/admin-locations/api/locations';
-import { applyFieldErrors } from '@/lib/api-field-errors';
+import { showSaveError } from '@/lib/api-field-errors';
 import { flashActions } from '@/stores/flash-store';
 
 const flashKey = 'admin:locations:form';
@@ -47,9 +47,7 @@ export function LocationModal({ visible, location, onClose, onSaved }: LocationM
       const saved = await save.mutateAsync({ id: location?.id, body: toLocationBody(values) });
       onSaved(saved, !location);
     } catch (error) {
-      if (!applyFieldErrors(error, form.setError, locationFormFields)) {
-        flashActions().clearAndAddHttpError({ key: flashKey, error });
-      }
+      showSaveError(error, form.setError, locationFormFields, flashKey);
     }
   });
 

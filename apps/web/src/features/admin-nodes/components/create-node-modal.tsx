@@ -15,7 +15,7 @@ import {
 import { useCreateNode } from '@/features/admin-nodes/api/nodes';
 import { nodeFlashKey } from '@/features/admin-nodes/components/flash-keys';
 import { NodeFormFields } from '@/features/admin-nodes/components/node-form-fields';
-import { applyFieldErrors } from '@/lib/api-field-errors';
+import { showSaveError } from '@/lib/api-field-errors';
 import { flashActions } from '@/stores/flash-store';
 
 const flashKey = 'admin:nodes:create';
@@ -44,9 +44,7 @@ export function CreateNodeModal({ visible, onClose }: CreateNodeModalProps) {
       flashActions().addFlash({ key: nodeFlashKey, type: 'success', message: t('nodes.created') });
       navigate(`/admin/nodes/view/${node.id}/configuration`);
     } catch (error) {
-      if (!applyFieldErrors(error, form.setError, nodeFormFields)) {
-        flashActions().clearAndAddHttpError({ key: flashKey, error });
-      }
+      showSaveError(error, form.setError, nodeFormFields, flashKey);
     }
   });
 

@@ -27,7 +27,7 @@ import {
 import type { AdminNode } from '@/features/admin-nodes/api/nodes';
 import { allocationsFlashKey } from '@/features/admin-nodes/components/flash-keys';
 import { errorToMessage } from '@/lib/api-client';
-import { applyFieldErrors } from '@/lib/api-field-errors';
+import { showSaveError } from '@/lib/api-field-errors';
 import { flashActions } from '@/stores/flash-store';
 
 /** The allocations tab: the node's IPs and ports (a page at a time), adding more, deleting free ones in bulk. */
@@ -64,9 +64,7 @@ function AddAllocations({ node }: { node: AdminNode }) {
         message: t('nodes.allocations.added'),
       });
     } catch (error) {
-      if (!applyFieldErrors(error, form.setError, { ip: 'ip', alias: 'alias', ports: 'ports' })) {
-        flashActions().clearAndAddHttpError({ key: allocationsFlashKey, error });
-      }
+      showSaveError(error, form.setError, { ip: 'ip', alias: 'alias', ports: 'ports' }, allocationsFlashKey);
     }
   });
 

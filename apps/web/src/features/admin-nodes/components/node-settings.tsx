@@ -19,7 +19,7 @@ import { type AdminNode, nodeToBody, useDeleteNode, useUpdateNode } from '@/feat
 import { nodeFlashKey, nodesFlashKey } from '@/features/admin-nodes/components/flash-keys';
 import { NodeFormFields } from '@/features/admin-nodes/components/node-form-fields';
 import { errorToMessage } from '@/lib/api-client';
-import { applyFieldErrors } from '@/lib/api-field-errors';
+import { showSaveError } from '@/lib/api-field-errors';
 import { flashActions } from '@/stores/flash-store';
 
 /** The settings tab: every setting of the node, a new daemon token, and deletion. */
@@ -53,9 +53,7 @@ function NodeSettingsForm({ node }: { node: AdminNode }) {
       form.reset(nodeFormValues(saved));
       flashActions().addFlash({ key: nodeFlashKey, type: 'success', message: t('nodes.updated') });
     } catch (error) {
-      if (!applyFieldErrors(error, form.setError, nodeFormFields)) {
-        flashActions().clearAndAddHttpError({ key: nodeFlashKey, error });
-      }
+      showSaveError(error, form.setError, nodeFormFields, nodeFlashKey);
     }
   });
 

@@ -20,7 +20,7 @@ import {
   sendTestMail,
   updatePanelSettings,
 } from '@/features/admin-settings/api/panel-settings';
-import { applyFieldErrors } from '@/lib/api-field-errors';
+import { showSaveError } from '@/lib/api-field-errors';
 import { flashActions } from '@/stores/flash-store';
 import { useUserStore } from '@/stores/user-store';
 
@@ -88,8 +88,7 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
       form.reset(toFormValues(saved));
       flashActions().addFlash({ key: flashKey, type: 'success', message: t('settings.saved') });
     } catch (error) {
-      if (!applyFieldErrors(error, form.setError, apiFields))
-        flashActions().clearAndAddHttpError({ key: flashKey, error });
+      showSaveError(error, form.setError, apiFields, flashKey);
     }
   });
 

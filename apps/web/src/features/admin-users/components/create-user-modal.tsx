@@ -15,7 +15,7 @@ import {
 import { useCreateUser } from '@/features/admin-users/api/users';
 import { userFlashKey } from '@/features/admin-users/components/flash-keys';
 import { UserFormFields } from '@/features/admin-users/components/user-form-fields';
-import { applyFieldErrors } from '@/lib/api-field-errors';
+import { showSaveError } from '@/lib/api-field-errors';
 import { flashActions } from '@/stores/flash-store';
 
 const flashKey = 'admin:users:create';
@@ -44,9 +44,7 @@ export function CreateUserModal({ visible, onClose }: CreateUserModalProps) {
       flashActions().addFlash({ key: userFlashKey, type: 'success', message: t('users.created') });
       navigate(`/admin/users/view/${user.id}`);
     } catch (error) {
-      if (!applyFieldErrors(error, form.setError, userFormFields)) {
-        flashActions().clearAndAddHttpError({ key: flashKey, error });
-      }
+      showSaveError(error, form.setError, userFormFields, flashKey);
     }
   });
 

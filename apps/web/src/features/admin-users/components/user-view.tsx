@@ -27,7 +27,7 @@ import {
 import { userFlashKey, usersFlashKey } from '@/features/admin-users/components/flash-keys';
 import { UserFormFields } from '@/features/admin-users/components/user-form-fields';
 import { errorToMessage } from '@/lib/api-client';
-import { applyFieldErrors } from '@/lib/api-field-errors';
+import { showSaveError } from '@/lib/api-field-errors';
 import { flashActions } from '@/stores/flash-store';
 
 /** /admin/users/view/:id — a user's details (editable), the servers they own, and deletion. */
@@ -90,9 +90,7 @@ function EditUserForm({ user }: { user: AdminUser }) {
       form.reset(userFormValues(saved));
       flashActions().addFlash({ key: userFlashKey, type: 'success', message: t('users.updated') });
     } catch (error) {
-      if (!applyFieldErrors(error, form.setError, userFormFields)) {
-        flashActions().clearAndAddHttpError({ key: userFlashKey, error });
-      }
+      showSaveError(error, form.setError, userFormFields, userFlashKey);
     }
   });
 
