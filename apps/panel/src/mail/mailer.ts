@@ -30,6 +30,23 @@ interface Transport {
  * Messages are sent in the background (`queue`), so a request's answer time does not reveal whether a mail was
  * sent (e.g. whether an email address has an account); `drain` waits for what is in flight.
  */
+/** How long an SMTP server may take to accept a connection and greet. */
+const SMTP_TIMEOUT_MS = 10_000;
+
+/** The SMTP URL with nodemailer's time-outs as query options, unless the URL sets its own. */
+function withTimeouts(url: string): string {
+  const parsed = new URL(url);
+  const defaults = {
+    connectionTimeout: SMTP_TIMEOUT_MS,
+    greetingTimeout: SMTP_TIMEOUT_MS,
+    socketTimeout: 2 * SMTP_TIMEOUT_MS,
+  };
+  for (const [name, value] of Object.entries(defaults)) {
+    if (!parsed.searchParams.has(name)) parsed.searchParams.set(name, String(value));
+  }
+  return parsed.toString();
+}
+
 export class Mailer {
   readonly #inFlight = new Set<Promise<void>>();
   readonly #outboxDir: string;
@@ -72,7 +89,9 @@ export class Mailer {
     if (this.#transport && this.#transport.url === url) return this.#transport;
     this.#transport?.close();
     if (url) {
-      const smtp = nodemailer.createTransport(url);
+      // Bounded waits: an SMTP server that never answers fails a send (and the admin's test mail) in seconds,
+      // not after nodemailer's two-minute default.
+      const smtp = nodemailer.createTransport(withTimeouts(url));
       this.#transport = {
         url,
         deliver: async (message) => (await smtp.sendMail(message)).messageId,

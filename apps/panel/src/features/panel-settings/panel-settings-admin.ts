@@ -18,6 +18,32 @@ import {
   SETTING_RECAPTCHA_SITE_KEY,
 } from './panel-settings';
 
+/** What the SMTP password of the mail URL reads as in answers: the password itself never leaves the panel. */
+export const MASKED_PASSWORD = '********';
+
+function maskPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.password) return url;
+    parsed.password = MASKED_PASSWORD;
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** A URL sent back with the masked password keeps the stored one; any other password replaces it. */
+function keepMaskedPassword(sent: string, stored: string): string {
+  try {
+    const parsed = new URL(sent);
+    if (decodeURIComponent(parsed.password) !== MASKED_PASSWORD) return sent;
+    parsed.password = stored ? new URL(stored).password : '';
+    return parsed.toString();
+  } catch {
+    return sent;
+  }
+}
+
 /** Reads and changes the panel settings for /api/application/settings, and sends the test mail. */
 export class PanelSettingsAdmin {
   constructor(private readonly deps: { settings: PanelSettings; mailer: Mailer }) {}
@@ -30,7 +56,7 @@ export class PanelSettingsAdmin {
     return {
       app_name: await settings.appName(),
       '2fa_required': await settings.twoFactorRequired(),
-      mail_url: mail.url ?? '',
+      mail_url: maskPassword(mail.url ?? ''),
       mail_from: mail.from,
       recaptcha_enabled: recaptcha.enabled,
       recaptcha_site_key: recaptcha.siteKey,
@@ -57,7 +83,12 @@ export class PanelSettingsAdmin {
     const values: Record<string, string> = {};
     if (body.app_name !== undefined) values[SETTING_APP_NAME] = body.app_name;
     if (body['2fa_required'] !== undefined) values[SETTING_2FA_REQUIRED] = String(body['2fa_required']);
-    if (body.mail_url !== undefined) values[SETTING_MAIL_URL] = body.mail_url ?? '';
+    if (body.mail_url !== undefined) {
+      values[SETTING_MAIL_URL] = keepMaskedPassword(
+        body.mail_url ?? '',
+        (await this.deps.settings.mail()).url ?? '',
+      );
+    }
     if (body.mail_from !== undefined) values[SETTING_MAIL_FROM] = body.mail_from;
     if (body.recaptcha_enabled !== undefined)
       values[SETTING_RECAPTCHA_ENABLED] = body.recaptcha_enabled ? '1' : '0';

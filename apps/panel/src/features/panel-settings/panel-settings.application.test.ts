@@ -59,7 +59,8 @@ describe('/api/application/settings', () => {
     const attributes = {
       app_name: 'Acme Hosting',
       '2fa_required': 0,
-      mail_url: 'smtp://mailer:secret@mail.example.com:587',
+      // The SMTP password never comes back.
+      mail_url: 'smtp://mailer:********@mail.example.com:587',
       mail_from: 'Acme <panel@acme.test>',
       recaptcha_enabled: true,
       recaptcha_site_key: 'site-key',
@@ -68,6 +69,11 @@ describe('/api/application/settings', () => {
     };
     expect(saved.json().attributes).toEqual(attributes);
     expect(saved.body).not.toContain('very-secret');
+    expect(saved.body).not.toContain('secret@');
+    // Sent back masked (as the form does), the stored password stays.
+    const masked = await patch({ mail_url: 'smtp://mailer:********@mail.example.com:587' });
+    expect(masked.statusCode).toBe(200);
+    expect((await t.ctx.settings.mail()).url).toBe('smtp://mailer:secret@mail.example.com:587');
 
     // An empty secret keeps the stored one; secrets are sealed at rest.
     const again = await patch({ recaptcha_secret_key: '', app_name: 'Acme' });
