@@ -115,7 +115,10 @@ describe('a daemon restart (process runtime)', { timeout: 90_000 }, () => {
     await socket.next('console output', ([line]) => line?.startsWith('tick ') === true);
     // The console history runs on across the downtime: no tick is missing, none comes twice.
     await sleep(300);
-    const history = socket.messages.filter((m) => m.event === 'console output').map((m) => m.args?.[0] ?? '');
+    const lines = socket.messages.filter((m) => m.event === 'console output').map((m) => m.args?.[0] ?? '');
+    // A live line can overtake the history's reply on a busy machine: the history is what follows its first line.
+    const history = lines.slice(lines.indexOf('ready'));
+    expect(history[0]).toBe('ready');
     const ticks = ticksIn(history);
     expect(ticks.length).toBeGreaterThan(10);
     expect(ticks).toEqual(ticks.map((_, index) => (ticks[0] as number) + index));
