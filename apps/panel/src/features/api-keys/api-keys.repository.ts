@@ -1,25 +1,49 @@
 import type { Db } from '@aerie/panel/db/database';
 import { readCount } from '@aerie/panel/db/dialect';
-import type { ApiKeyType } from '@aerie/panel/db/schema-account';
+import type { UsersTable } from '@aerie/panel/db/schema';
+import type { ApiKeysTable, ApiKeyType } from '@aerie/panel/db/schema-account';
 import { toUser, type User } from '@aerie/panel/features/users/user';
-import type { ResourceAccess } from '@aerie/shared/api-keys/application-keys-wire';
+import { adminResources, type ResourceAccess } from '@aerie/shared/api-keys/application-keys-wire';
+import type { Selectable } from 'kysely';
 import { type ApiKey, toApiKey } from './api-key';
 
 /** SQL for the api_keys table. */
 
-/** The key with this identifier and its owner; null when unknown. */
+/** The api_keys columns, read beside the owner's in one query (the client and application surfaces' hot path). */
+const KEY_COLUMNS = [
+  'id',
+  'user_id',
+  'key_type',
+  'identifier',
+  'token',
+  'allowed_ips',
+  'memo',
+  'last_used_at',
+  'created_at',
+  'updated_at',
+  ...adminResources.map((resource) => `r_${resource}` as const),
+] as const;
+
+/** The key with this identifier and its owner, in one query; null when unknown. */
 export async function findKeyWithUser(
   db: Db,
   identifier: string,
 ): Promise<{ key: ApiKey; user: User } | null> {
-  const key = await db
+  const row = await db
     .selectFrom('api_keys')
-    .selectAll()
-    .where('identifier', '=', identifier)
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .selectAll('users')
+    .select(KEY_COLUMNS.map((column) => `api_keys.${column} as key_${column}` as const))
+    .where('api_keys.identifier', '=', identifier)
     .executeTakeFirst();
-  if (!key) return null;
-  const user = await db.selectFrom('users').selectAll().where('id', '=', key.user_id).executeTakeFirst();
-  return user ? { key: toApiKey(key), user: toUser(user) } : null;
+  if (!row) return null;
+  const record = row as unknown as Record<string, unknown>;
+  const key = Object.fromEntries(KEY_COLUMNS.map((column) => [column, record[`key_${column}`]]));
+  const user = Object.fromEntries(Object.entries(record).filter(([name]) => !name.startsWith('key_')));
+  return {
+    key: toApiKey(key as unknown as Selectable<ApiKeysTable>),
+    user: toUser(user as unknown as Selectable<UsersTable>),
+  };
 }
 
 export async function listKeys(db: Db, userId: number, keyType: ApiKeyType): Promise<ApiKey[]> {
