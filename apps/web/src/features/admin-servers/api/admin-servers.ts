@@ -236,7 +236,7 @@ export async function deleteAdminServer(id: number, force: boolean) {
   await apiClient.delete(`${base}/${id}${force ? '/force' : ''}`);
 }
 
-/** What the create form and the startup tab pick from: users, nodes, locations, nests with eggs. */
+/** What the create form and the startup tab pick from: users, nodes, nests with eggs (locations: admin-locations' api). */
 interface Named {
   id: number;
   name: string;
@@ -272,14 +272,6 @@ export async function getNodeChoices(signal?: AbortSignal): Promise<Named[]> {
     params: { per_page: 1000 },
   });
   return list.data.map(({ attributes }) => ({ id: attributes.id, name: attributes.name }));
-}
-
-export async function getLocationChoices(signal?: AbortSignal): Promise<Named[]> {
-  const list = await apiClient.get<ApplicationList<{ id: number; short: string; long: string | null }>>(
-    '/api/application/locations',
-    { signal, params: { per_page: 1000 } },
-  );
-  return list.data.map(({ attributes }) => ({ id: attributes.id, name: attributes.short }));
 }
 
 /** Free allocations of a node (`filter[server_id]=0` lists the unassigned ones). */
@@ -350,11 +342,6 @@ export const choiceQueries = {
     queryOptions({
       queryKey: ['admin', 'choices', 'nodes'] as const,
       queryFn: ({ signal }) => getNodeChoices(signal),
-    }),
-  locations: () =>
-    queryOptions({
-      queryKey: ['admin', 'choices', 'locations'] as const,
-      queryFn: ({ signal }) => getLocationChoices(signal),
     }),
   eggs: () =>
     queryOptions({

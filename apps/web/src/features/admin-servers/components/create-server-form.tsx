@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { SpinnerOverlay } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
 import { paths } from '@/config/paths';
+import { locationOptionsQueryOptions } from '@/features/admin-locations/api/locations';
 import {
   adminServerKeys,
   choiceQueries,
@@ -47,7 +48,7 @@ export function CreateServerForm() {
   const errors = formState.errors;
   const values = watch();
   const nodes = useQuery(choiceQueries.nodes()).data ?? [];
-  const locations = useQuery(choiceQueries.locations()).data ?? [];
+  const locations = useQuery(locationOptionsQueryOptions()).data ?? [];
   const eggs = useQuery(choiceQueries.eggs()).data;
   const allocations = useQuery(choiceQueries.freeAllocations(Number(values.nodeId) || 0)).data;
   const egg = eggs?.eggs.find((candidate) => String(candidate.id) === values.eggId);
@@ -192,7 +193,7 @@ export function CreateServerForm() {
                   {locations.map((location) => (
                     <label key={location.id} className="inline-flex items-center gap-2 text-sm text-ink-200">
                       <input type="checkbox" value={String(location.id)} {...register('locationIds')} />
-                      {location.name}
+                      {location.short}
                     </label>
                   ))}
                 </div>
