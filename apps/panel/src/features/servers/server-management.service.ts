@@ -5,6 +5,7 @@ import { daemonHttpError } from '@aerie/panel/daemon-client/daemon-http-error';
 import type { Db } from '@aerie/panel/db/database';
 import { isUniqueViolation } from '@aerie/panel/db/dialect';
 import type { Tx } from '@aerie/panel/db/transaction';
+import { listEggVariables } from '@aerie/panel/features/eggs/eggs.repository';
 import { committedOn, fits, lockNode } from '@aerie/panel/features/nodes/node-capacity';
 import { toNodeRecord } from '@aerie/panel/features/nodes/node-record';
 import { findViableNodes } from '@aerie/panel/features/nodes/nodes.repository';
@@ -20,7 +21,7 @@ import {
 } from '@aerie/shared/servers/server-application-bodies';
 import { type AdminServer, findAdminServer } from './admin-server';
 import { type DeploySpec, pickAllocation } from './server-deployment';
-import { eggVariablesOf, storeVariables, validateEnvironment } from './server-variables';
+import { storeVariables, validateEnvironment } from './server-variables';
 
 /** Parallel deployments that lose their picked allocation to another request try again this often. */
 const DEPLOY_ATTEMPTS = 5;
@@ -68,7 +69,7 @@ export class ServerManagementService {
       throw new HttpError(400, 'NoViableNodeException', serverApplicationMessages.noViableNode);
     }
     // Variables are validated after the deployment choice, before anything is written (upstream's order).
-    const values = validateEnvironment(await eggVariablesOf(db, egg.id), input.environment);
+    const values = validateEnvironment(await listEggVariables(db, [egg.id]), input.environment);
 
     const lost = new Set<number>();
     for (let attempt = 1; ; attempt++) {
@@ -264,7 +265,7 @@ export class ServerManagementService {
     const environment = input.environment as Record<string, unknown>;
     const values =
       Object.keys(environment).length > 0
-        ? validateEnvironment(await eggVariablesOf(db, egg.id), environment)
+        ? validateEnvironment(await listEggVariables(db, [egg.id]), environment)
         : null;
     const now = this.deps.clock();
     await db.transaction().execute(async (tx) => {

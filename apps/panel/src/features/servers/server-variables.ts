@@ -1,24 +1,8 @@
-import type { Db } from '@aerie/panel/db/database';
 import type { Tx } from '@aerie/panel/db/transaction';
+import type { EggVariable } from '@aerie/panel/features/eggs/eggs.repository';
 import { validationFailed } from '@aerie/panel/http/errors';
 import { checkVariableRules } from '@aerie/shared/eggs/egg-variable-rules';
 import { toValidationErrors } from '@aerie/shared/validation/validation-errors';
-
-export interface EggVariableRow {
-  id: number;
-  name: string;
-  env_variable: string;
-  rules: string;
-}
-
-export const eggVariablesOf = (db: Db | Tx, eggId: number): Promise<EggVariableRow[]> =>
-  db
-    .selectFrom('egg_variables')
-    .select(['id', 'name', 'env_variable', 'rules'])
-    .where('egg_id', '=', eggId)
-    .orderBy('sort')
-    .orderBy('id')
-    .execute();
 
 const asText = (value: unknown): string | null =>
   value === undefined || value === null ? null : typeof value === 'string' ? value : JSON.stringify(value);
@@ -30,21 +14,19 @@ const asText = (value: unknown): string | null =>
  * @throws HttpError 422 with `environment.<ENV>` entries named "<Variable name> variable"
  */
 export function validateEnvironment(
-  variables: EggVariableRow[],
+  variables: EggVariable[],
   environment: Record<string, unknown>,
 ): Map<number, string> {
   const issues = variables.flatMap((variable) =>
-    checkVariableRules(variable.env_variable, variable.rules, asText(environment[variable.env_variable])),
+    checkVariableRules(variable.envVariable, variable.rules, asText(environment[variable.envVariable])),
   );
   if (issues.length > 0) {
     const names = Object.fromEntries(
-      variables.map((variable) => [`environment.${variable.env_variable}`, `${variable.name} variable`]),
+      variables.map((variable) => [`environment.${variable.envVariable}`, `${variable.name} variable`]),
     );
     throw validationFailed(toValidationErrors(issues, [], names));
   }
-  return new Map(
-    variables.map((variable) => [variable.id, asText(environment[variable.env_variable]) ?? '']),
-  );
+  return new Map(variables.map((variable) => [variable.id, asText(environment[variable.envVariable]) ?? '']));
 }
 
 /** Writes one value per variable of the server (insert or update). */
