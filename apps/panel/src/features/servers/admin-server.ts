@@ -1,6 +1,7 @@
 import type { Db } from '@aerie/panel/db/database';
 import { readBool, readDate } from '@aerie/panel/db/dialect';
 import type { ServersTable } from '@aerie/panel/db/schema-servers';
+import { listEggVariables } from '@aerie/panel/features/eggs/eggs.repository';
 import { groupBy } from '@aerie/panel/http/application/transformer';
 import type { Selectable } from 'kysely';
 
@@ -21,13 +22,7 @@ export async function loadAdminServers(db: Db, rows: Selectable<ServersTable>[])
   const eggIds = [...new Set(rows.map((row) => row.egg_id))];
   const nodeIds = [...new Set(rows.map((row) => row.node_id))];
   const [eggVariables, values, locations] = await Promise.all([
-    db
-      .selectFrom('egg_variables')
-      .select(['id', 'egg_id', 'env_variable', 'default_value'])
-      .where('egg_id', 'in', eggIds)
-      .orderBy('sort')
-      .orderBy('id')
-      .execute(),
+    listEggVariables(db, eggIds),
     db
       .selectFrom('server_variables')
       .select(['server_id', 'variable_id', 'variable_value'])
@@ -40,7 +35,7 @@ export async function loadAdminServers(db: Db, rows: Selectable<ServersTable>[])
       .where('nodes.id', 'in', nodeIds)
       .execute(),
   ]);
-  const variablesByEgg = groupBy(eggVariables, (variable) => variable.egg_id);
+  const variablesByEgg = groupBy(eggVariables, (variable) => variable.eggId);
   const valuesByServer = groupBy(values, (value) => value.server_id);
   const locationByNode = new Map(locations.map((location) => [location.id, location.short]));
   return rows.map((row) => {
@@ -49,7 +44,7 @@ export async function loadAdminServers(db: Db, rows: Selectable<ServersTable>[])
     );
     const environment: AdminServer['environment'] = {};
     for (const variable of variablesByEgg.get(row.egg_id) ?? []) {
-      environment[variable.env_variable] = stored.get(variable.id) ?? variable.default_value;
+      environment[variable.envVariable] = stored.get(variable.id) ?? variable.defaultValue;
     }
     environment.STARTUP = row.startup;
     environment.P_SERVER_LOCATION = locationByNode.get(row.node_id) ?? null;
