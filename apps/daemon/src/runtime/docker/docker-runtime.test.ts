@@ -146,6 +146,8 @@ describeWithEngine('DockerRuntime (real engine)', docker, () => {
     const options = await demoServer();
     const { runtime, exited, started } = await start(options);
     await started;
+    // Listened for before the player connects: the game may log the join before its greeting reaches us.
+    const joining = waitForEvent<[string]>(runtime, 'output', (line) => line.includes('joined the game'));
     const socket = connect(options.allocations.default.port, '127.0.0.1');
     socket.setEncoding('utf8');
     const greeting = await new Promise<string>((resolve, reject) => {
@@ -157,9 +159,7 @@ describeWithEngine('DockerRuntime (real engine)', docker, () => {
       socket.once('error', reject);
     });
     expect(greeting).toMatch(/^Welcome to Aerie Demo, player1! Hello from a container\n/);
-    const joined = await waitForEvent<[string]>(runtime, 'output', (line) =>
-      line.includes('joined the game'),
-    );
+    const joined = await joining;
     expect(joined[0]).toBe('player1 joined the game (1 online)');
     socket.destroy();
     runtime.write('stop');
