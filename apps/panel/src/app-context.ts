@@ -4,10 +4,13 @@ import { createAuthFeature } from '@aerie/panel/features/auth/auth.feature';
 import { createDatabasesFeature } from '@aerie/panel/features/databases/databases.feature';
 import { createEggsFeature } from '@aerie/panel/features/eggs/eggs.feature';
 import { createLocationsFeature } from '@aerie/panel/features/locations/locations.feature';
+import { createNetworkFeature } from '@aerie/panel/features/network/network.feature';
 import { createNodesFeature } from '@aerie/panel/features/nodes/nodes.feature';
 import { createOverviewFeature } from '@aerie/panel/features/overview/overview.feature';
 import { createPanelSettingsFeature } from '@aerie/panel/features/panel-settings/panel-settings.feature';
+import { createServerSettingsFeature } from '@aerie/panel/features/server-settings/server-settings.feature';
 import { createServersFeature } from '@aerie/panel/features/servers/servers.feature';
+import { createStartupFeature } from '@aerie/panel/features/startup/startup.feature';
 import { createUsersFeature } from '@aerie/panel/features/users/users.feature';
 import { createInfrastructure, type Infrastructure } from '@aerie/panel/infrastructure';
 
@@ -33,6 +36,9 @@ function createFeatures(infrastructure: Infrastructure) {
     ...createUsersFeature(infrastructure),
     ...createNodesFeature(infrastructure),
     ...createEggsFeature(infrastructure),
+    ...createServerSettingsFeature(infrastructure),
+    ...createStartupFeature(infrastructure),
+    ...createNetworkFeature(infrastructure),
   };
 }
 

@@ -41,6 +41,12 @@ export function createInfrastructure(input: {
       twoFactorRequired: config.twoFactorRequired,
       mail: config.mail,
       recaptcha: config.recaptcha,
+      // The local node's ports: a fresh install lets users add allocations from the ports it already has.
+      allocations: {
+        enabled: true,
+        rangeStart: config.demoPortRange.from,
+        rangeEnd: config.demoPortRange.to,
+      },
     },
   });
   return {

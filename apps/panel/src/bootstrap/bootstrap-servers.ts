@@ -57,6 +57,8 @@ export async function bootstrapServers(
     memory: 512,
     disk: 1024,
     cpu: 100,
+    // Room for two more ports from the local node's range, so Create Allocation works on a fresh install.
+    allocationLimit: 3,
     // The daemon installs it once it answers (daemon-installs.ts); until then it shows as installing.
     status: 'installing',
     installedAt: null,

@@ -1,8 +1,11 @@
 import { websocketRoutes } from '@aerie/panel/features/console/websocket.client-routes';
 import { fileRoutes } from '@aerie/panel/features/files/files.client-routes';
+import { networkRoutes } from '@aerie/panel/features/network/network.client-routes';
+import { serverSettingsRoutes } from '@aerie/panel/features/server-settings/server-settings.client-routes';
 import { registerPowerRoutes } from '@aerie/panel/features/servers/power.client-routes';
 import { serverRoutes } from '@aerie/panel/features/servers/server.client-routes';
 import { serverAccessHook } from '@aerie/panel/features/servers/server-access.hook';
+import { startupRoutes } from '@aerie/panel/features/startup/startup.client-routes';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -12,10 +15,14 @@ import type { FastifyInstance } from 'fastify';
 export async function clientServerSurface(app: FastifyInstance) {
   const { ctx } = app;
   app.decorateRequest('serverAccess', null);
+  app.decorateRequest('serverChild', null);
   app.addHook('preHandler', serverAccessHook);
 
   await app.register(serverRoutes);
   await app.register(websocketRoutes);
   registerPowerRoutes(app, ctx.daemon);
   await app.register(fileRoutes, { daemon: ctx.daemon });
+  await app.register(serverSettingsRoutes);
+  await app.register(startupRoutes);
+  await app.register(networkRoutes);
 }

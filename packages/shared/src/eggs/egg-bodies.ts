@@ -4,7 +4,7 @@ import { laravelBoolean, nullableText, requiredText } from '../validation/larave
 import type { LaravelRule } from '../validation/laravel-messages';
 import { nullableString, requiredString, rule } from '../validation/rules';
 import { compileDoneEntry } from './done-matcher';
-import { unknownVariableRule } from './egg-variable-rules';
+import { unknownVariableRule } from './egg-variable-rule-names';
 
 /**
  * Bodies of the Application API's nest and egg writes (Aerie's: upstream has these in its admin pages only):

@@ -1,137 +1,195 @@
+import { RE2JS } from 're2js';
 import type { IssueLike } from '../validation/validation-errors';
+import { parseVariableRules, type VariableRuleName } from './egg-variable-rule-names';
 
-/** The rule names `checkVariableRules` understands; an egg variable saved through the API may use only these. */
-export const knownVariableRules = [
-  'required',
-  'nullable',
-  'string',
-  'integer',
-  'numeric',
-  'boolean',
-  'alpha',
-  'alpha_num',
-  'alpha_dash',
-  'min',
-  'max',
-  'between',
-  'size',
-  'in',
-  'not_in',
-  'regex',
-  'digits',
-] as const;
-
-/** The names in a rule string (`required|max:20` → required, max), in order, blanks skipped. */
-export const variableRuleNames = (rules: string): string[] =>
-  rules
-    .split('|')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-    .map((entry) => entry.split(':')[0] ?? entry);
-
-/** The first rule name of the string that `checkVariableRules` does not understand, or null. */
-export const unknownVariableRule = (rules: string): string | null =>
-  variableRuleNames(rules).find((name) => !(knownVariableRules as readonly string[]).includes(name)) ?? null;
+export { knownVariableRules, unknownVariableRule, variableRuleNames } from './egg-variable-rule-names';
 
 /**
  * Checks a server variable's value against its egg variable's Laravel rule string (`required|string|max:20`),
- * as Pterodactyl's VariableValidatorService does (reference application API §4.4). The common rules are
- * understood: required, nullable, string, integer, numeric, boolean, alpha, alpha_num, alpha_dash, min, max,
- * between, size, in, not_in, regex, digits; others are ignored (their eggs still import). Like Laravel, an empty
- * value that is not required passes when the rules say `nullable`, and fails `string` otherwise.
- * @returns one issue per failed rule, for `toValidationErrors` (path `environment.<ENV>`)
+ * with Laravel's semantics (reference application API §4.4, client API §7.2 "Startup and settings"):
+ * - an empty value is null; `required`, `filled` and `accepted` fail on it, `nullable` lets it pass every other
+ *   rule, and without `nullable` the other rules judge it (`string` fails, `max` passes);
+ * - `min`/`max`/`between`/`size`/`gt`… measure the number when the rules say `numeric` or `integer` and the value
+ *   is one, else the length in characters;
+ * - `regex` patterns are PHP's (`/…/flags`), run by RE2 (linear time whatever the pattern and the value);
+ * - a rule this file does not know is ignored (the egg still imports; `unknownVariableRule` refuses it on edits).
+ * @param path where the issues point: `['environment', ENV]` for the Application API, `['value']` for the page
+ * @returns one issue per failed rule, for `toValidationErrors`
  */
-export function checkVariableRules(env: string, rules: string, raw: string | null | undefined): IssueLike[] {
+export function checkVariableRules(
+  path: string[],
+  rules: string,
+  raw: string | null | undefined,
+): IssueLike[] {
   const value = raw === undefined || raw === '' ? null : raw;
-  const parsed = rules
-    .split('|')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      const colon = entry.indexOf(':');
-      return colon === -1
-        ? { name: entry, args: '' }
-        : { name: entry.slice(0, colon), args: entry.slice(colon + 1) };
-    });
+  const parsed = parseVariableRules(rules);
   const names = new Set(parsed.map((rule) => rule.name));
-  const path = ['environment', env];
-  if (value === null) {
-    if (names.has('required')) return [{ path, message: 'required' }];
-    if (names.has('nullable')) return [];
-  }
-  const numeric = names.has('numeric') || names.has('integer');
   const issues: IssueLike[] = [];
   const fail = (message: string, params?: Record<string, unknown>) =>
     issues.push({ path, message, ...(params ? { params } : {}) });
-  const size = () => (numeric ? Number(value) : (value ?? '').length);
+
+  if (value === null) {
+    for (const implicit of ['required', 'filled', 'accepted'] as const)
+      if (names.has(implicit)) fail(implicit);
+    if (issues.length > 0 || names.has('nullable')) return issues;
+  }
+  const text = value ?? '';
+  const numericRules = names.has('numeric') || names.has('integer');
+  const numeric = numericRules && NUMERIC.test(text);
+  const size = numeric ? Number(text) : [...text].length;
+  const sizeParams = (name: string, a: number, b: number, args: string): Record<string, unknown> => {
+    if (name === 'between') return { min: a, max: b, numeric };
+    if (name === 'min' || name === 'max' || name === 'size') return { [name]: a, numeric };
+    return { value: args, numeric };
+  };
+
   for (const { name, args } of parsed) {
     const list = args.split(',').map((part) => part.trim());
-    const [a = NaN, b = NaN] = list.map(Number);
-    switch (name) {
-      case 'string':
-        if (value === null) fail('string');
-        break;
-      case 'integer':
-        if (value === null || !/^[+-]?\d+$/.test(value)) fail('integer');
-        break;
-      case 'numeric':
-        if (value === null || !/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(value)) fail('numeric');
-        break;
-      case 'boolean':
-        if (value === null || !['0', '1', 'true', 'false'].includes(value)) fail('boolean');
-        break;
-      case 'alpha':
-        if (value === null || !/^[\p{L}\p{M}]+$/u.test(value)) fail('alpha');
-        break;
-      case 'alpha_num':
-        if (value === null || !/^[\p{L}\p{M}\p{N}]+$/u.test(value)) fail('alpha_num');
-        break;
-      case 'alpha_dash':
-        if (value === null || !/^[\p{L}\p{M}\p{N}_-]+$/u.test(value)) fail('alpha_dash');
-        break;
-      case 'min':
-        if (value !== null && size() < a) fail('min', { min: a, numeric });
-        break;
-      case 'max':
-        if (value !== null && size() > a) fail('max', { max: a, numeric });
-        break;
-      case 'between':
-        if (value !== null && (size() < a || size() > b)) fail('between', { min: a, max: b, numeric });
-        break;
-      case 'size':
-        if (value !== null && size() !== a) fail('size', { size: a, numeric });
-        break;
-      case 'digits':
-        if (value === null || !/^\d+$/.test(value) || value.length !== a) fail('digits', { size: a });
-        break;
-      case 'in':
-        if (value === null || !list.includes(value)) fail('in');
-        break;
-      case 'not_in':
-        if (value !== null && list.includes(value)) fail('not_in');
-        break;
-      case 'regex':
-        if (value === null || !matchesPhpRegex(args, value)) fail('regex');
-        break;
-      default:
-        break;
-    }
+    const [a = Number.NaN, b = Number.NaN] = list.map(Number);
+    const check = RULES[name as VariableRuleName];
+    if (!check) continue;
+    const outcome = check({ value, text, size, numeric, args, list, a, b });
+    if (outcome === true) continue;
+    if (outcome === 'size') fail(name, sizeParams(name, a, b, args));
+    else fail(name, outcome === false ? undefined : outcome);
   }
   return issues;
 }
 
-/** `/pattern/flags` in PHP's syntax as a JS RegExp; an unreadable pattern matches nothing. */
-function matchesPhpRegex(source: string, value: string): boolean {
-  const match = /^(.)(.*)\1([imsux]*)$/s.exec(source);
-  if (!match) return false;
+const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const INTEGER = /^[+-]?\d+$/;
+const DIGITS = /^\d+$/;
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/i;
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+interface RuleInput {
+  /** null for an empty value. */
+  value: string | null;
+  /** The value, "" for null. */
+  text: string;
+  /** What size rules compare: the number (numeric rules and a numeric value) or the length in characters. */
+  size: number;
+  numeric: boolean;
+  args: string;
+  list: string[];
+  a: number;
+  b: number;
+}
+
+/** true: passes; false: fails without parameters; 'size': fails with the size parameters; else the parameters. */
+type Outcome = boolean | 'size' | Record<string, unknown>;
+
+const isIpv6 = (text: string) => {
+  if (!text.includes(':') || /[^\da-f:.]/i.test(text)) return false;
   try {
-    const flags = (match[3] ?? '').replace(/x/g, '');
-    return new RegExp(match[2] ?? '', `${flags}u`).test(value);
+    return new URL(`http://[${text}]/`).hostname !== '';
   } catch {
-    try {
-      return new RegExp(match[2] ?? '', (match[3] ?? '').replace(/x/g, '')).test(value);
-    } catch {
-      return false;
-    }
+    return false;
+  }
+};
+
+const isUrl = (text: string) => {
+  if (!/^[a-z][a-z\d+.-]*:\/\/[^\s]/i.test(text)) return false;
+  try {
+    return new URL(text).host !== '';
+  } catch {
+    return false;
+  }
+};
+
+const isJson = (text: string) => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const withList = (ok: boolean, list: string[]): Outcome => ok || { values: list.join(', ') };
+
+const RULES: Partial<Record<VariableRuleName, (input: RuleInput) => Outcome>> = {
+  string: ({ value }) => value !== null,
+  integer: ({ value }) => value !== null && INTEGER.test(value),
+  numeric: ({ value }) => value !== null && NUMERIC.test(value),
+  // Laravel's boolean is strict: true, false, 0, 1, "0" and "1" (a JSON true arrives here as "1").
+  boolean: ({ value }) => value === '0' || value === '1',
+  accepted: ({ value }) => value !== null && ['yes', 'on', '1', 'true'].includes(value),
+  alpha: ({ value }) => value !== null && /^[\p{L}\p{M}]+$/u.test(value),
+  alpha_num: ({ value }) => value !== null && /^[\p{L}\p{M}\p{N}]+$/u.test(value),
+  alpha_dash: ({ value }) => value !== null && /^[\p{L}\p{M}\p{N}_-]+$/u.test(value),
+  ascii: ({ text }) => /^[\x20-\x7e]*$/.test(text),
+  lowercase: ({ value }) => value !== null && value.toLowerCase() === value,
+  uppercase: ({ value }) => value !== null && value.toUpperCase() === value,
+  min: ({ size, a }) => size >= a || 'size',
+  max: ({ size, a }) => size <= a || 'size',
+  between: ({ size, a, b }) => (size >= a && size <= b) || 'size',
+  size: ({ size, a }) => size === a || 'size',
+  gt: ({ size, a }) => size > a || 'size',
+  gte: ({ size, a }) => size >= a || 'size',
+  lt: ({ size, a }) => size < a || 'size',
+  lte: ({ size, a }) => size <= a || 'size',
+  digits: ({ text, a }) => (DIGITS.test(text) && text.length === a) || { size: a },
+  digits_between: ({ text, a, b }) =>
+    (DIGITS.test(text) && text.length >= a && text.length <= b) || { min: a, max: b },
+  max_digits: ({ text, a }) => text.replace(/\D/g, '').length <= a || { max: a },
+  min_digits: ({ text, a }) => text.replace(/\D/g, '').length >= a || { min: a },
+  in: ({ text, list }) => list.includes(text),
+  not_in: ({ text, list }) => !list.includes(text),
+  regex: ({ value, args }) => value !== null && matchesPhpPattern(args, value),
+  not_regex: ({ value, args }) => value !== null && !matchesPhpPattern(args, value),
+  starts_with: ({ text, list }) =>
+    withList(
+      list.some((prefix) => text.startsWith(prefix)),
+      list,
+    ),
+  ends_with: ({ text, list }) =>
+    withList(
+      list.some((suffix) => text.endsWith(suffix)),
+      list,
+    ),
+  doesnt_start_with: ({ text, list }) => withList(!list.some((prefix) => text.startsWith(prefix)), list),
+  doesnt_end_with: ({ text, list }) => withList(!list.some((suffix) => text.endsWith(suffix)), list),
+  url: ({ text }) => isUrl(text),
+  active_url: ({ text }) => isUrl(text),
+  ip: ({ text }) => IPV4.test(text) || isIpv6(text),
+  ipv4: ({ text }) => IPV4.test(text),
+  ipv6: ({ text }) => isIpv6(text),
+  email: ({ text }) => EMAIL.test(text),
+  uuid: ({ text }) => UUID.test(text),
+  json: ({ value }) => value !== null && isJson(value),
+};
+
+/** Compiled patterns by their PHP source; egg rules are few and reused on every save. */
+const patterns = new Map<string, RE2JS | null>();
+
+/**
+ * `/pattern/flags` in PHP's syntax, matched with RE2 (no backtracking, so an egg's pattern cannot hold the panel's
+ * thread however long the value). A pattern RE2 cannot read (look-arounds, back-references) matches nothing, so
+ * such a rule refuses every value instead of running unbounded.
+ */
+export function matchesPhpPattern(source: string, value: string): boolean {
+  let compiled = patterns.get(source);
+  if (compiled === undefined) {
+    compiled = compilePhpPattern(source);
+    if (patterns.size > 1000) patterns.clear();
+    patterns.set(source, compiled);
+  }
+  return compiled?.matcher(value).find() ?? false;
+}
+
+function compilePhpPattern(source: string): RE2JS | null {
+  const match = /^([^\w\s\\])([\s\S]*)\1([a-zA-Z]*)$/.exec(source.trim());
+  if (!match) return null;
+  const flags = match[3] ?? '';
+  let options = 0;
+  if (flags.includes('i')) options |= RE2JS.CASE_INSENSITIVE;
+  if (flags.includes('m')) options |= RE2JS.MULTILINE;
+  if (flags.includes('s')) options |= RE2JS.DOTALL;
+  try {
+    return RE2JS.compile(match[2] ?? '', options);
+  } catch {
+    return null;
   }
 }

@@ -41,6 +41,9 @@ export const panelSettingsBodySchema = z.object({
   recaptcha_site_key: nullableText(panelSettingsLimits.keyMax),
   recaptcha_secret_key: nullableText(panelSettingsLimits.keyMax),
   default_language: z.enum(panelLanguages, { error: 'in' satisfies LaravelRule }).optional(),
+  allocations_enabled: laravelBoolean().optional(),
+  allocations_range_start: requiredInteger({ min: 1024, max: 65535 }).optional(),
+  allocations_range_end: requiredInteger({ min: 1024, max: 65535 }).optional(),
 });
 
 export type PanelSettingsBody = z.output<typeof panelSettingsBodySchema>;
@@ -57,6 +60,11 @@ export interface PanelSettingsAttributes {
   /** The secret itself is never returned. */
   recaptcha_secret_key_set: boolean;
   default_language: PanelLanguage;
+  /** Whether users may add allocations to their servers themselves (Network page, "Create Allocation"). */
+  allocations_enabled: boolean;
+  /** The ports such an allocation is taken from, inclusive. */
+  allocations_range_start: number;
+  allocations_range_end: number;
 }
 
 export const panelSettingsMessages = {
@@ -64,4 +72,5 @@ export const panelSettingsMessages = {
   testMailText: (appName: string) =>
     `This is a test of the ${appName} mail system. If you can read this, mail is set up correctly.`,
   testMailFailed: (message: string) => `The test mail could not be sent: ${message}`,
+  allocationsRange: 'The allocation range must start at or below the port it ends at.',
 } as const;

@@ -6,6 +6,10 @@ export interface RuleParams {
   min?: number;
   max?: number;
   size?: number;
+  /** The compared value of gt/gte/lt/lte. */
+  value?: string;
+  /** The list of starts_with/ends_with, as Laravel joins it (", "). */
+  values?: string;
 }
 
 type Template = (attribute: string, params: RuleParams) => string;
@@ -34,6 +38,30 @@ export const laravelMessages = {
   alpha: (a) => `The ${a} may only contain letters.`,
   digits: (a, p) => `The ${a} must be ${p.size} digits.`,
   not_in: (a) => `The selected ${a} is invalid.`,
+  accepted: (a) => `The ${a} must be accepted.`,
+  filled: (a) => `The ${a} field is required.`,
+  not_regex: (a) => `The ${a} format is invalid.`,
+  url: (a) => `The ${a} format is invalid.`,
+  active_url: (a) => `The ${a} is not a valid URL.`,
+  ip: (a) => `The ${a} must be a valid IP address.`,
+  ipv4: (a) => `The ${a} must be a valid IPv4 address.`,
+  ipv6: (a) => `The ${a} must be a valid IPv6 address.`,
+  uuid: (a) => `The ${a} must be a valid UUID.`,
+  json: (a) => `The ${a} must be a valid JSON string.`,
+  ascii: (a) => `The ${a} must only contain single-byte alphanumeric characters and symbols.`,
+  lowercase: (a) => `The ${a} must be lowercase.`,
+  uppercase: (a) => `The ${a} must be uppercase.`,
+  digits_between: (a, p) => `The ${a} must be between ${p.min} and ${p.max} digits.`,
+  max_digits: (a, p) => `The ${a} must not have more than ${p.max} digits.`,
+  min_digits: (a, p) => `The ${a} must have at least ${p.min} digits.`,
+  starts_with: (a, p) => `The ${a} must start with one of the following: ${p.values}.`,
+  ends_with: (a, p) => `The ${a} must end with one of the following: ${p.values}.`,
+  doesnt_start_with: (a, p) => `The ${a} may not start with one of the following: ${p.values}.`,
+  doesnt_end_with: (a, p) => `The ${a} may not end with one of the following: ${p.values}.`,
+  gt: (a, p) => `The ${a} must be greater than ${p.value} characters.`,
+  gte: (a, p) => `The ${a} must be greater than or equal ${p.value} characters.`,
+  lt: (a, p) => `The ${a} must be less than ${p.value} characters.`,
+  lte: (a, p) => `The ${a} must be less than or equal ${p.value} characters.`,
 } satisfies Record<string, Template>;
 
 /** Size rules worded for arrays (Laravel's `max.array`, `min.array`); `meta.rule` stays `max` / `min`. */
@@ -48,6 +76,10 @@ export const laravelNumericMessages: Partial<Record<LaravelRule, Template>> = {
   max: (a, p) => `The ${a} may not be greater than ${p.max}.`,
   between: (a, p) => `The ${a} must be between ${p.min} and ${p.max}.`,
   size: (a, p) => `The ${a} must be ${p.size}.`,
+  gt: (a, p) => `The ${a} must be greater than ${p.value}.`,
+  gte: (a, p) => `The ${a} must be greater than or equal ${p.value}.`,
+  lt: (a, p) => `The ${a} must be less than ${p.value}.`,
+  lte: (a, p) => `The ${a} must be less than or equal ${p.value}.`,
 };
 
 export type LaravelRule = keyof typeof laravelMessages;

@@ -48,14 +48,20 @@ function toItem(issue: IssueLike, attributeNames: Readonly<Record<string, string
   const numeric = issue.origin === 'number' || issue.params?.numeric === true;
   const min = issue.minimum ?? issue.params?.min;
   const max = issue.maximum ?? issue.params?.max;
-  const bound = Number(min ?? max);
+  const bound = Number(issue.params?.size ?? min ?? max);
   const template = isLaravelRule(issue.message)
     ? (issue.origin === 'array' && laravelArrayMessages[issue.message]) ||
       (numeric && laravelNumericMessages[issue.message]) ||
       laravelMessages[issue.message]
     : undefined;
   const detail = template
-    ? template(attribute, { min: Number(min), max: Number(max), size: bound })
+    ? template(attribute, {
+        min: Number(min),
+        max: Number(max),
+        size: bound,
+        value: String(issue.params?.value ?? ''),
+        values: String(issue.params?.values ?? ''),
+      })
     : issue.message;
   return {
     code: 'ValidationException',

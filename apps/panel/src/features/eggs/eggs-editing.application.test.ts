@@ -313,8 +313,8 @@ describe('egg variables', () => {
   it('answers 422 for unknown rules, reserved, malformed and duplicate env names', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [
-        { rules: 'required|sometimes|max:5' },
-        'The validation rule "sometimes" is not a valid rule for this application.',
+        { rules: 'required|distinct|max:5' },
+        'The validation rule "distinct" is not a valid rule for this application.',
       ],
       [{ env_variable: 'STARTUP' }, 'Cannot use the protected name STARTUP for this environment variable.'],
       [

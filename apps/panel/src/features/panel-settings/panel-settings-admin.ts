@@ -1,4 +1,4 @@
-import { displayError } from '@aerie/panel/http/errors';
+import { displayError, validationFailed } from '@aerie/panel/http/errors';
 import { fieldRuleFailed } from '@aerie/panel/http/validate';
 import type { Mailer } from '@aerie/panel/mail/mailer';
 import {
@@ -6,9 +6,13 @@ import {
   type PanelSettingsBody,
   panelSettingsMessages,
 } from '@aerie/shared/panel-settings/panel-settings-bodies';
+import { toValidationErrors } from '@aerie/shared/validation/validation-errors';
 import {
   type PanelSettings,
   SETTING_2FA_REQUIRED,
+  SETTING_ALLOCATIONS_ENABLED,
+  SETTING_ALLOCATIONS_RANGE_END,
+  SETTING_ALLOCATIONS_RANGE_START,
   SETTING_APP_NAME,
   SETTING_DEFAULT_LANGUAGE,
   SETTING_MAIL_FROM,
@@ -53,6 +57,7 @@ export class PanelSettingsAdmin {
     const { settings } = this.deps;
     const mail = await settings.mail();
     const recaptcha = await settings.recaptcha();
+    const allocations = await settings.clientAllocations();
     return {
       app_name: await settings.appName(),
       '2fa_required': await settings.twoFactorRequired(),
@@ -62,15 +67,28 @@ export class PanelSettingsAdmin {
       recaptcha_site_key: recaptcha.siteKey,
       recaptcha_secret_key_set: recaptcha.secretKey !== '',
       default_language: await settings.defaultLanguage(),
+      allocations_enabled: allocations.enabled,
+      allocations_range_start: allocations.rangeStart,
+      allocations_range_end: allocations.rangeEnd,
     };
   }
 
   /**
    * Stores the fields sent (all at once). An empty mail URL selects the file outbox; an empty reCAPTCHA secret
    * keeps the stored one.
-   * @throws HttpError 422 when reCAPTCHA would be on without a site key or a secret key
+   * @throws HttpError 422 when reCAPTCHA would be on without a site key or a secret key, or the allocation
+   *   range would end below its start
    */
   async update(body: PanelSettingsBody): Promise<PanelSettingsAttributes> {
+    const range = await this.deps.settings.clientAllocations();
+    const rangeStart = body.allocations_range_start ?? range.rangeStart;
+    if (rangeStart > (body.allocations_range_end ?? range.rangeEnd)) {
+      throw validationFailed(
+        toValidationErrors([
+          { path: ['allocations_range_end'], message: 'gte', params: { value: rangeStart, numeric: true } },
+        ]),
+      );
+    }
     const current = await this.deps.settings.recaptcha();
     const enabled = body.recaptcha_enabled ?? current.enabled;
     if (enabled) {
@@ -96,6 +114,12 @@ export class PanelSettingsAdmin {
       values[SETTING_RECAPTCHA_SITE_KEY] = body.recaptcha_site_key ?? '';
     if (body.recaptcha_secret_key) values[SETTING_RECAPTCHA_SECRET_KEY] = body.recaptcha_secret_key;
     if (body.default_language !== undefined) values[SETTING_DEFAULT_LANGUAGE] = body.default_language;
+    if (body.allocations_enabled !== undefined)
+      values[SETTING_ALLOCATIONS_ENABLED] = body.allocations_enabled ? '1' : '0';
+    if (body.allocations_range_start !== undefined)
+      values[SETTING_ALLOCATIONS_RANGE_START] = String(body.allocations_range_start);
+    if (body.allocations_range_end !== undefined)
+      values[SETTING_ALLOCATIONS_RANGE_END] = String(body.allocations_range_end);
     await this.deps.settings.setMany(values);
     return this.view();
   }

@@ -42,6 +42,10 @@ describe('/api/application/settings', () => {
         recaptcha_site_key: '',
         recaptcha_secret_key_set: false,
         default_language: 'en',
+        // The local node's ports (DEMO_PORT_RANGE).
+        allocations_enabled: true,
+        allocations_range_start: 25565,
+        allocations_range_end: 25575,
       },
     });
 
@@ -66,6 +70,9 @@ describe('/api/application/settings', () => {
       recaptcha_site_key: 'site-key',
       recaptcha_secret_key_set: true,
       default_language: 'en',
+      allocations_enabled: true,
+      allocations_range_start: 25565,
+      allocations_range_end: 25575,
     };
     expect(saved.json().attributes).toEqual(attributes);
     expect(saved.body).not.toContain('very-secret');
@@ -84,6 +91,38 @@ describe('/api/application/settings', () => {
 
     // An empty mail URL is the file outbox, whatever MAIL_URL says.
     expect((await patch({ mail_url: '' })).json().attributes.mail_url).toBe('');
+  });
+
+  it('stores who may create allocations and from which ports, the range never ending below its start', async () => {
+    const saved = await patch({
+      allocations_enabled: false,
+      allocations_range_start: '30000',
+      allocations_range_end: 30100,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().attributes).toMatchObject({
+      allocations_enabled: false,
+      allocations_range_start: 30000,
+      allocations_range_end: 30100,
+    });
+    expect(await t.ctx.settings.clientAllocations()).toEqual({
+      enabled: false,
+      rangeStart: 30000,
+      rangeEnd: 30100,
+    });
+
+    const backwards = await patch({ allocations_range_start: 30200 });
+    expect(backwards.statusCode).toBe(422);
+    expect(backwards.json().errors[0]).toMatchObject({
+      detail: 'The allocations range end must be greater than or equal 30200.',
+      meta: { source_field: 'allocations_range_end', rule: 'gte' },
+    });
+    const low = await patch({ allocations_range_start: 80 });
+    expect(low.json().errors[0]).toMatchObject({
+      meta: { source_field: 'allocations_range_start', rule: 'between' },
+    });
+    expect((await t.ctx.settings.clientAllocations()).rangeStart).toBe(30000);
+    await patch({ allocations_enabled: true, allocations_range_start: 25565, allocations_range_end: 25575 });
   });
 
   it('answers 422 for bad fields, and for reCAPTCHA without keys', async () => {

@@ -16,6 +16,11 @@ export const SETTING_RECAPTCHA_SITE_KEY = 'recaptcha_site_key';
 /** Sealed. */
 export const SETTING_RECAPTCHA_SECRET_KEY = 'recaptcha_secret_key';
 export const SETTING_DEFAULT_LANGUAGE = 'default_language';
+/** '1' or '0': whether users may add allocations to their servers (Network page). */
+export const SETTING_ALLOCATIONS_ENABLED = 'allocations_enabled';
+/** The ports a user-made allocation is taken from, inclusive. */
+export const SETTING_ALLOCATIONS_RANGE_START = 'allocations_range_start';
+export const SETTING_ALLOCATIONS_RANGE_END = 'allocations_range_end';
 
 /** Settings whose stored value is sealed with the secret box. */
 const SEALED = new Set([SETTING_MAIL_URL, SETTING_RECAPTCHA_SECRET_KEY]);
@@ -29,6 +34,14 @@ export interface PanelSettingsDefaults {
   twoFactorRequired: TwoFactorRequirement;
   mail: { url: string | undefined; from: string };
   recaptcha: { enabled: boolean; siteKey: string; secretKey: string };
+  allocations: ClientAllocationSettings;
+}
+
+/** Whether users may add allocations to their servers themselves, and from which ports. */
+export interface ClientAllocationSettings {
+  enabled: boolean;
+  rangeStart: number;
+  rangeEnd: number;
 }
 
 export interface MailSettings {
@@ -89,6 +102,18 @@ export class PanelSettings {
       enabled: enabled === null ? defaults.enabled : enabled === '1',
       siteKey: siteKey ?? defaults.siteKey,
       secretKey: secretKey ?? defaults.secretKey,
+    };
+  }
+
+  async clientAllocations(): Promise<ClientAllocationSettings> {
+    const defaults = this.deps.defaults.allocations;
+    const enabled = await this.get(SETTING_ALLOCATIONS_ENABLED);
+    const port = (stored: string | null, fallback: number) =>
+      stored !== null && /^\d{1,5}$/.test(stored) ? Number(stored) : fallback;
+    return {
+      enabled: enabled === null ? defaults.enabled : enabled === '1',
+      rangeStart: port(await this.get(SETTING_ALLOCATIONS_RANGE_START), defaults.rangeStart),
+      rangeEnd: port(await this.get(SETTING_ALLOCATIONS_RANGE_END), defaults.rangeEnd),
     };
   }
 

@@ -1,3 +1,4 @@
+import type { Db } from '@aerie/panel/db/database';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import type { User } from '@aerie/panel/features/users/user';
 import { forbidden, type HttpError, notFound } from '@aerie/panel/http/errors';
@@ -39,10 +40,17 @@ declare module 'fastify' {
     /** The 403 to answer without `permission`, when the route has its own (else AccessDeniedHttpException). */
     permissionDenied?: () => HttpError;
     stateExemption?: StateExemption;
+    /**
+     * Finds the route's child resource (an allocation, a schedule…) among the server's own, right after the server
+     * itself and before any other check, as upstream binds it: undefined answers 404, whoever asks.
+     */
+    serverChild?: (db: Db, server: ServerRecord, params: Record<string, string>) => Promise<unknown>;
   }
   interface FastifyRequest {
     /** Set by the server access hook on every route under /api/client/servers/{server}. */
     serverAccess: ServerAccess | null;
+    /** What the route's `serverChild` found. */
+    serverChild: unknown;
   }
 }
 
@@ -59,6 +67,12 @@ export async function serverAccessHook(request: FastifyRequest): Promise<void> {
   const identifier = (request.params as { server?: string }).server ?? '';
   const server = await findServerByIdentifier(db, identifier);
   if (!server) throw notFound();
+  const config = request.routeOptions.config;
+  if (config.serverChild) {
+    const child = await config.serverChild(db, server, request.params as Record<string, string>);
+    if (child === undefined) throw notFound();
+    request.serverChild = child;
+  }
   const isOwner = server.ownerId === user.id;
   const subuser =
     isOwner || user.rootAdmin
@@ -71,7 +85,6 @@ export async function serverAccessHook(request: FastifyRequest): Promise<void> {
     transferringServerIds(db, [server.id]),
   ]);
   const state = { server, node, isTransferring: transferring.has(server.id) };
-  const config = request.routeOptions.config;
   const conflict = serverStateConflict(state);
   if (conflict && !isExempt(config.stateExemption, user, state)) throw conflict;
 
@@ -94,3 +107,6 @@ function isExempt(
 
 /** The access the hook established, in a handler of a route under /api/client/servers/{server}. */
 export const accessOf = (request: FastifyRequest) => request.serverAccess as ServerAccess;
+
+/** The child resource the route's `serverChild` found, in its handler. */
+export const childOf = <T>(request: FastifyRequest) => request.serverChild as T;

@@ -1,0 +1,202 @@
+import { randomInt } from 'node:crypto';
+import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
+import type { Db } from '@aerie/panel/db/database';
+import { isUniqueViolation } from '@aerie/panel/db/dialect';
+import { insertReturningId } from '@aerie/panel/db/insert-id';
+import type { PanelSettings } from '@aerie/panel/features/panel-settings/panel-settings';
+import { syncServerQuietly } from '@aerie/panel/features/servers/daemon-sync';
+import type { ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
+import type { AllocationRecord } from '@aerie/panel/features/servers/server-relations';
+import { displayError, HttpError, notFound } from '@aerie/panel/http/errors';
+import type { Log } from '@aerie/panel/logging/log';
+import { networkMessages } from '@aerie/shared/network/network-bodies';
+import {
+  allocationsInRange,
+  claimAllocation,
+  countServerAllocations,
+  findServerAllocation,
+  listServerAllocations,
+  lockServerRow,
+} from './network.repository';
+
+/** Another server took the port between the read and the write: the whole pick runs again. */
+const PICK_ATTEMPTS = 5;
+
+class PortTaken extends Error {}
+
+/**
+ * The Network page's verbs (reference §7.2 "Network allocations"). Every change that counts or moves the server's
+ * allocations runs with the server's row locked, so parallel requests cannot pass the limit or delete the primary
+ * that another request is choosing; the daemon is told afterwards so its next start binds what was saved.
+ */
+export class NetworkService {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      settings: PanelSettings;
+      daemon: DaemonClient;
+      clock: () => Date;
+      log: Log;
+    },
+  ) {}
+
+  list(access: ServerAccess): Promise<AllocationRecord[]> {
+    return listServerAllocations(this.deps.db, access.server.id);
+  }
+
+  /**
+   * Gives the server another allocation on its primary address: a free one the node already has inside the range
+   * the admin allows, else a new one on a free port of that range, picked at random as upstream does.
+   * @throws HttpError 400 at the server's allocation limit (null or 0 allows none), when users may not create
+   *   allocations, or when the range has no free port
+   */
+  async create(access: ServerAccess): Promise<AllocationRecord> {
+    const range = await this.deps.settings.clientAllocations();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const created = await this.deps.db.transaction().execute(async (tx) => {
+          const row = await lockServerRow(tx, access.server.id);
+          const limit = row.allocation_limit ?? 0;
+          if ((await countServerAllocations(tx, access.server.id)) >= limit) {
+            throw displayError(networkMessages.limitReached);
+          }
+          if (!range.enabled) {
+            throw new HttpError(
+              400,
+              'AutoAllocationNotEnabledException',
+              networkMessages.autoAllocationDisabled,
+            );
+          }
+          const primary = await tx
+            .selectFrom('allocations')
+            .select('ip')
+            .where('id', '=', row.allocation_id)
+            .executeTakeFirstOrThrow();
+          const taken = await allocationsInRange(tx, {
+            nodeId: row.node_id,
+            ip: primary.ip,
+            from: range.rangeStart,
+            to: range.rangeEnd,
+          });
+          const now = this.deps.clock();
+          const free = shuffle(taken.filter((allocation) => allocation.serverId === null));
+          for (const allocation of free) {
+            if (await claimAllocation(tx, allocation.id, access.server.id, now)) return allocation.id;
+          }
+          const port = freePort(range.rangeStart, range.rangeEnd, new Set(taken.map((entry) => entry.port)));
+          if (port === null) {
+            throw new HttpError(400, 'NoAutoAllocationSpaceAvailableException', networkMessages.noSpace);
+          }
+          try {
+            return await insertReturningId(
+              tx,
+              tx.insertInto('allocations').values({
+                node_id: row.node_id,
+                ip: primary.ip,
+                port,
+                server_id: access.server.id,
+                created_at: now,
+                updated_at: now,
+              }),
+            );
+          } catch (error) {
+            if (isUniqueViolation(error)) throw new PortTaken();
+            throw error;
+          }
+        });
+        await syncServerQuietly(this.deps, access.node, access.server.uuid);
+        return (await findServerAllocation(
+          this.deps.db,
+          access.server.id,
+          String(created),
+        )) as AllocationRecord;
+      } catch (error) {
+        if (!(error instanceof PortTaken) || attempt >= PICK_ATTEMPTS) {
+          if (error instanceof PortTaken) {
+            throw new HttpError(400, 'NoAutoAllocationSpaceAvailableException', networkMessages.noSpace);
+          }
+          throw error;
+        }
+      }
+    }
+  }
+
+  /** Sets or clears (null or "") the allocation's notes. */
+  async updateNotes(
+    access: ServerAccess,
+    allocation: AllocationRecord,
+    notes: string | null | undefined,
+  ): Promise<AllocationRecord> {
+    const value = notes ? notes : null;
+    await this.deps.db
+      .updateTable('allocations')
+      .set({ notes: value, updated_at: this.deps.clock() })
+      .where('id', '=', allocation.id)
+      .where('server_id', '=', access.server.id)
+      .execute();
+    return { ...allocation, notes: value };
+  }
+
+  /** Makes the allocation the server's primary (the address its game binds at the next start). */
+  async setPrimary(access: ServerAccess, allocation: AllocationRecord): Promise<AllocationRecord> {
+    await this.deps.db.transaction().execute(async (tx) => {
+      await lockServerRow(tx, access.server.id);
+      // Deleted by a request that held the lock before this one.
+      if (!(await findServerAllocation(tx, access.server.id, String(allocation.id)))) {
+        throw notFound();
+      }
+      await tx
+        .updateTable('servers')
+        .set({ allocation_id: allocation.id, updated_at: this.deps.clock() })
+        .where('id', '=', access.server.id)
+        .execute();
+    });
+    await syncServerQuietly(this.deps, access.node, access.server.uuid);
+    return allocation;
+  }
+
+  /**
+   * Gives the allocation back to the node (its notes cleared); the row stays for the next server.
+   * @throws HttpError 400 when the server has no allocation limit, or the allocation is its primary
+   */
+  async remove(access: ServerAccess, allocation: AllocationRecord): Promise<void> {
+    await this.deps.db.transaction().execute(async (tx) => {
+      const row = await lockServerRow(tx, access.server.id);
+      if (!row.allocation_limit) throw displayError(networkMessages.deleteWithoutLimit);
+      if (row.allocation_id === allocation.id) throw displayError(networkMessages.deletePrimary);
+      await tx
+        .updateTable('allocations')
+        .set({ server_id: null, notes: null, updated_at: this.deps.clock() })
+        .where('id', '=', allocation.id)
+        .where('server_id', '=', access.server.id)
+        .execute();
+    });
+    await syncServerQuietly(this.deps, access.node, access.server.uuid);
+  }
+
+  /** The server's primary allocation id as stored now (the access record may predate a change). */
+  async primaryId(serverId: number): Promise<number> {
+    const row = await this.deps.db
+      .selectFrom('servers')
+      .select('allocation_id')
+      .where('id', '=', serverId)
+      .executeTakeFirstOrThrow();
+    return row.allocation_id;
+  }
+}
+
+/** A random port of [from, to] not in `taken`, or null when there is none. */
+function freePort(from: number, to: number, taken: ReadonlySet<number>): number | null {
+  if (from > to) return null;
+  const free: number[] = [];
+  for (let port = from; port <= to; port++) if (!taken.has(port)) free.push(port);
+  return free.length === 0 ? null : (free[randomInt(free.length)] as number);
+}
+
+function shuffle<T>(items: T[]): T[] {
+  for (let index = items.length - 1; index > 0; index--) {
+    const other = randomInt(index + 1);
+    [items[index], items[other]] = [items[other] as T, items[index] as T];
+  }
+  return items;
+}

@@ -1,0 +1,7 @@
+import type { Infrastructure } from '@aerie/panel/infrastructure';
+import { ServerSettingsService } from './server-settings.service';
+
+/** The Settings page's service: rename, reinstall, and the Startup page's image switch. */
+export function createServerSettingsFeature({ db, daemon, clock, log }: Infrastructure) {
+  return { serverSettings: new ServerSettingsService({ db, daemon, clock, log }) };
+}

@@ -1,0 +1,78 @@
+import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
+import { daemonHttpError } from '@aerie/panel/daemon-client/daemon-http-error';
+import type { Db } from '@aerie/panel/db/database';
+import { syncServerQuietly } from '@aerie/panel/features/servers/daemon-sync';
+import type { ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
+import { eggDockerImages } from '@aerie/panel/features/servers/server-egg-images';
+import { badRequest } from '@aerie/panel/http/errors';
+import { fieldRuleFailed } from '@aerie/panel/http/validate';
+import type { Log } from '@aerie/panel/logging/log';
+import { serverSettingsMessages } from '@aerie/shared/server-settings/server-settings-bodies';
+
+/**
+ * Docker image references as upstream accepts them from users (`ghcr.io/org/image:tag`, with its `name|~image`
+ * form); anything else is refused before it is compared with the egg's list.
+ */
+const DOCKER_IMAGE = /^[\w#./\- ]*\|?~?[\w./\-:@ ]*$/;
+
+/** The Settings page's verbs (reference §7.2 "Startup and settings"): rename, reinstall, switch the image. */
+export class ServerSettingsService {
+  constructor(private readonly deps: { db: Db; daemon: DaemonClient; clock: () => Date; log: Log }) {}
+
+  /** Renames the server; an absent description stays, a null one becomes empty. The daemon is told. */
+  async rename(access: ServerAccess, input: { name: string; description?: string | null }): Promise<void> {
+    const { server } = access;
+    await this.deps.db
+      .updateTable('servers')
+      .set({
+        name: input.name,
+        ...(input.description !== undefined ? { description: input.description ?? '' } : {}),
+        updated_at: this.deps.clock(),
+      })
+      .where('id', '=', server.id)
+      .execute();
+    await syncServerQuietly(this.deps, access.node, server.uuid);
+  }
+
+  /**
+   * Marks the server installing and has its daemon run the egg's install script again; the status goes back when
+   * the daemon refuses or cannot be reached, so the server is never left blocked by a reinstall that never began.
+   */
+  async reinstall(access: ServerAccess): Promise<void> {
+    const { server } = access;
+    await this.#setStatus(server.id, 'installing');
+    try {
+      await this.deps.daemon.forServer(access.node, server.uuid).reinstall();
+    } catch (error) {
+      await this.#setStatus(server.id, server.status);
+      throw daemonHttpError(error);
+    }
+  }
+
+  /**
+   * Switches the server to another image its egg offers.
+   * @throws HttpError 422 for an image the egg does not offer; 400 when an administrator set an image the egg
+   *   does not offer (the user may not undo that)
+   */
+  async setDockerImage(access: ServerAccess, image: string): Promise<void> {
+    const { server } = access;
+    const offered = Object.values(await eggDockerImages(this.deps.db, server.eggId));
+    if (!DOCKER_IMAGE.test(image)) throw fieldRuleFailed('docker_image', 'regex');
+    if (!offered.includes(image)) throw fieldRuleFailed('docker_image', 'in');
+    if (!offered.includes(server.image)) throw badRequest(serverSettingsMessages.dockerImageManual);
+    await this.deps.db
+      .updateTable('servers')
+      .set({ image, updated_at: this.deps.clock() })
+      .where('id', '=', server.id)
+      .execute();
+    await syncServerQuietly(this.deps, access.node, server.uuid);
+  }
+
+  async #setStatus(serverId: number, status: string | null) {
+    await this.deps.db
+      .updateTable('servers')
+      .set({ status, updated_at: this.deps.clock() })
+      .where('id', '=', serverId)
+      .execute();
+  }
+}

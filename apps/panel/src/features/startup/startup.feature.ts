@@ -1,0 +1,7 @@
+import type { Infrastructure } from '@aerie/panel/infrastructure';
+import { StartupService } from './startup.service';
+
+/** The Startup page's service: the startup command, the egg's images and the user-editable variables. */
+export function createStartupFeature({ db, daemon, clock, log }: Infrastructure) {
+  return { startup: new StartupService({ db, daemon, clock, log }) };
+}
