@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { isSmtpUrl, panelLanguages, panelSettingsLimits } from './panel-settings-bodies';
+import {
+  isSmtpUrl,
+  panelLanguages,
+  panelSettingsLimits,
+  panelSettingsMessages,
+} from './panel-settings-bodies';
+
+/** Ports users' own allocations may be taken from (the API's bounds of `allocations_range_*`). */
+export const allocationPortBounds = { min: 1024, max: 65535 } as const;
 
 /** What the admin settings form checks before sending (the API's own rules are in panel-settings-bodies.ts). */
 export const panelSettingsFormMessages = {
@@ -10,9 +18,20 @@ export const panelSettingsFormMessages = {
   mailFromMax: `The sender may not be greater than ${panelSettingsLimits.mailFromMax} characters.`,
   siteKeyRequired: 'A site key is required to turn reCAPTCHA on.',
   keyMax: `Keys may not be greater than ${panelSettingsLimits.keyMax} characters.`,
+  portRequired: 'A port is required.',
+  portRange: `Ports must be whole numbers from ${allocationPortBounds.min} to ${allocationPortBounds.max}.`,
+  allocationsRange: panelSettingsMessages.allocationsRange,
 } as const;
 
 const m = panelSettingsFormMessages;
+
+const PORT = /^\d{1,5}$/;
+const isPort = (value: string) =>
+  PORT.test(value) && Number(value) >= allocationPortBounds.min && Number(value) <= allocationPortBounds.max;
+
+/** A port as typed in a text box (sent as a number). */
+const portField = () =>
+  z.string().trim().min(1, { error: m.portRequired, abort: true }).refine(isPort, m.portRange);
 
 export const panelSettingsFormSchema = z
   .object({
@@ -35,10 +54,21 @@ export const panelSettingsFormSchema = z
     recaptchaSiteKey: z.string().trim().max(panelSettingsLimits.keyMax, m.keyMax),
     recaptchaSecretKey: z.string().trim().max(panelSettingsLimits.keyMax, m.keyMax),
     defaultLanguage: z.enum(panelLanguages),
+    allocationsEnabled: z.boolean(),
+    allocationsRangeStart: portField(),
+    allocationsRangeEnd: portField(),
   })
   .superRefine((values, ctx) => {
     if (values.recaptchaEnabled && values.recaptchaSiteKey === '')
       ctx.addIssue({ code: 'custom', path: ['recaptchaSiteKey'], message: m.siteKeyRequired });
-  });
+  })
+  .superRefine(
+    ({ allocationsRangeStart: start, allocationsRangeEnd: end }, ctx) => {
+      if (isPort(start) && isPort(end) && Number(end) < Number(start))
+        ctx.addIssue({ code: 'custom', path: ['allocationsRangeEnd'], message: m.allocationsRange });
+    },
+    // Checked even while another field is invalid, so a reversed range shows with the other errors.
+    { when: () => true },
+  );
 
 export type PanelSettingsFormValues = z.infer<typeof panelSettingsFormSchema>;

@@ -19,6 +19,11 @@ export interface PanelSettings {
   /** The secret itself never leaves the panel. */
   recaptchaSecretKeySet: boolean;
   defaultLanguage: PanelLanguage;
+  /** Users may add allocations to their servers themselves (the Network page's Create Allocation). */
+  allocationsEnabled: boolean;
+  /** The ports those allocations are taken from, inclusive. */
+  allocationsRangeStart: number;
+  allocationsRangeEnd: number;
 }
 
 const toPanelSettings = (attributes: PanelSettingsAttributes): PanelSettings => ({
@@ -30,6 +35,9 @@ const toPanelSettings = (attributes: PanelSettingsAttributes): PanelSettings => 
   recaptchaSiteKey: attributes.recaptcha_site_key,
   recaptchaSecretKeySet: attributes.recaptcha_secret_key_set,
   defaultLanguage: attributes.default_language,
+  allocationsEnabled: attributes.allocations_enabled,
+  allocationsRangeStart: attributes.allocations_range_start,
+  allocationsRangeEnd: attributes.allocations_range_end,
 });
 
 export const panelSettingsKeys = { all: ['admin', 'settings'] as const };

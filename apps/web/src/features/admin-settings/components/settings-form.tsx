@@ -36,6 +36,9 @@ const apiFields = {
   recaptcha_site_key: 'recaptchaSiteKey',
   recaptcha_secret_key: 'recaptchaSecretKey',
   default_language: 'defaultLanguage',
+  allocations_enabled: 'allocationsEnabled',
+  allocations_range_start: 'allocationsRangeStart',
+  allocations_range_end: 'allocationsRangeEnd',
 } as const;
 
 const toFormValues = (settings: PanelSettings): PanelSettingsFormValues => ({
@@ -47,9 +50,12 @@ const toFormValues = (settings: PanelSettings): PanelSettingsFormValues => ({
   recaptchaSiteKey: settings.recaptchaSiteKey,
   recaptchaSecretKey: '',
   defaultLanguage: settings.defaultLanguage,
+  allocationsEnabled: settings.allocationsEnabled,
+  allocationsRangeStart: String(settings.allocationsRangeStart),
+  allocationsRangeEnd: String(settings.allocationsRangeEnd),
 });
 
-/** /admin/settings: product name, language, 2FA requirement, mail and reCAPTCHA. */
+/** /admin/settings: product name, language, 2FA requirement, mail, reCAPTCHA and users' own allocations. */
 export function SettingsPage() {
   const { t } = useTranslation('admin');
   const settings = useQuery(panelSettingsQueryOptions());
@@ -83,6 +89,9 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
         recaptcha_site_key: values.recaptchaSiteKey || null,
         recaptcha_secret_key: values.recaptchaSecretKey || null,
         default_language: values.defaultLanguage,
+        allocations_enabled: values.allocationsEnabled,
+        allocations_range_start: Number(values.allocationsRangeStart),
+        allocations_range_end: Number(values.allocationsRangeEnd),
       });
       queryClient.setQueryData(panelSettingsKeys.all, saved);
       form.reset(toFormValues(saved));
@@ -184,6 +193,27 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
               />
             </div>
           )}
+        </ContentBox>
+
+        <ContentBox title={t('settings.allocations')}>
+          <FormSwitch<PanelSettingsFormValues>
+            name="allocationsEnabled"
+            label={t('settings.allocations_enabled')}
+            description={t('settings.allocations_enabled_hint')}
+          />
+          <div className="mt-5 grid gap-5 md:grid-cols-2">
+            <FormField<PanelSettingsFormValues>
+              name="allocationsRangeStart"
+              label={t('settings.allocations_range_start')}
+              inputMode="numeric"
+            />
+            <FormField<PanelSettingsFormValues>
+              name="allocationsRangeEnd"
+              label={t('settings.allocations_range_end')}
+              inputMode="numeric"
+            />
+          </div>
+          <p className="mt-3 text-xs text-ink-400">{t('settings.allocations_range_hint')}</p>
         </ContentBox>
 
         <div className="flex justify-end">

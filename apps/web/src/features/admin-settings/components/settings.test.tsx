@@ -17,6 +17,9 @@ const attributes = {
   recaptcha_site_key: '',
   recaptcha_secret_key_set: false,
   default_language: 'en',
+  allocations_enabled: false,
+  allocations_range_start: 25565,
+  allocations_range_end: 25665,
 };
 
 const settingsBody = (overrides: Record<string, unknown> = {}) => ({
@@ -77,8 +80,56 @@ describe('/admin/settings', () => {
         recaptcha_site_key: null,
         recaptcha_secret_key: null,
         default_language: 'en',
+        allocations_enabled: false,
+        allocations_range_start: 25565,
+        allocations_range_end: 25665,
       },
     ]);
+  });
+
+  it('turns on client allocations with their port range, checking the range first', async () => {
+    panel.on('PATCH /api/application/settings', (request) =>
+      settingsBody(request.body as Record<string, unknown>),
+    );
+    const { user } = await openSettings();
+    const allowed = screen.getByRole('switch', { name: 'Let users create allocations' });
+    expect(allowed).toHaveAttribute('aria-checked', 'false');
+    const start = screen.getByLabelText('First port');
+    const end = screen.getByLabelText('Last port');
+    expect(start).toHaveValue('25565');
+    expect(end).toHaveValue('25665');
+
+    await user.click(allowed);
+    await user.clear(start);
+    await user.type(start, '80');
+    await user.clear(end);
+    await user.type(end, '30000');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(panelSettingsFormMessages.portRange)).toBeInTheDocument();
+
+    await user.clear(start);
+    await user.type(start, '30010');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(panelSettingsFormMessages.allocationsRange)).toBeInTheDocument();
+    expect(patches()).toEqual([]);
+
+    await user.clear(start);
+    await user.type(start, '30000');
+    await user.clear(end);
+    await user.type(end, '30100');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Settings saved.')).toBeInTheDocument();
+    expect(patches().map((request) => request.body)).toEqual([
+      expect.objectContaining({
+        allocations_enabled: true,
+        allocations_range_start: 30000,
+        allocations_range_end: 30100,
+      }),
+    ]);
+    expect(screen.getByRole('switch', { name: 'Let users create allocations' })).toHaveAttribute(
+      'aria-checked',
+      'true',
+    );
   });
 
   it("shows the panel's 422 under its field", async () => {
