@@ -27,6 +27,8 @@ export interface ServerFixture {
   limits?: { memory: number; disk: number; cpu: number };
   allocations?: AllocationFixture[];
   egg_features?: string[];
+  docker_image?: string;
+  feature_limits?: Partial<ServerItem['attributes']['feature_limits']>;
 }
 
 let counter = 0;
@@ -57,9 +59,9 @@ export function serverItem(overrides: ServerFixture = {}): ServerItem {
         ...(overrides.limits ?? { memory: 1024, disk: 2048, cpu: 100 }),
       },
       invocation: 'java -jar server.jar',
-      docker_image: 'ghcr.io/example/java:21',
+      docker_image: overrides.docker_image ?? 'ghcr.io/example/java:21',
       egg_features: overrides.egg_features ?? ['eula'],
-      feature_limits: { databases: 1, allocations: 2, backups: 3 },
+      feature_limits: { databases: 1, allocations: 2, backups: 3, ...overrides.feature_limits },
       status: overrides.status ?? null,
       is_suspended: overrides.status === 'suspended',
       is_installing: overrides.status === 'installing' || overrides.status === 'install_failed',

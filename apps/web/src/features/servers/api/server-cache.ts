@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { type LoadedServer, serverKeys } from '@/features/servers/api/servers';
-import type { ServerStatus } from '@/features/servers/api/transformers';
+import type { Server, ServerStatus } from '@/features/servers/api/transformers';
 
 /**
  * Live changes the console socket reports (spec §4 "Server install and restore events", "Transfer status"), made
@@ -28,6 +28,12 @@ export const serverCache = {
   setTransferring(queryClient: QueryClient, id: string, isTransferring: boolean) {
     queryClient.setQueryData<LoadedServer>(serverKeys.detail(id), (loaded) =>
       loaded ? { ...loaded, server: { ...loaded.server, isTransferring } } : loaded,
+    );
+  },
+  /** Any other change a page made to the server (a new name, allocations, the Docker image). */
+  update(queryClient: QueryClient, id: string, change: (server: Server) => Server) {
+    queryClient.setQueryData<LoadedServer>(serverKeys.detail(id), (loaded) =>
+      loaded ? { ...loaded, server: change(loaded.server) } : loaded,
     );
   },
   /** Loads the server again (install finished, transfer done). */

@@ -1,5 +1,6 @@
 import type {
   AllocationAttributes,
+  EggVariableAttributes,
   Pagination as PaginationWire,
   ServerAttributes,
   StatsResponse,
@@ -110,6 +111,17 @@ export const toAllocation = (a: AllocationAttributes): Allocation => ({
   isDefault: a.is_default,
 });
 
+/** An egg variable as the server (and its Startup page) lists it; `rules` is the rule string split on '|'. */
+export const toServerVariable = (v: EggVariableAttributes): ServerVariable => ({
+  name: v.name,
+  description: v.description,
+  envVariable: v.env_variable,
+  defaultValue: v.default_value,
+  serverValue: v.server_value,
+  isEditable: v.is_editable,
+  rules: v.rules.split('|'),
+});
+
 /** How an allocation is shown everywhere: its alias if it has one, else its IP, then the port. */
 export const allocationAddress = (allocation: Pick<Allocation, 'alias' | 'ip' | 'port'>): string =>
   `${allocation.alias || allocation.ip}:${allocation.port}`;
@@ -154,15 +166,7 @@ export function toServer(wire: ServerWire): Server {
     },
     isTransferring: wire.is_transferring,
     isInstalling: status === 'installing' || status === 'install_failed',
-    variables: variablesOf(wire).map((v) => ({
-      name: v.name,
-      description: v.description,
-      envVariable: v.env_variable,
-      defaultValue: v.default_value,
-      serverValue: v.server_value,
-      isEditable: v.is_editable,
-      rules: v.rules.split('|'),
-    })),
+    variables: variablesOf(wire).map(toServerVariable),
     allocations: allocationsOf(wire),
   };
 }
