@@ -66,10 +66,20 @@ export const serverRoutes: RouteObject[] = [
   page('schedules/:scheduleId', 'schedules', 'schedule.*'),
   page('users', 'users', 'user.*'),
   page('backups', 'backups', 'backup.*'),
-  page('network', 'network', 'allocation.*'),
+  {
+    path: 'network',
+    handle: { permission: ['allocation.*'] } satisfies ServerRouteHandle,
+    lazy: async () => ({ Component: (await import('@/app/routes/server/network')).NetworkRoute }),
+  },
   // The spec gives these two only tab conditions, no route permission.
-  page('startup', 'startup'),
-  page('settings', 'settings'),
+  {
+    path: 'startup',
+    lazy: async () => ({ Component: (await import('@/app/routes/server/startup')).StartupRoute }),
+  },
+  {
+    path: 'settings',
+    lazy: async () => ({ Component: (await import('@/app/routes/server/settings')).SettingsRoute }),
+  },
   {
     path: '*',
     lazy: async () => ({ Component: (await import('@/app/routes/app/not-found')).NotFoundRoute }),

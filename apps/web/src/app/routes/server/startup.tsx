@@ -1,0 +1,14 @@
+import { useTranslation } from 'react-i18next';
+import { ServerContentBlock } from '@/features/servers/components/server-content-block';
+import { dockerImageFlashKey } from '@/features/startup/components/docker-image-box';
+import { StartupSettings } from '@/features/startup/components/startup-settings';
+
+/** /server/:id/startup — the startup command, the Docker image and the variables. */
+export function StartupRoute() {
+  const { t } = useTranslation('server');
+  return (
+    <ServerContentBlock title={t('title.startup')} showFlashKey={dockerImageFlashKey}>
+      <StartupSettings />
+    </ServerContentBlock>
+  );
+}
