@@ -4,6 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { TestBrowser } from './browser';
 import type { TestApp } from './build-test-app';
+import { startDaemonStandIn } from './daemon-stand-in';
 import { createTestUser } from './factories';
 import {
   addSubuser,
@@ -127,4 +128,29 @@ export async function expectConflictForEach(
   } finally {
     await setServerState(t, target.server, target.node, {});
   }
+}
+
+/**
+ * `serverScenario` whose node is a daemon stand-in on a real socket (answering 204 unless `answer` says otherwise),
+ * with the calls it got for the scenario's server by what follows `/api/servers/{uuid}/` (`callsTo('sync')`).
+ * Close it with `daemon.close()` after the app.
+ */
+export async function serverScenarioWithDaemon(
+  t: TestApp,
+  permissions: string[],
+  answer?: Parameters<typeof startDaemonStandIn>[0]['answer'],
+) {
+  const scenario = await serverScenario(t, permissions);
+  const daemon = await startDaemonStandIn({
+    token: t.ctx.secretBox.open(scenario.node.daemon_token),
+    answer: answer ?? (() => ({ status: 204 })),
+  });
+  await t.db
+    .updateTable('nodes')
+    .set({ fqdn: '127.0.0.1', daemon_listen: daemon.port })
+    .where('id', '=', scenario.node.id)
+    .execute();
+  const callsTo = (suffix: string) =>
+    daemon.calls.filter((call) => call.url === `/api/servers/${scenario.server.uuid}/${suffix}`);
+  return { ...scenario, daemon, callsTo };
 }

@@ -1,13 +1,11 @@
 import { SETTING_ALLOCATIONS_ENABLED } from '@aerie/panel/features/panel-settings/panel-settings';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
-import { startDaemonStandIn } from '@aerie/panel/test/daemon-stand-in';
 import { addServerAllocation, addSubuser, createTestServer } from '@aerie/panel/test/server-factories';
 import {
   type Actor,
   conflictStates,
   expectConflictForEach,
-  type Scenario,
-  serverScenario,
+  serverScenarioWithDaemon,
   signedIn,
 } from '@aerie/panel/test/server-scenario';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -18,8 +16,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
  */
 
 let t: TestApp;
-let s: Scenario;
-let daemon: Awaited<ReturnType<typeof startDaemonStandIn>>;
+let s: Awaited<ReturnType<typeof serverScenarioWithDaemon>>;
 let creator: Actor;
 let updater: Actor;
 let deleter: Actor;
@@ -40,7 +37,7 @@ const serverAllocations = () =>
     .where('server_id', '=', s.server.id)
     .orderBy('id')
     .execute();
-const syncs = () => daemon.calls.filter((call) => call.url === `/api/servers/${s.server.uuid}/sync`).length;
+const syncs = () => s.callsTo('sync').length;
 
 async function setLimit(limit: number | null) {
   await t.db.updateTable('servers').set({ allocation_limit: limit }).where('id', '=', s.server.id).execute();
@@ -69,16 +66,7 @@ async function resetAllocations() {
 
 beforeAll(async () => {
   t = await buildTestApp();
-  s = await serverScenario(t, ['allocation.read']);
-  daemon = await startDaemonStandIn({
-    token: t.ctx.secretBox.open(s.node.daemon_token),
-    answer: () => ({ status: 204 }),
-  });
-  await t.db
-    .updateTable('nodes')
-    .set({ fqdn: '127.0.0.1', daemon_listen: daemon.port })
-    .where('id', '=', s.node.id)
-    .execute();
+  s = await serverScenarioWithDaemon(t, ['allocation.read']);
   [creator, updater, deleter] = await Promise.all([signedIn(t), signedIn(t), signedIn(t)]);
   await addSubuser(t.ctx, s.server, creator.user, ['allocation.create']);
   await addSubuser(t.ctx, s.server, updater.user, ['allocation.update', 'allocation.read']);
@@ -86,7 +74,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await daemon.close();
+  await s.daemon.close();
 });
 beforeEach(async () => {
   await resetAllocations();

@@ -1,12 +1,11 @@
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
-import { type DaemonAnswer, startDaemonStandIn } from '@aerie/panel/test/daemon-stand-in';
+import type { DaemonAnswer } from '@aerie/panel/test/daemon-stand-in';
 import { addSubuser } from '@aerie/panel/test/server-factories';
 import {
   type Actor,
   conflictStates,
   expectConflictForEach,
-  type Scenario,
-  serverScenario,
+  serverScenarioWithDaemon,
   signedIn,
 } from '@aerie/panel/test/server-scenario';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -14,8 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 /** The Settings page's API and the Startup page's image switch (reference §7.2 "Startup and settings"). */
 
 let t: TestApp;
-let s: Scenario;
-let daemon: Awaited<ReturnType<typeof startDaemonStandIn>>;
+let s: Awaited<ReturnType<typeof serverScenarioWithDaemon>>;
 let reinstaller: Actor;
 let imager: Actor;
 let daemonAnswer: DaemonAnswer = { status: 202 };
@@ -28,23 +26,15 @@ const setImage = (actor: Actor, body: unknown) =>
   actor.browser.send('PUT', url('docker-image'), body as Record<string, unknown>);
 const serverRow = () =>
   t.db.selectFrom('servers').selectAll().where('id', '=', s.server.id).executeTakeFirstOrThrow();
-const callsTo = (suffix: string) =>
-  daemon.calls.filter((call) => call.url === `/api/servers/${s.server.uuid}/${suffix}`);
+const callsTo = (suffix: string) => s.callsTo(suffix);
 
 const IMAGES = { 'Node 20': 'node:20-bookworm-slim', 'Node 22': 'node:22-bookworm-slim' };
 
 beforeAll(async () => {
   t = await buildTestApp();
-  s = await serverScenario(t, ['settings.rename']);
-  daemon = await startDaemonStandIn({
-    token: t.ctx.secretBox.open(s.node.daemon_token),
-    answer: (call) => (call.url.endsWith('/reinstall') ? daemonAnswer : { status: 204 }),
-  });
-  await t.db
-    .updateTable('nodes')
-    .set({ fqdn: '127.0.0.1', daemon_listen: daemon.port })
-    .where('id', '=', s.node.id)
-    .execute();
+  s = await serverScenarioWithDaemon(t, ['settings.rename'], (call) =>
+    call.url.endsWith('/reinstall') ? daemonAnswer : { status: 204 },
+  );
   await t.db
     .updateTable('eggs')
     .set({ docker_images: JSON.stringify(IMAGES) })
@@ -56,7 +46,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await daemon.close();
+  await s.daemon.close();
 });
 beforeEach(async () => {
   daemonAnswer = { status: 202 };

@@ -1,12 +1,10 @@
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
-import { startDaemonStandIn } from '@aerie/panel/test/daemon-stand-in';
 import { addSubuser } from '@aerie/panel/test/server-factories';
 import {
   type Actor,
   conflictStates,
   expectConflictForEach,
-  type Scenario,
-  serverScenario,
+  serverScenarioWithDaemon,
   signedIn,
 } from '@aerie/panel/test/server-scenario';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -17,8 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
  */
 
 let t: TestApp;
-let s: Scenario;
-let daemon: Awaited<ReturnType<typeof startDaemonStandIn>>;
+let s: Awaited<ReturnType<typeof serverScenarioWithDaemon>>;
 let updater: Actor;
 /** After the demo egg's own variables. */
 let sort = 100;
@@ -26,7 +23,7 @@ let sort = 100;
 const url = (suffix = '') => `/api/client/servers/${s.server.uuid_short}/startup${suffix}`;
 const put = (actor: Actor, body: unknown) =>
   actor.browser.send('PUT', url('/variable'), body as Record<string, unknown>);
-const syncs = () => daemon.calls.filter((call) => call.url === `/api/servers/${s.server.uuid}/sync`).length;
+const syncs = () => s.callsTo('sync').length;
 
 async function addVariable(input: {
   env: string;
@@ -68,16 +65,7 @@ async function storedValue(env: string) {
 
 beforeAll(async () => {
   t = await buildTestApp();
-  s = await serverScenario(t, ['startup.read']);
-  daemon = await startDaemonStandIn({
-    token: t.ctx.secretBox.open(s.node.daemon_token),
-    answer: () => ({ status: 204 }),
-  });
-  await t.db
-    .updateTable('nodes')
-    .set({ fqdn: '127.0.0.1', daemon_listen: daemon.port })
-    .where('id', '=', s.node.id)
-    .execute();
+  s = await serverScenarioWithDaemon(t, ['startup.read']);
   await addVariable({ env: 'BUNGEE_VERSION', rules: 'required|alpha_num|between:1,6' });
   await addVariable({
     env: 'SECRET_TOKEN',
@@ -114,7 +102,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await daemon.close();
+  await s.daemon.close();
 });
 beforeEach(async () => {
   await t.db.deleteFrom('server_variables').where('server_id', '=', s.server.id).execute();
