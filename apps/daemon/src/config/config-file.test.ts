@@ -34,6 +34,7 @@ describe('DAEMON_CONFIG: the node configuration document', () => {
         document({
           DAEMON_HOST: '0.0.0.0',
           DAEMON_PORT: '8443',
+          DAEMON_SFTP_PORT: 2222,
           DAEMON_TOKEN_ID: 'abcdefghijklmnop',
           DAEMON_TOKEN: TOKEN,
           PANEL_URL: 'https://panel.example.com',
@@ -46,6 +47,7 @@ describe('DAEMON_CONFIG: the node configuration document', () => {
     expect(config).toEqual({
       host: '0.0.0.0',
       port: 8443,
+      sftpPort: 2222,
       tokenId: 'abcdefghijklmnop',
       token: TOKEN,
       panelUrl: 'https://panel.example.com',

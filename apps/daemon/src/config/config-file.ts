@@ -8,6 +8,7 @@ import { DaemonConfigError } from './env';
 export const CONFIG_FILE_KEYS = [
   'DAEMON_HOST',
   'DAEMON_PORT',
+  'DAEMON_SFTP_PORT',
   'DAEMON_TOKEN_ID',
   'DAEMON_TOKEN',
   'PANEL_URL',

@@ -9,6 +9,7 @@ describe('loadDaemonConfig', () => {
     expect(loadDaemonConfig(token)).toEqual({
       host: '127.0.0.1',
       port: 8081,
+      sftpPort: 2022,
       tokenId: 'abc123',
       token: 'x'.repeat(32),
       panelUrl: 'http://127.0.0.1:8080',
@@ -49,6 +50,7 @@ describe('loadDaemonConfig', () => {
         RUNTIME: 'lxc',
         PANEL_URL: 'panel',
         DAEMON_PORT: '99999',
+        DAEMON_SFTP_PORT: '-1',
         DAEMON_UPLOAD_LIMIT_MB: '0',
       });
     } catch (error) {
@@ -60,5 +62,6 @@ describe('loadDaemonConfig', () => {
     expect(message).toContain('PANEL_URL: must be an http:// or https:// URL');
     expect(message).toContain('DAEMON_UPLOAD_LIMIT_MB: must be a whole number of MiB, at least 1 (got "0")');
     expect(message).toContain('DAEMON_PORT: must be a whole number between 0 and 65535 (got "99999")');
+    expect(message).toContain('DAEMON_SFTP_PORT: must be a whole number between 0 and 65535 (got "-1")');
   });
 });

@@ -21,6 +21,7 @@ const httpUrl = z
 const schema = z.object({
   DAEMON_HOST: z.string().trim().min(1).default('127.0.0.1'),
   DAEMON_PORT: z.string().default('8081').pipe(port),
+  DAEMON_SFTP_PORT: z.string().default('2022').pipe(port),
   DAEMON_TOKEN_ID: z
     .string({ error: 'is required: the node token id the panel issued for this daemon' })
     .trim()
@@ -60,6 +61,8 @@ const schema = z.object({
 export interface DaemonConfig {
   host: string;
   port: number;
+  /** The SFTP server's port, on the same host (Wings' `system.sftp.bind_port`); 0 lets the system choose. */
+  sftpPort: number;
   /** The node's credentials: the panel sends `token`; the daemon answers with `tokenId.token`. */
   tokenId: string;
   token: string;
@@ -108,6 +111,7 @@ export function loadDaemonConfig(env: Record<string, string | undefined> = proce
   return {
     host: data.DAEMON_HOST,
     port: data.DAEMON_PORT,
+    sftpPort: data.DAEMON_SFTP_PORT,
     tokenId: data.DAEMON_TOKEN_ID,
     token: data.DAEMON_TOKEN,
     panelUrl: data.PANEL_URL,

@@ -8,8 +8,8 @@ import { type NodeRow, openDaemonToken } from './nodes.service';
  *
  * `aerie.env` is what `aerie daemon` on the node's machine needs, as the environment variables it reads
  * (apps/daemon/src/config/env.ts): DAEMON_HOST (0.0.0.0, as Wings' `api.host`), DAEMON_PORT (`daemon_listen`),
- * DAEMON_TOKEN_ID, DAEMON_TOKEN, PANEL_URL (`remote`) and DAEMON_UPLOAD_LIMIT_MB (`upload_size`). Save the
- * document on that machine (it holds the token: mode 600) and start the daemon with
+ * DAEMON_SFTP_PORT (`daemon_sftp`), DAEMON_TOKEN_ID, DAEMON_TOKEN, PANEL_URL (`remote`) and DAEMON_UPLOAD_LIMIT_MB
+ * (`upload_size`). Save the document on that machine (it holds the token: mode 600) and start the daemon with
  * `DAEMON_CONFIG=/path/to/config.json aerie daemon`; variables set in the environment win over the file (e.g.
  * DAEMON_HOST to listen on one interface only, DAEMON_DATA_DIR for where the servers live — `system.data` is
  * Wings' and is not used by Aerie). An Aerie daemon speaks plain HTTP: a node with scheme `https` needs a TLS
@@ -42,6 +42,7 @@ export function nodeConfiguration(secretBox: SecretBox, node: NodeRow, panelUrl:
       env: {
         DAEMON_HOST: '0.0.0.0',
         DAEMON_PORT: String(node.daemon_listen),
+        DAEMON_SFTP_PORT: String(node.daemon_sftp),
         DAEMON_TOKEN_ID: node.daemon_token_id,
         DAEMON_TOKEN: token,
         PANEL_URL: panelUrl,

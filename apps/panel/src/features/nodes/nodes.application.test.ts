@@ -534,6 +534,7 @@ describe('GET /api/application/nodes/{id}/configuration', () => {
         env: {
           DAEMON_HOST: '0.0.0.0',
           DAEMON_PORT: '8443',
+          DAEMON_SFTP_PORT: '2222',
           DAEMON_TOKEN_ID: row.daemon_token_id,
           DAEMON_TOKEN: token,
           PANEL_URL: 'http://localhost:80',
