@@ -65,4 +65,27 @@ describe('JwtDenylist', () => {
       false,
     );
   });
+
+  it('tells whether an access granted at a given millisecond was denied since, and whom it concerned', () => {
+    let clock = Date.parse('2026-11-22T03:10:00.100Z');
+    const denylist = new JwtDenylist({ bootTime: new Date('2026-11-22T03:00:00Z'), now: () => clock });
+    const user = 'a8ca0a1c-51a5-4b12-9bd4-6d39c8f2a0c4';
+    const told: (string | undefined)[] = [];
+    const stop = denylist.onDeny((server) => told.push(server));
+    const grantedBefore = clock - 1;
+    denylist.denyUsers(SERVER, [user]);
+    expect(denylist.deniedSince(SERVER, { userUuid: user }, grantedBefore)).toBe(true);
+    expect(denylist.deniedSince(SERVER, { userUuid: user }, clock)).toBe(true);
+    // A login in the same second, after the deny (a new password), is not refused.
+    expect(denylist.deniedSince(SERVER, { userUuid: user }, clock + 1)).toBe(false);
+    expect(denylist.deniedSince(OTHER_SERVER, { userUuid: user }, grantedBefore)).toBe(false);
+    clock += 10;
+    denylist.deny(OTHER_SERVER, ['jti-x']);
+    expect(denylist.deniedSince(OTHER_SERVER, { jti: 'jti-x' }, clock - 5)).toBe(true);
+    denylist.denyUsersEverywhere([user]);
+    expect(denylist.deniedSince(OTHER_SERVER, { userUuid: user, jti: 'other' }, clock)).toBe(true);
+    stop();
+    denylist.deny(SERVER, ['jti-y']);
+    expect(told).toEqual([SERVER, OTHER_SERVER, undefined]);
+  });
 });

@@ -29,6 +29,8 @@ export class JwtDenylist {
   readonly #servers = new Map<string, ServerDenials>();
   /** user uuid → when they were denied on every server of this node (ms). */
   readonly #usersEverywhere = new Map<string, number>();
+  /** Told after every deny, with its server (undefined: every server): live SFTP sessions are closed there. */
+  readonly #listeners = new Set<(serverUuid: string | undefined) => void>();
 
   constructor(options: { bootTime?: Date; now?: () => number } = {}) {
     this.#now = options.now ?? Date.now;
@@ -39,18 +41,21 @@ export class JwtDenylist {
   deny(serverUuid: string, jtis: readonly string[]): void {
     const now = this.#now();
     for (const jti of jtis) this.#denials(serverUuid).jtis.set(jti, now);
+    this.#notify(serverUuid);
   }
 
   /** Refuses from now on every token of these users on this server issued at or before now. */
   denyUsers(serverUuid: string, userUuids: readonly string[]): void {
     const now = this.#now();
     for (const user of userUuids) this.#denials(serverUuid).users.set(user, now);
+    this.#notify(serverUuid);
   }
 
   /** Refuses from now on every token of these users, on any server, issued at or before now. */
   denyUsersEverywhere(userUuids: readonly string[]): void {
     const now = this.#now();
     for (const user of userUuids) this.#usersEverywhere.set(user, now);
+    this.#notify(undefined);
   }
 
   /**
@@ -71,9 +76,34 @@ export class JwtDenylist {
     return deniedAt.some((at) => at !== undefined && issuedAtMs <= at);
   }
 
+  /**
+   * True when the jti or the user was denied on this server (or the user everywhere) at or after `sinceMs`: an
+   * access granted at `sinceMs` (an SFTP login, in milliseconds, so a login right after a password change is not
+   * caught by a deny of the same second) is no longer backed by the panel.
+   */
+  deniedSince(serverUuid: string, who: { jti?: string; userUuid?: string }, sinceMs: number): boolean {
+    const server = this.#servers.get(serverUuid);
+    const deniedAt = [
+      who.jti === undefined ? undefined : server?.jtis.get(who.jti),
+      who.userUuid === undefined ? undefined : server?.users.get(who.userUuid),
+      who.userUuid === undefined ? undefined : this.#usersEverywhere.get(who.userUuid),
+    ];
+    return deniedAt.some((at) => at !== undefined && at >= sinceMs);
+  }
+
+  /** Calls `listener` after each deny with the server it named (undefined: every server); returns the undo. */
+  onDeny(listener: (serverUuid: string | undefined) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
   /** Drops what was kept for a server removed from this daemon. */
   forgetServer(serverUuid: string): void {
     this.#servers.delete(serverUuid);
+  }
+
+  #notify(serverUuid: string | undefined): void {
+    for (const listener of this.#listeners) listener(serverUuid);
   }
 
   #denials(serverUuid: string): ServerDenials {
