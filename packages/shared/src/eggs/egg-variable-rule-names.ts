@@ -49,6 +49,9 @@ export const knownVariableRules = [
   'email',
   'uuid',
   'json',
+  // Not Laravel's, but community eggs use them (Laravel would throw on them): read as integer and boolean.
+  'int',
+  'bool',
 ] as const;
 
 export type VariableRuleName = (typeof knownVariableRules)[number];

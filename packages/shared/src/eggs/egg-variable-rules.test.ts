@@ -62,6 +62,11 @@ describe('checkVariableRules: each rule kind with Laravel’s semantics and word
     ['gt:0|integer', '0', ['The value must be greater than 0.']],
     ['accepted', '', ['The value must be accepted.']],
     ['sometimes|bail|string', 'ok', []],
+    // Community eggs write `int` and `bool`: read as Laravel's integer and boolean.
+    ['required|int', '1.5', ['The value must be an integer.']],
+    ['required|bool', '1', []],
+    ['nullable|string|', '', []],
+    ['in:,true', '', []],
   ] as const)('%s with %j', (rules, value, expected) => {
     expect(messages(rules, value)).toEqual(expected);
   });

@@ -23,7 +23,7 @@ export function checkVariableRules(
 ): IssueLike[] {
   const value = raw === undefined || raw === '' ? null : raw;
   const parsed = parseVariableRules(rules);
-  const names = new Set(parsed.map((rule) => rule.name));
+  const names = new Set(parsed.map((rule) => ALIASES[rule.name] ?? rule.name));
   const issues: IssueLike[] = [];
   const fail = (message: string, params?: Record<string, unknown>) =>
     issues.push({ path, message, ...(params ? { params } : {}) });
@@ -43,7 +43,8 @@ export function checkVariableRules(
     return { value: args, numeric };
   };
 
-  for (const { name, args } of parsed) {
+  for (const { name: written, args } of parsed) {
+    const name = ALIASES[written] ?? written;
     const list = args.split(',').map((part) => part.trim());
     const [a = Number.NaN, b = Number.NaN] = list.map(Number);
     const check = RULES[name as VariableRuleName];
@@ -55,6 +56,9 @@ export function checkVariableRules(
   }
   return issues;
 }
+
+/** Names community eggs write for Laravel's rules. */
+const ALIASES: Readonly<Record<string, VariableRuleName>> = { int: 'integer', bool: 'boolean' };
 
 const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const INTEGER = /^[+-]?\d+$/;
