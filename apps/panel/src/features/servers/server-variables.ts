@@ -18,7 +18,11 @@ export function validateEnvironment(
   environment: Record<string, unknown>,
 ): Map<number, string> {
   const issues = variables.flatMap((variable) =>
-    checkVariableRules(['environment', variable.envVariable], variable.rules, asText(environment[variable.envVariable])),
+    checkVariableRules(
+      ['environment', variable.envVariable],
+      variable.rules,
+      asText(environment[variable.envVariable]),
+    ),
   );
   if (issues.length > 0) {
     const names = Object.fromEntries(
