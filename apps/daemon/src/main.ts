@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { JwtDenylist } from './auth/jwt-denylist';
-import { loadDaemonConfig } from './config/env';
+import { type DaemonConfig, loadDaemonConfig } from './config/env';
 import { buildDaemonApp, type DaemonAppOptions } from './http/app';
 import { signedFileRoutes } from './http/signed-file-routes';
 import { PanelClient } from './panel-client/panel-client';
@@ -10,6 +10,7 @@ import { watchSupervisor } from './parent-watch';
 import { loadRuntimeDriver } from './runtime/driver-loader';
 import { ProcessDriver } from './runtime/process/process-driver';
 import { ServerManager } from './server/server-manager';
+import { SftpServer } from './sftp/sftp-server';
 import {
   DAEMON_STOP_DEADLINE_MS,
   finishWithin,
@@ -53,16 +54,47 @@ export async function runDaemon(
   });
   const app = buildDaemonApp({ config, manager, logger: { level: config.logLevel }, ...files, ...hooks });
   // Before boot: a signal while servers are starting again must still end them and keep their states.
-  const stopping = stopOnSignals(app, manager, supervisorPid(env));
+  const sftp: { server?: SftpServer } = {};
+  const stopping = stopOnSignals(app, manager, sftp, supervisorPid(env));
   await manager.boot();
   if (stopping.cause !== undefined) return;
   await app.listen({ host: config.host, port: config.port });
+  sftp.server = await startSftp(config, manager, panel, denylist);
+  if (stopping.cause !== undefined) await sftp.server?.close();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const isolation = driver instanceof ProcessDriver ? `; ${driver.sandbox.describe()}` : '';
   console.log(
     `Aerie daemon listening on http://${config.host}:${port} (runtime: ${driver.name}${isolation})`,
   );
+}
+
+/**
+ * The SFTP server on DAEMON_HOST:DAEMON_SFTP_PORT. A port it cannot take (another daemon, an sshd on 2022) leaves
+ * the daemon running without SFTP, said once on the console, rather than failing the whole node.
+ */
+async function startSftp(
+  config: DaemonConfig,
+  manager: ServerManager,
+  panel: PanelClient,
+  denylist: JwtDenylist,
+): Promise<SftpServer | undefined> {
+  try {
+    const server = await SftpServer.start({
+      host: config.host,
+      port: config.sftpPort,
+      dataDirectory: config.dataDirectory,
+      manager,
+      panel,
+      denylist,
+    });
+    console.log(`Aerie SFTP server listening on ${config.host}:${server.port}`);
+    return server;
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    console.error(`SFTP is off: could not listen on ${config.host}:${config.sftpPort} (${reason}).`);
+    return undefined;
+  }
 }
 
 /** `aerie up` names itself in AERIE_SUPERVISOR_PID; a daemon started by hand has no supervisor to outlive. */
@@ -79,6 +111,7 @@ function supervisorPid(env: Record<string, string | undefined>): number | undefi
 function stopOnSignals(
   app: FastifyInstance,
   manager: ServerManager,
+  sftp: { server?: SftpServer },
   supervisor: number | undefined,
 ): StopRequests {
   const stopping = onStopSignals((cause) => {
@@ -91,6 +124,7 @@ function stopOnSignals(
     finishWithin(
       {
         'the daemon API': app.close(),
+        'the SFTP server': sftp.server?.close() ?? Promise.resolve(),
         [leaveRunning ? 'the server states' : 'the game servers']: manager.shutdown({ leaveRunning }),
       },
       { deadlineMs: DAEMON_STOP_DEADLINE_MS },

@@ -4,6 +4,7 @@ import type {
   DaemonServerConfiguration,
   DaemonServerConfigurationPage,
 } from '@aerie/shared/daemon/remote-wire';
+import type { SftpAuthAnswer, SftpAuthBody } from '@aerie/shared/sftp/sftp-wire';
 
 /** What the daemon asks of the panel (`/api/remote/*`); the server manager and managed servers depend on this. */
 export interface PanelApi {
@@ -14,6 +15,15 @@ export interface PanelApi {
   reportInstall(uuid: string, status: DaemonInstallStatus): Promise<void>;
   /** At boot: the panel clears installing/restoring flags this node left behind. */
   resetServers(): Promise<void>;
+}
+
+/** The SFTP server's one question to the panel: may this login in, and with what. */
+export interface SftpAuthApi {
+  /**
+   * `POST /api/remote/sftp/auth`, asked once, never retried (an SFTP client waits on it).
+   * @throws PanelRequestError with the status for a refusal (403 credentials, 409 state, 429 throttled)
+   */
+  authenticateSftp(body: SftpAuthBody): Promise<SftpAuthAnswer>;
 }
 
 export interface PanelClientOptions {
@@ -41,10 +51,12 @@ export class PanelRequestError extends Error {
 }
 
 const PER_PAGE = 50;
+/** An SFTP login waits on the panel's answer (a password hash to check): not for Wings' 30 s. */
+const SFTP_AUTH_TIMEOUT_MS = 10_000;
 const MAX_RETRY_DELAY_MS = 12_000;
 
 /** The daemon's HTTP client for the panel's remote API, authenticated as the node (`token_id.token`). */
-export class PanelClient implements PanelApi {
+export class PanelClient implements PanelApi, SftpAuthApi {
   readonly #base: string;
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
@@ -92,8 +104,19 @@ export class PanelClient implements PanelApi {
     await this.#request('POST', '/servers/reset');
   }
 
+  authenticateSftp(body: SftpAuthBody): Promise<SftpAuthAnswer> {
+    return this.#request('POST', '/sftp/auth', body, { retryForMs: 0, timeoutMs: SFTP_AUTH_TIMEOUT_MS });
+  }
+
   /** Retries network failures and 5xx with backoff until `retryForMs` has passed; a 4xx is final at once. */
-  async #request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  async #request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    options: { retryForMs?: number; timeoutMs?: number } = {},
+  ): Promise<T> {
+    const retryForMs = options.retryForMs ?? this.#retryForMs;
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     const startedAt = Date.now();
     for (let attempt = 0; ; attempt++) {
       let failure: PanelRequestError;
@@ -103,7 +126,7 @@ export class PanelClient implements PanelApi {
           headers:
             body === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json' },
           body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(this.#timeoutMs),
+          signal: AbortSignal.timeout(timeoutMs),
         });
         const text = await response.text();
         if (response.ok) return (text === '' ? undefined : JSON.parse(text)) as T;
@@ -123,7 +146,7 @@ export class PanelClient implements PanelApi {
               );
       }
       const delay = Math.min(this.#firstRetryDelayMs * 2 ** attempt, MAX_RETRY_DELAY_MS);
-      if (Date.now() - startedAt + delay > this.#retryForMs) throw failure;
+      if (Date.now() - startedAt + delay > retryForMs) throw failure;
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }

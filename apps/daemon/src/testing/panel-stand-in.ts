@@ -6,6 +6,7 @@ import type {
   DaemonServerConfiguration,
 } from '@aerie/shared/daemon/remote-wire';
 import { parseStopCommand } from '@aerie/shared/eggs/stop-command';
+import type { SftpAuthBody } from '@aerie/shared/sftp/sftp-wire';
 import Fastify from 'fastify';
 import { DEMO_SERVER, nodeStartup } from './server-fixtures';
 
@@ -87,6 +88,11 @@ export interface PanelStandIn {
   requests: { line: string; authorization: string | undefined }[];
   /** Answers the next `count` requests with this status (to test retries and refusals). */
   failNext(status: number, count: number): void;
+  /** Decides `POST /api/remote/sftp/auth` (403 until a test sets it); every body is kept in `sftpLogins`. */
+  sftpAuth: (
+    body: SftpAuthBody,
+  ) => { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>;
+  sftpLogins: SftpAuthBody[];
   close(): Promise<void>;
 }
 
@@ -140,10 +146,16 @@ export async function startPanelStandIn(): Promise<PanelStandIn> {
       return reply.status(204).send();
     },
   );
+  const sftpLogins: SftpAuthBody[] = [];
+  app.post<{ Body: SftpAuthBody }>('/api/remote/sftp/auth', async (request, reply) => {
+    sftpLogins.push(request.body);
+    const answer = await standIn.sftpAuth(request.body);
+    return reply.status(answer.status).send(answer.body ?? {});
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  return {
+  const standIn: PanelStandIn = {
     url: `http://127.0.0.1:${port}`,
     servers,
     installScripts,
@@ -156,6 +168,9 @@ export async function startPanelStandIn(): Promise<PanelStandIn> {
       failures.status = status;
       failures.count = count;
     },
+    sftpAuth: () => ({ status: 403, body: { errors: [{ detail: 'Not set up.' }] } }),
+    sftpLogins,
     close: () => app.close(),
   };
+  return standIn;
 }

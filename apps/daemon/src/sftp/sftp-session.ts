@@ -1,0 +1,382 @@
+import ssh2, { type Attributes, type InputAttributes, type SFTPWrapper } from 'ssh2';
+import { hasPermission } from '../auth/permissions';
+import { isFilesystemError } from '../fs/filesystem-error';
+import { displayPath, pathComponents } from '../fs/jail-path';
+import type { OpenFileMode } from '../fs/open-file';
+import type { ServerFilesystem } from '../fs/server-filesystem';
+import { attrsOf, longnameOf } from './sftp-attrs';
+import { closeHandle, HandleTable, type SftpHandle } from './sftp-handles';
+import type { SftpLimits } from './sftp-limits';
+import type { SftpAuthority } from './sftp-login';
+import { invalidHandle, permissionDenied, SftpRefusal, serverUnavailable, sftpStatusOf } from './sftp-status';
+
+const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;
+
+/** Names per READDIR answer (OpenSSH's sftp-server sends 100). */
+const NAMES_PER_ANSWER = 100;
+
+/** The permissions of wings.md §8 (`*` grants them all). */
+const PERMISSION = {
+  readContent: 'file.read-content',
+  read: 'file.read',
+  update: 'file.update',
+  create: 'file.create',
+  delete: 'file.delete',
+} as const;
+
+/** A NAME entry without attributes (REALPATH, READLINK): ssh2 sends none when none are given. */
+const nameOnly = (name: string) => ({ filename: name, longname: name, attrs: {} as Attributes });
+
+/** What a session needs from the server it serves. */
+export interface SftpServerAccess {
+  /** The server's filesystem while it may be worked on; undefined once suspended, reinstalling or deleted. */
+  files(): Promise<ServerFilesystem | undefined>;
+}
+
+/** What the session asks of the connection it runs in. */
+export interface SftpFlow {
+  /** Stop reading the client's requests (too many in flight) / read again. */
+  pause(): void;
+  resume(): void;
+  /** Answers the connection holds unsent (its socket's queue and the channel's): past the limit it is closed. */
+  unsentAnswers(): number;
+  /** Something was asked or finished: the idle clock starts again. */
+  touch(): void;
+  /** The client misbehaved beyond repair: the connection goes. */
+  abort(reason: string): void;
+  warn(message: string): void;
+}
+
+/**
+ * One SFTP subsystem channel: every request goes through the server's jailed filesystem with the permission
+ * wings.md §8 names for it, against the authority the panel granted at login (revocation closes the whole
+ * connection, see session-registry.ts). Reads and writes move one request's bytes at a time (no whole file is
+ * ever held), open handles are bounded, and requests in flight beyond the limit stop the connection from being read.
+ */
+export class SftpSession {
+  readonly #sftp: SFTPWrapper;
+  readonly #server: SftpServerAccess;
+  readonly #authority: SftpAuthority;
+  readonly #limits: SftpLimits;
+  readonly #flow: SftpFlow;
+  readonly #handles: HandleTable;
+  #inFlight = 0;
+  #paused = false;
+  #ended = false;
+  #clientDone = false;
+
+  constructor(options: {
+    sftp: SFTPWrapper;
+    server: SftpServerAccess;
+    authority: SftpAuthority;
+    limits: SftpLimits;
+    flow: SftpFlow;
+  }) {
+    this.#sftp = options.sftp;
+    this.#server = options.server;
+    this.#authority = options.authority;
+    this.#limits = options.limits;
+    this.#flow = options.flow;
+    this.#handles = new HandleTable(options.limits.maxOpenHandles);
+    this.#listen();
+  }
+
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** The channel or the connection is gone: every open file and folder is closed (quota settled). */
+  async end(): Promise<void> {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (this.#paused) this.#flow.resume();
+    await this.#handles.closeAll();
+  }
+
+  async #finish(): Promise<void> {
+    await this.end();
+    this.#sftp.end();
+  }
+
+  #listen(): void {
+    const sftp = this.#sftp;
+    sftp.on('error', (error: Error) => this.#flow.abort(`SFTP protocol error: ${error.message}`));
+    sftp.on('close', () => void this.end());
+    // The client sent EOF (OpenSSH's sftp does once its batch is done): finish what is in flight, then close the
+    // channel, as OpenSSH's sftp-server exits, or the client waits for the close forever.
+    sftp.on('end', () => {
+      this.#clientDone = true;
+      if (this.#inFlight === 0) void this.#finish();
+    });
+
+    sftp.on('REALPATH', (id: number, path: string) =>
+      this.#serve(id, async () => {
+        const resolved = displayPath(pathComponents(path));
+        sftp.name(id, [nameOnly(resolved)]);
+      }),
+    );
+    sftp.on('STAT', (id: number, path: string) =>
+      this.#serve(id, async (files) => {
+        this.#require(PERMISSION.read);
+        sftp.attrs(id, attrsOf(await files.statOf(path)));
+      }),
+    );
+    sftp.on('LSTAT', (id: number, path: string) =>
+      this.#serve(id, async (files) => {
+        this.#require(PERMISSION.read);
+        sftp.attrs(id, attrsOf(await files.lstatOf(path)));
+      }),
+    );
+    sftp.on('FSTAT', (id: number, handle: Buffer) =>
+      this.#serve(id, async (files) => {
+        const open = this.#handle(handle);
+        const stats = open.kind === 'file' ? await open.file.stat() : await files.statOf(open.path);
+        sftp.attrs(id, attrsOf(stats));
+      }),
+    );
+    sftp.on('OPENDIR', (id: number, path: string) =>
+      this.#serve(id, async (files) => {
+        this.#require(PERMISSION.read);
+        this.#assertHandleRoom();
+        const reader = await files.readDirectory(path);
+        await this.#answerHandle(id, { kind: 'directory', path, reader });
+      }),
+    );
+    sftp.on('READDIR', (id: number, handle: Buffer) =>
+      this.#serve(id, async () => {
+        const open = this.#handle(handle);
+        if (open.kind !== 'directory') throw invalidHandle();
+        const entries = await open.reader.next(NAMES_PER_ANSWER);
+        if (entries === null) return sftp.status(id, STATUS_CODE.EOF);
+        const now = Date.now();
+        sftp.name(
+          id,
+          entries.map(({ name, stats }) => ({
+            filename: name,
+            longname: longnameOf(name, stats, now),
+            attrs: attrsOf(stats),
+          })),
+        );
+      }),
+    );
+    sftp.on('OPEN', (id: number, path: string, flags: number) =>
+      this.#serve(id, async (files) => this.#open(id, files, path, flags)),
+    );
+    sftp.on('READ', (id: number, handle: Buffer, offset: number, length: number) =>
+      this.#serve(id, async () => {
+        const open = this.#handle(handle);
+        if (open.kind !== 'file') throw invalidHandle();
+        const data = await open.file.read(offset, length);
+        if (data.length === 0) return sftp.status(id, STATUS_CODE.EOF);
+        sftp.data(id, data);
+      }),
+    );
+    sftp.on('WRITE', (id: number, handle: Buffer, offset: number, data: Buffer) =>
+      this.#serve(id, async () => {
+        const open = this.#handle(handle);
+        if (open.kind !== 'file') throw invalidHandle();
+        await open.file.write(offset, data);
+        sftp.status(id, STATUS_CODE.OK);
+      }),
+    );
+    sftp.on('CLOSE', (id: number, handle: Buffer) =>
+      this.#serve(id, async () => {
+        const open = this.#handles.remove(handle);
+        if (!open) throw invalidHandle();
+        await closeHandle(open);
+        sftp.status(id, STATUS_CODE.OK);
+      }),
+    );
+    sftp.on('FSETSTAT', (id: number, handle: Buffer, attrs: InputAttributes) =>
+      this.#serve(id, async (files) => {
+        this.#require(PERMISSION.update);
+        const open = this.#handle(handle);
+        if (open.kind === 'directory') return this.#setStat(id, files, open.path, attrs);
+        if (attrs.size !== undefined) await open.file.setSize(attrs.size);
+        if (attrs.mode !== undefined) await open.file.chmod(Number(attrs.mode));
+        if (attrs.atime !== undefined && attrs.mtime !== undefined) {
+          await open.file.setTimes(attrs.atime, attrs.mtime);
+        }
+        sftp.status(id, STATUS_CODE.OK);
+      }),
+    );
+    sftp.on('SETSTAT', (id: number, path: string, attrs: InputAttributes) =>
+      this.#serve(id, async (files) => {
+        this.#require(PERMISSION.update);
+        await this.#setStat(id, files, path, attrs);
+      }),
+    );
+    sftp.on('MKDIR', (id: number, path: string) =>
+      this.#serve(id, async (files) => {
+        this.#require(PERMISSION.create);
+        await files.createDirectory(path, '/');
+        sftp.status(id, STATUS_CODE.OK);
+      }),
+    );
+    sftp.on('RENAME', (id: number, from: string, to: string) =>
+      this.#serve(id, async (files) => {
+        this.#require(PERMISSION.update);
+        await files.rename('/', [{ from, to }]);
+        sftp.status(id, STATUS_CODE.OK);
+      }),
+    );
+    sftp.on('REMOVE', (id: number, path: string) =>
+      this.#serve(id, async (files) => {
+        this.#require(PERMISSION.delete);
+        await files.removeFile(path);
+        sftp.status(id, STATUS_CODE.OK);
+      }),
+    );
+    sftp.on('RMDIR', (id: number, path: string) =>
+      this.#serve(id, async (files) => {
+        this.#require(PERMISSION.delete);
+        await files.removeDirectory(path);
+        sftp.status(id, STATUS_CODE.OK);
+      }),
+    );
+    // ssh2 hands the link's own path first and what it points to second, whichever order the client used.
+    sftp.on('SYMLINK', (id: number, linkPath: string, targetPath: string) =>
+      this.#serve(id, async (files) => {
+        this.#require(PERMISSION.create);
+        await files.createSymlink(linkPath, targetPath);
+        sftp.status(id, STATUS_CODE.OK);
+      }),
+    );
+    sftp.on('READLINK', (id: number, path: string) =>
+      this.#serve(id, async (files) => {
+        this.#require(PERMISSION.read);
+        const target = await files.readLink(path);
+        sftp.name(id, [nameOnly(target)]);
+      }),
+    );
+    // Extensions (posix-rename, statvfs, hardlink…) are not offered; ssh2 answers them OP_UNSUPPORTED.
+  }
+
+  /**
+   * OPEN: reading needs `file.read-content`; writing an existing file `file.update`, making a new one
+   * `file.create` (and then only if nobody made it meanwhile: the permission decided is the one that applies).
+   */
+  async #open(id: number, files: ServerFilesystem, path: string, flags: number): Promise<void> {
+    const read = (flags & OPEN_MODE.READ) !== 0;
+    const write = (flags & (OPEN_MODE.WRITE | OPEN_MODE.APPEND)) !== 0;
+    const create = (flags & OPEN_MODE.CREAT) !== 0;
+    const truncate = (flags & OPEN_MODE.TRUNC) !== 0;
+    const changes = write || create || truncate;
+    if (read || !changes) this.#require(PERMISSION.readContent);
+    let exists = true;
+    if (changes) {
+      exists = await files.lstatOf(path).then(
+        () => true,
+        (error: unknown) => {
+          if (isFilesystemError(error, 'ENOTFOUND')) return false;
+          throw error;
+        },
+      );
+      if (!exists && !create) throw new SftpRefusal(STATUS_CODE.NO_SUCH_FILE, 'No such file or directory.');
+      this.#require(exists ? PERMISSION.update : PERMISSION.create);
+    }
+    this.#assertHandleRoom();
+    const mode: OpenFileMode = {
+      read: read || !changes,
+      write: changes,
+      create: create && !exists,
+      truncate,
+      exclusive: (flags & OPEN_MODE.EXCL) !== 0 || !exists,
+      append: (flags & OPEN_MODE.APPEND) !== 0,
+    };
+    const file = await files.openFile(path, mode);
+    await this.#answerHandle(id, { kind: 'file', path, file });
+  }
+
+  async #setStat(id: number, files: ServerFilesystem, path: string, attrs: InputAttributes): Promise<void> {
+    if (attrs.size !== undefined) {
+      const file = await files.openFile(path, {
+        read: false,
+        write: true,
+        create: false,
+        truncate: false,
+        exclusive: false,
+        append: false,
+      });
+      try {
+        await file.setSize(attrs.size);
+      } finally {
+        await file.close();
+      }
+    }
+    if (attrs.mode !== undefined) {
+      await files.chmod('/', [{ file: path, mode: (Number(attrs.mode) & 0o777).toString(8) }]);
+    }
+    if (attrs.atime !== undefined && attrs.mtime !== undefined) {
+      await files.setTimes(path, attrs.atime, attrs.mtime);
+    }
+    this.#sftp.status(id, STATUS_CODE.OK);
+  }
+
+  /**
+   * Runs one request: the server must still be usable, failures become statuses, and the number in flight is
+   * bounded by pausing the connection (it resumes once half have finished).
+   */
+  #serve(id: number, work: (files: ServerFilesystem) => Promise<unknown>): void {
+    if (this.#ended) return;
+    this.#flow.touch();
+    this.#inFlight++;
+    if (!this.#paused && this.#inFlight >= this.#limits.maxRequestsInFlight) {
+      this.#paused = true;
+      this.#flow.pause();
+    }
+    this.#server
+      .files()
+      .then((files) => {
+        if (!files) throw serverUnavailable();
+        return work(files);
+      })
+      .catch((error: unknown) => {
+        if (this.#ended) return;
+        const { code, message } = sftpStatusOf(error, (unexpected) =>
+          this.#flow.warn(
+            `SFTP request of ${this.#authority.username} failed: ${unexpected instanceof Error ? unexpected.message : String(unexpected)}`,
+          ),
+        );
+        this.#sftp.status(id, code, message);
+      })
+      .finally(() => {
+        this.#inFlight--;
+        this.#flow.touch();
+        if (this.#paused && this.#inFlight <= this.#limits.maxRequestsInFlight / 2) {
+          this.#paused = false;
+          this.#flow.resume();
+        }
+        if (this.#flow.unsentAnswers() > this.#limits.maxUnsentAnswers) {
+          this.#flow.abort('the client stopped reading its answers');
+        }
+        if (this.#clientDone && this.#inFlight === 0) void this.#finish();
+      });
+  }
+
+  #require(permission: string): void {
+    if (!hasPermission(this.#authority.permissions, permission)) throw permissionDenied();
+  }
+
+  #handle(id: Buffer): SftpHandle {
+    const handle = this.#handles.get(id);
+    if (!handle) throw invalidHandle();
+    return handle;
+  }
+
+  #assertHandleRoom(): void {
+    if (this.#handles.full) {
+      throw new SftpRefusal(STATUS_CODE.FAILURE, 'Too many files are open on this connection.');
+    }
+  }
+
+  /** Hands out an opened file or folder; one opened after the end, or past the bound meanwhile, is closed. */
+  async #answerHandle(id: number, handle: SftpHandle): Promise<void> {
+    if (this.#ended || this.#handles.full) {
+      await closeHandle(handle).catch(() => undefined);
+      if (!this.#ended) this.#assertHandleRoom();
+      return;
+    }
+    this.#sftp.handle(id, this.#handles.add(handle));
+  }
+}
