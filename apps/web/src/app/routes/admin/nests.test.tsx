@@ -263,11 +263,11 @@ describe('/admin/nests/egg/:id', () => {
     await user.type(within(dialog).getByLabelText('Environment variable'), 'SERVER_JARFILE');
     const rules = within(dialog).getByLabelText('Input rules');
     await user.clear(rules);
-    await user.type(rules, 'required|sometimes');
+    await user.type(rules, 'required|distinct');
     await user.click(within(dialog).getByRole('button', { name: 'New Variable' }));
     expect(
       await within(dialog).findByText(
-        'The validation rule "sometimes" is not a valid rule for this application.',
+        'The validation rule "distinct" is not a valid rule for this application.',
       ),
     ).toBeInTheDocument();
     expect(posted).toEqual([]);
