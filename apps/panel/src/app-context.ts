@@ -10,6 +10,8 @@ import { createOverviewFeature } from '@aerie/panel/features/overview/overview.f
 import { createPanelSettingsFeature } from '@aerie/panel/features/panel-settings/panel-settings.feature';
 import { createServerSettingsFeature } from '@aerie/panel/features/server-settings/server-settings.feature';
 import { createServersFeature } from '@aerie/panel/features/servers/servers.feature';
+import { createSftpFeature } from '@aerie/panel/features/sftp/sftp.feature';
+import { createSshKeysFeature } from '@aerie/panel/features/ssh-keys/ssh-keys.feature';
 import { createStartupFeature } from '@aerie/panel/features/startup/startup.feature';
 import { createUsersFeature } from '@aerie/panel/features/users/users.feature';
 import { createInfrastructure, type Infrastructure } from '@aerie/panel/infrastructure';
@@ -24,6 +26,7 @@ export type AppContext = Infrastructure & ReturnType<typeof createFeatures>;
 function createFeatures(infrastructure: Infrastructure) {
   const servers = createServersFeature(infrastructure);
   const auth = createAuthFeature(infrastructure, servers);
+  const sshKeys = createSshKeysFeature(infrastructure);
   return {
     ...servers,
     ...auth,
@@ -39,6 +42,8 @@ function createFeatures(infrastructure: Infrastructure) {
     ...createServerSettingsFeature(infrastructure),
     ...createStartupFeature(infrastructure),
     ...createNetworkFeature(infrastructure),
+    ...sshKeys,
+    ...createSftpFeature(infrastructure, sshKeys),
   };
 }
 

@@ -2,6 +2,7 @@ import * as m0001 from '@aerie/panel/db/migrations/0001-users-sessions-auth';
 import * as m0002 from '@aerie/panel/db/migrations/0002-account-api-keys-settings';
 import * as m0003 from '@aerie/panel/db/migrations/0003-servers';
 import * as m0004 from '@aerie/panel/db/migrations/0004-application-api';
+import * as m0005 from '@aerie/panel/db/migrations/0005-user-ssh-keys';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import type { Db } from './database';
 
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0002-account-api-keys-settings': m0002,
   '0003-servers': m0003,
   '0004-application-api': m0004,
+  '0005-user-ssh-keys': m0005,
 };
 
 const migratorFor = (db: Db) => new Migrator({ db, provider: { getMigrations: async () => migrations } });

@@ -2,7 +2,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { DbDate } from './schema';
 import type { ApplicationKeyColumns } from './schema-application';
 
-/** Tables of migration 0002-account-api-keys-settings. Read dates through db/dialect.ts. */
+/** Tables of migrations 0002-account-api-keys-settings and 0005-user-ssh-keys. Read dates through db/dialect.ts. */
 type CreatedAt = ColumnType<DbDate, Date, never>;
 type Timestamp = ColumnType<DbDate, Date, Date>;
 type NullableTimestamp = ColumnType<DbDate | null, Date | null | undefined, Date | null>;
@@ -27,6 +27,21 @@ export interface ApiKeysTable extends ApplicationKeyColumns {
   updated_at: Timestamp;
 }
 
+/** A user's SSH public key for SFTP logins (migration 0005-user-ssh-keys). */
+export interface UserSshKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** SHA-256 of the key's OpenSSH blob, unpadded base64 (no `SHA256:` prefix). */
+  fingerprint: string;
+  /** The key as PKCS#8 (SPKI) PEM. */
+  public_key: string;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+  /** Set when the user removed it (soft delete): such a key no longer logs anyone in. */
+  deleted_at: NullableTimestamp;
+}
+
 /** Panel-wide settings (`2fa_required`…) that override their environment default. */
 export interface SettingsTable {
   key: string;
@@ -36,4 +51,5 @@ export interface SettingsTable {
 export interface AccountTables {
   api_keys: ApiKeysTable;
   settings: SettingsTable;
+  user_ssh_keys: UserSshKeysTable;
 }

@@ -5,6 +5,7 @@ import { apiKeyRoutes } from '@aerie/panel/features/api-keys/api-keys.client-rou
 import { assertTwoFactorSatisfied, identifyClient } from '@aerie/panel/features/auth/client-api-auth';
 import { permissionRoutes } from '@aerie/panel/features/servers/permissions.client-routes';
 import { serverListRoutes } from '@aerie/panel/features/servers/server-list.client-routes';
+import { sshKeyRoutes } from '@aerie/panel/features/ssh-keys/ssh-keys.client-routes';
 import { perUserRateLimit } from '@aerie/panel/http/per-user-rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { clientServerSurface } from './client-server';
@@ -28,6 +29,7 @@ export async function clientSurface(app: FastifyInstance, { ctx }: { ctx: AppCon
   await app.register(accountRoutes, { ctx, prefix: '/account' });
   await app.register(twoFactorRoutes, { ctx, prefix: '/account/two-factor' });
   await app.register(apiKeyRoutes, { ctx, prefix: '/account/api-keys' });
+  await app.register(sshKeyRoutes, { ctx, prefix: '/account/ssh-keys' });
   await app.register(permissionRoutes, { prefix: '/permissions' });
   await app.register(serverListRoutes);
   await app.register(clientServerSurface, { prefix: '/servers' });

@@ -2,6 +2,7 @@ import type { AppContext } from '@aerie/panel/app-context';
 import { authenticateNode } from '@aerie/panel/features/nodes/node-auth';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import { serversRemoteRoutes } from '@aerie/panel/features/servers/servers.remote-routes';
+import { sftpAuthRemoteRoutes } from '@aerie/panel/features/sftp/sftp-auth.remote-routes';
 import type { FastifyInstance } from 'fastify';
 
 declare module 'fastify' {
@@ -22,4 +23,5 @@ export async function remoteSurface(app: FastifyInstance, { ctx }: { ctx: AppCon
     request.remoteNode = await authenticateNode(ctx.db, ctx.secretBox, request);
   });
   await app.register(serversRemoteRoutes, { ctx });
+  await app.register(sftpAuthRemoteRoutes, { ctx });
 }
