@@ -17,8 +17,11 @@ export interface OpenFileMode {
   append: boolean;
 }
 
-/** The largest single read handed out, whatever length is asked for: a request cannot make the daemon allocate more. */
-export const MAX_READ_BYTES = 256 * 1024;
+/**
+ * The largest single read handed out, whatever length is asked for: a request cannot make the daemon allocate
+ * more, and the answer with its header stays within the 256 KiB SFTP packet clients accept (OpenSSH's own cap).
+ */
+export const MAX_READ_BYTES = 255 * 1024;
 
 /**
  * An open regular file of a server, read and written at any offset (what an SFTP handle is). Writes hold the

@@ -1,5 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, connectClient, openSftp, type SftpStand, startSftpStand } from './testing/sftp-stand';
 
@@ -13,7 +15,7 @@ const user = () => `alice.${stand.server.id}`;
 
 beforeAll(async () => {
   stand = await startSftpStand({
-    limits: { loginTimeoutMs: 800, idleTimeoutMs: 1500, maxConnectionsPerAddress: 6 },
+    limits: { loginTimeoutMs: 800, idleTimeoutMs: 1500, maxConnectionsPerAddress: 6, maxUnsentAnswers: 16 },
   });
   stand.accounts.set('alice', alice);
 });
@@ -123,6 +125,21 @@ describe('hostile and broken clients', () => {
     expect(seventh).toEqual({ closed: true, received: Buffer.alloc(0) });
     for (const socket of sockets) socket.destroy();
     await expect.poll(() => stand.sftp.connections).toBe(0);
+  });
+
+  it('closes a client that keeps asking while it reads none of the answers', async () => {
+    await writeFile(path.join(stand.server.root, 'large.bin'), randomBytes(16 * 1024 * 1024));
+    const session = await openSftp(stand.port, { username: user(), password: 'alice-pw' });
+    const handle = await call<Buffer>(session.sftp, 'open', '/large.bin', 'r');
+    await expect.poll(() => stand.sftp.registry.count).toBe(1);
+    // biome-ignore lint/suspicious/noExplicitAny: the client's socket is internal; pausing it is what a stalled client does.
+    (session.client as any)._sock.pause();
+    for (let i = 0; i < 512; i++) {
+      session.sftp.read(handle, Buffer.alloc(32 * 1024), 0, 32 * 1024, i * 32 * 1024, () => {});
+    }
+    await expect.poll(() => stand.sftp.registry.count, { timeout: 10_000 }).toBe(0);
+    expect(stand.logs.at(-1)).toMatch(/closed: the client stopped reading its answers$/);
+    await expect.poll(() => stand.sftp.connections, { timeout: 10_000 }).toBe(0);
   });
 
   it('closes a logged-in connection left idle', async () => {

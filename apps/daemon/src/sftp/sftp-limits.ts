@@ -19,6 +19,8 @@ export interface SftpLimits {
   maxOpenHandles: number;
   /** SFTP requests being worked on at once per connection; past it the connection is not read until some finish. */
   maxRequestsInFlight: number;
+  /** Bytes of writes being worked on at once per connection (their data is in memory until written): same. */
+  maxWriteBytesInFlight: number;
   /**
    * Answers queued while the client grants no window to send them in: a client that asks and never reads is
    * closed past this many, so unread answers cannot pile up in the daemon's memory.
@@ -37,6 +39,7 @@ export const DEFAULT_SFTP_LIMITS: SftpLimits = {
   idleTimeoutMs: 15 * 60_000,
   maxOpenHandles: 64,
   maxRequestsInFlight: 64,
+  maxWriteBytesInFlight: 4 * 1024 * 1024,
   maxUnsentAnswers: 512,
   maxChannelsPerConnection: 4,
 };

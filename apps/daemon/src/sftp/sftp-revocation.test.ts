@@ -68,6 +68,24 @@ describe('revocation', () => {
     expect(await closesWithin(aliceSession, 300)).toBe(false);
   });
 
+  it('takes the permissions the panel gives at the next login after a narrowing, nothing cached', async () => {
+    const narrowed = { ...bob, permissions: ['file.sftp', 'file.read', 'file.create'] };
+    stand.accounts.set('bob', narrowed);
+    const before = await login('bob');
+    const handle = await call<Buffer>(before.sftp, 'open', '/made-by-bob.txt', 'w');
+    await call(before.sftp, 'close', handle);
+    narrowed.permissions = ['file.sftp', 'file.read'];
+    await stand.daemon.request('POST', `/api/servers/${stand.server.uuid}/ws/deny`, {
+      body: { jtis: [stand.jtiOf(bob.uuid, stand.server.uuid)], user_uuids: [bob.uuid] },
+    });
+    expect(await closesWithin(before, 5000)).toBe(true);
+    const after = await login('bob');
+    const refused = await call(after.sftp, 'open', '/second.txt', 'w').catch(
+      (error: { code: number }) => error.code,
+    );
+    expect(refused).toBe(3);
+  });
+
   it('refuses a login the panel granted before a deny that arrived while it was answered', async () => {
     let release: () => void = () => {};
     const answered = stand.panel.sftpAuth;

@@ -61,6 +61,7 @@ export class SftpSession {
   readonly #flow: SftpFlow;
   readonly #handles: HandleTable;
   #inFlight = 0;
+  #writeBytesInFlight = 0;
   #paused = false;
   #ended = false;
   #clientDone = false;
@@ -172,12 +173,16 @@ export class SftpSession {
       }),
     );
     sftp.on('WRITE', (id: number, handle: Buffer, offset: number, data: Buffer) =>
-      this.#serve(id, async () => {
-        const open = this.#handle(handle);
-        if (open.kind !== 'file') throw invalidHandle();
-        await open.file.write(offset, data);
-        sftp.status(id, STATUS_CODE.OK);
-      }),
+      this.#serve(
+        id,
+        async () => {
+          const open = this.#handle(handle);
+          if (open.kind !== 'file') throw invalidHandle();
+          await open.file.write(offset, data);
+          sftp.status(id, STATUS_CODE.OK);
+        },
+        data.length,
+      ),
     );
     sftp.on('CLOSE', (id: number, handle: Buffer) =>
       this.#serve(id, async () => {
@@ -314,14 +319,19 @@ export class SftpSession {
   }
 
   /**
-   * Runs one request: the server must still be usable, failures become statuses, and the number in flight is
-   * bounded by pausing the connection (it resumes once half have finished).
+   * Runs one request: the server must still be usable, failures become statuses, and the requests (and write
+   * bytes) in flight are bounded by pausing the connection; it resumes once they are down to half.
    */
-  #serve(id: number, work: (files: ServerFilesystem) => Promise<unknown>): void {
+  #serve(id: number, work: (files: ServerFilesystem) => Promise<unknown>, writeBytes = 0): void {
     if (this.#ended) return;
     this.#flow.touch();
     this.#inFlight++;
-    if (!this.#paused && this.#inFlight >= this.#limits.maxRequestsInFlight) {
+    this.#writeBytesInFlight += writeBytes;
+    if (
+      !this.#paused &&
+      (this.#inFlight >= this.#limits.maxRequestsInFlight ||
+        this.#writeBytesInFlight >= this.#limits.maxWriteBytesInFlight)
+    ) {
       this.#paused = true;
       this.#flow.pause();
     }
@@ -342,8 +352,13 @@ export class SftpSession {
       })
       .finally(() => {
         this.#inFlight--;
+        this.#writeBytesInFlight -= writeBytes;
         this.#flow.touch();
-        if (this.#paused && this.#inFlight <= this.#limits.maxRequestsInFlight / 2) {
+        if (
+          this.#paused &&
+          this.#inFlight <= this.#limits.maxRequestsInFlight / 2 &&
+          this.#writeBytesInFlight <= this.#limits.maxWriteBytesInFlight / 2
+        ) {
           this.#paused = false;
           this.#flow.resume();
         }

@@ -34,6 +34,8 @@ export interface SftpStand {
   server: { uuid: string; id: string; root: string };
   /** Panel usernames → accounts; the stand-in answers the SFTP login as the panel would. */
   accounts: Map<string, StandAccount>;
+  /** What the SFTP server logged (closed sessions with their reason, warnings). */
+  logs: string[];
   /** The jti the stand-in hands out for a user on a server (the panel's md5 stands in as plain text). */
   jtiOf(userUuid: string, serverUuid: string): string;
   close(): Promise<void>;
@@ -55,6 +57,7 @@ export async function startSftpStand(
   const denylist = new JwtDenylist();
   const daemon = await startTestDaemon({ panel, plugins: consoleWebsocketPlugins({ denylist }) });
   const accounts = new Map<string, StandAccount>();
+  const logs: string[] = [];
   const jtiOf = (userUuid: string, serverUuid: string) => `jti:${userUuid}:${serverUuid}`;
   panel.sftpAuth = (body) => {
     const parts = splitSftpUsername(body.username);
@@ -85,7 +88,7 @@ export async function startSftpStand(
     panel: new PanelClient({ url: panel.url, tokenId: PANEL_TOKEN_ID, token: PANEL_TOKEN }),
     denylist,
     limits: options.limits,
-    log: { info: () => {}, warn: () => {} },
+    log: { info: (line) => logs.push(line), warn: (line) => logs.push(line) },
   });
   return {
     panel,
@@ -95,6 +98,7 @@ export async function startSftpStand(
     port: sftp.port,
     server: { uuid, id: uuid.slice(0, 8), root: path.join(daemon.dataDirectory, 'volumes', uuid) },
     accounts,
+    logs,
     jtiOf,
     async close() {
       await sftp.close();
