@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { call, openSftp } from '@aerie/daemon/sftp/testing/sftp-stand';
 import { appKeyFile, decodeAppKey } from '@aerie/panel/crypto/app-key';
 import { SecretBox } from '@aerie/panel/crypto/secret-box';
 import { createAerieEnvironment, freePort } from '@aerie/panel/test/aerie-environment';
@@ -20,7 +21,7 @@ beforeAll(async () => {
   ({ database, env, remove } = await createAerieEnvironment('aerie-up-servers-', {
     // A real port: the panel hands the demo server to the local daemon and asks it for resources.
     DAEMON_PORT: String(await freePort()),
-    DAEMON_SFTP_PORT: '2222',
+    DAEMON_SFTP_PORT: String(await freePort()),
     ADMIN_USERNAME: 'owner',
     ADMIN_PASSWORD: 'demo password 123',
   }));
@@ -92,6 +93,7 @@ describe('aerie up and the demo server', { timeout: 120_000 }, () => {
     );
     expect(daemonChildEnv(first.pid as number)).toMatchObject({
       DAEMON_PORT: env.DAEMON_PORT,
+      DAEMON_SFTP_PORT: env.DAEMON_SFTP_PORT,
       DAEMON_TOKEN_ID: node.daemon_token_id,
       DAEMON_TOKEN: secretBox.open(node.daemon_token),
       PANEL_URL: url,
@@ -110,7 +112,7 @@ describe('aerie up and the demo server', { timeout: 120_000 }, () => {
     expect(demo).toMatchObject({
       server_owner: true,
       node: 'Local node',
-      sftp_details: { ip: '127.0.0.1', port: 2222 },
+      sftp_details: { ip: '127.0.0.1', port: Number(env.DAEMON_SFTP_PORT) },
       limits: { memory: 512, disk: 1024, cpu: 100 },
     });
     expect(demo.relationships.allocations.data[0]?.attributes).toMatchObject({
@@ -130,6 +132,16 @@ describe('aerie up and the demo server', { timeout: 120_000 }, () => {
     expect(readdirSync(join(env.DATA_DIR as string, 'daemon/volumes', demo.uuid))).toContain(
       'demo-server.mjs',
     );
+    // The local daemon serves it over SFTP on DAEMON_SFTP_PORT, logins decided by this panel.
+    expect(first.output()).toContain(`Aerie SFTP server listening on 127.0.0.1:${env.DAEMON_SFTP_PORT}`);
+    const sftp = await openSftp(Number(env.DAEMON_SFTP_PORT), {
+      username: `owner.${demo.identifier}`,
+      password: 'demo password 123',
+    });
+    expect(
+      (await call<{ filename: string }[]>(sftp.sftp, 'readdir', '/')).map((entry) => entry.filename),
+    ).toContain('demo-server.mjs');
+    sftp.end();
     const server = await get(`/api/client/servers/${demo.identifier}`);
     expect(
       ((await server.json()) as { attributes: { is_installing: boolean } }).attributes.is_installing,
