@@ -83,8 +83,9 @@ export class SftpAuthService {
     if (attempt.type === 'public_key') {
       const key = parseSshPublicKey(attempt.password);
       counts = typeof key === 'string';
-      valid =
-        typeof key !== 'string' && user !== null && (await this.deps.sshKeys.owns(user.id, key.fingerprint));
+      // Looked up for an unknown user too (as no one's), so the answer takes as long either way.
+      const owned = typeof key !== 'string' && (await this.deps.sshKeys.owns(user?.id ?? 0, key.fingerprint));
+      valid = owned && user !== null;
     } else {
       valid = await verifyPassword(user?.passwordHash ?? null, attempt.password);
     }
