@@ -1,28 +1,19 @@
 import ssh2, { type Attributes, type InputAttributes, type SFTPWrapper } from 'ssh2';
 import { hasPermission } from '../auth/permissions';
-import { isFilesystemError } from '../fs/filesystem-error';
 import { displayPath, pathComponents } from '../fs/jail-path';
-import type { OpenFileMode } from '../fs/open-file';
 import type { ServerFilesystem } from '../fs/server-filesystem';
+import { RequestBudget } from './request-budget';
 import { attrsOf, longnameOf } from './sftp-attrs';
 import { closeHandle, HandleTable, type SftpHandle } from './sftp-handles';
 import type { SftpLimits } from './sftp-limits';
 import type { SftpAuthority } from './sftp-login';
+import { openForRequest, SFTP_PERMISSION as PERMISSION, setStatOfPath } from './sftp-open';
 import { invalidHandle, permissionDenied, SftpRefusal, serverUnavailable, sftpStatusOf } from './sftp-status';
 
-const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;
+const { STATUS_CODE } = ssh2.utils.sftp;
 
 /** Names per READDIR answer (OpenSSH's sftp-server sends 100). */
 const NAMES_PER_ANSWER = 100;
-
-/** The permissions of wings.md §8 (`*` grants them all). */
-const PERMISSION = {
-  readContent: 'file.read-content',
-  read: 'file.read',
-  update: 'file.update',
-  create: 'file.create',
-  delete: 'file.delete',
-} as const;
 
 /** A NAME entry without attributes (REALPATH, READLINK): ssh2 sends none when none are given. */
 const nameOnly = (name: string) => ({ filename: name, longname: name, attrs: {} as Attributes });
@@ -60,9 +51,7 @@ export class SftpSession {
   readonly #limits: SftpLimits;
   readonly #flow: SftpFlow;
   readonly #handles: HandleTable;
-  #inFlight = 0;
-  #writeBytesInFlight = 0;
-  #paused = false;
+  readonly #budget: RequestBudget;
   #ended = false;
   #clientDone = false;
 
@@ -79,18 +68,19 @@ export class SftpSession {
     this.#limits = options.limits;
     this.#flow = options.flow;
     this.#handles = new HandleTable(options.limits.maxOpenHandles);
+    this.#budget = new RequestBudget(options.limits, options.flow);
     this.#listen();
   }
 
   get inFlight(): number {
-    return this.#inFlight;
+    return this.#budget.inFlight;
   }
 
   /** The channel or the connection is gone: every open file and folder is closed (quota settled). */
   async end(): Promise<void> {
     if (this.#ended) return;
     this.#ended = true;
-    if (this.#paused) this.#flow.resume();
+    this.#budget.release();
     await this.#handles.closeAll();
   }
 
@@ -107,7 +97,7 @@ export class SftpSession {
     // channel, as OpenSSH's sftp-server exits, or the client waits for the close forever.
     sftp.on('end', () => {
       this.#clientDone = true;
-      if (this.#inFlight === 0) void this.#finish();
+      if (this.inFlight === 0) void this.#finish();
     });
 
     sftp.on('REALPATH', (id: number, path: string) =>
@@ -161,7 +151,11 @@ export class SftpSession {
       }),
     );
     sftp.on('OPEN', (id: number, path: string, flags: number) =>
-      this.#serve(id, async (files) => this.#open(id, files, path, flags)),
+      this.#serve(id, async (files) => {
+        this.#assertHandleRoom();
+        const file = await openForRequest(files, path, flags, (permission) => this.#require(permission));
+        await this.#answerHandle(id, { kind: 'file', path, file });
+      }),
     );
     sftp.on('READ', (id: number, handle: Buffer, offset: number, length: number) =>
       this.#serve(id, async () => {
@@ -196,7 +190,10 @@ export class SftpSession {
       this.#serve(id, async (files) => {
         this.#require(PERMISSION.update);
         const open = this.#handle(handle);
-        if (open.kind === 'directory') return this.#setStat(id, files, open.path, attrs);
+        if (open.kind === 'directory') {
+          await setStatOfPath(files, open.path, attrs);
+          return sftp.status(id, STATUS_CODE.OK);
+        }
         if (attrs.size !== undefined) await open.file.setSize(attrs.size);
         if (attrs.mode !== undefined) await open.file.chmod(Number(attrs.mode));
         if (attrs.atime !== undefined && attrs.mtime !== undefined) {
@@ -208,7 +205,8 @@ export class SftpSession {
     sftp.on('SETSTAT', (id: number, path: string, attrs: InputAttributes) =>
       this.#serve(id, async (files) => {
         this.#require(PERMISSION.update);
-        await this.#setStat(id, files, path, attrs);
+        await setStatOfPath(files, path, attrs);
+        sftp.status(id, STATUS_CODE.OK);
       }),
     );
     sftp.on('MKDIR', (id: number, path: string) =>
@@ -257,84 +255,11 @@ export class SftpSession {
     // Extensions (posix-rename, statvfs, hardlink…) are not offered; ssh2 answers them OP_UNSUPPORTED.
   }
 
-  /**
-   * OPEN: reading needs `file.read-content`; writing an existing file `file.update`, making a new one
-   * `file.create` (and then only if nobody made it meanwhile: the permission decided is the one that applies).
-   */
-  async #open(id: number, files: ServerFilesystem, path: string, flags: number): Promise<void> {
-    const read = (flags & OPEN_MODE.READ) !== 0;
-    const write = (flags & (OPEN_MODE.WRITE | OPEN_MODE.APPEND)) !== 0;
-    const create = (flags & OPEN_MODE.CREAT) !== 0;
-    const truncate = (flags & OPEN_MODE.TRUNC) !== 0;
-    const changes = write || create || truncate;
-    if (read || !changes) this.#require(PERMISSION.readContent);
-    let exists = true;
-    if (changes) {
-      exists = await files.lstatOf(path).then(
-        () => true,
-        (error: unknown) => {
-          if (isFilesystemError(error, 'ENOTFOUND')) return false;
-          throw error;
-        },
-      );
-      if (!exists && !create) throw new SftpRefusal(STATUS_CODE.NO_SUCH_FILE, 'No such file or directory.');
-      this.#require(exists ? PERMISSION.update : PERMISSION.create);
-    }
-    this.#assertHandleRoom();
-    const mode: OpenFileMode = {
-      read: read || !changes,
-      write: changes,
-      create: create && !exists,
-      truncate,
-      exclusive: (flags & OPEN_MODE.EXCL) !== 0 || !exists,
-      append: (flags & OPEN_MODE.APPEND) !== 0,
-    };
-    const file = await files.openFile(path, mode);
-    await this.#answerHandle(id, { kind: 'file', path, file });
-  }
-
-  async #setStat(id: number, files: ServerFilesystem, path: string, attrs: InputAttributes): Promise<void> {
-    if (attrs.size !== undefined) {
-      const file = await files.openFile(path, {
-        read: false,
-        write: true,
-        create: false,
-        truncate: false,
-        exclusive: false,
-        append: false,
-      });
-      try {
-        await file.setSize(attrs.size);
-      } finally {
-        await file.close();
-      }
-    }
-    if (attrs.mode !== undefined) {
-      await files.chmod('/', [{ file: path, mode: (Number(attrs.mode) & 0o777).toString(8) }]);
-    }
-    if (attrs.atime !== undefined && attrs.mtime !== undefined) {
-      await files.setTimes(path, attrs.atime, attrs.mtime);
-    }
-    this.#sftp.status(id, STATUS_CODE.OK);
-  }
-
-  /**
-   * Runs one request: the server must still be usable, failures become statuses, and the requests (and write
-   * bytes) in flight are bounded by pausing the connection; it resumes once they are down to half.
-   */
+  /** Runs one request: the server must still be usable, failures become statuses, the budget bounds how many. */
   #serve(id: number, work: (files: ServerFilesystem) => Promise<unknown>, writeBytes = 0): void {
     if (this.#ended) return;
     this.#flow.touch();
-    this.#inFlight++;
-    this.#writeBytesInFlight += writeBytes;
-    if (
-      !this.#paused &&
-      (this.#inFlight >= this.#limits.maxRequestsInFlight ||
-        this.#writeBytesInFlight >= this.#limits.maxWriteBytesInFlight)
-    ) {
-      this.#paused = true;
-      this.#flow.pause();
-    }
+    this.#budget.take(writeBytes);
     this.#server
       .files()
       .then((files) => {
@@ -351,21 +276,12 @@ export class SftpSession {
         this.#sftp.status(id, code, message);
       })
       .finally(() => {
-        this.#inFlight--;
-        this.#writeBytesInFlight -= writeBytes;
+        this.#budget.give(writeBytes);
         this.#flow.touch();
-        if (
-          this.#paused &&
-          this.#inFlight <= this.#limits.maxRequestsInFlight / 2 &&
-          this.#writeBytesInFlight <= this.#limits.maxWriteBytesInFlight / 2
-        ) {
-          this.#paused = false;
-          this.#flow.resume();
-        }
         if (this.#flow.unsentAnswers() > this.#limits.maxUnsentAnswers) {
           this.#flow.abort('the client stopped reading its answers');
         }
-        if (this.#clientDone && this.#inFlight === 0) void this.#finish();
+        if (this.#clientDone && this.inFlight === 0) void this.#finish();
       });
   }
 
