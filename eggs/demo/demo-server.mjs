@@ -101,9 +101,10 @@ const server = createServer((socket) => {
   log(`${name} joined the game (${players.size} online)`);
   broadcast(`* ${name} joined the game`);
 
-  createInterface({ input: socket, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) =>
-    handlePlayerLine(socket, line),
-  );
+  // readline passes the socket's errors on (a player who vanished mid-write): handled, or they would end the game.
+  createInterface({ input: socket, crlfDelay: Number.POSITIVE_INFINITY })
+    .on('line', (line) => handlePlayerLine(socket, line))
+    .on('error', () => socket.destroy());
   socket.on('close', () => {
     if (!players.delete(socket) || stopping) return;
     log(`${name} left the game (${players.size} online)`);

@@ -165,6 +165,22 @@ describe('demo server players', () => {
     expect(alice.lines.lines.at(-1)).toBe('Server is shutting down. Bye!');
   });
 
+  it('keeps running when a player’s connection is reset while it writes to them', async () => {
+    const demo = await startDemo();
+    const gone = await connectPlayer(demo.port);
+    await gone.lines.waitFor('Welcome');
+    const stays = await connectPlayer(demo.port);
+    await stays.lines.waitFor('Welcome');
+    gone.socket.resetAndDestroy();
+    // Each broadcast writes to the reset socket until the game notices it is gone.
+    for (let i = 0; i < 20; i++) demo.send(`say ping ${i}`);
+    await stays.lines.waitFor('[Server] ping 19');
+    const after = await connectPlayer(demo.port);
+    await after.lines.waitFor('Welcome');
+    demo.send('stop');
+    expect(await demo.exited()).toBe(0);
+  });
+
   it('turns players away once MAX_PLAYERS are online', async () => {
     const demo = await startDemo({ MAX_PLAYERS: '1' });
     const first = await connectPlayer(demo.port);
