@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import ssh2 from 'ssh2';
+import { generateEd25519KeyPair, isReadablePrivateKey } from './ed25519-key';
 
 /**
  * The SFTP server's ed25519 host key: generated once into `<data directory>/.sftp/id_ed25519` (OpenSSH format,
@@ -17,11 +17,12 @@ export async function loadOrCreateHostKey(dataDirectory: string): Promise<string
     if (error.code === 'ENOENT') return undefined;
     throw error;
   });
-  if (existing !== undefined) {
+  // A key no client could ever be served with (see ed25519-key.ts) is replaced rather than kept.
+  if (existing !== undefined && isReadablePrivateKey(existing)) {
     await chmod(file, 0o600);
     return existing;
   }
-  const { private: privateKey } = ssh2.utils.generateKeyPairSync('ed25519');
+  const { private: privateKey } = generateEd25519KeyPair();
   const temporary = path.join(directory, `.id_ed25519-${randomUUID()}`);
   await writeFile(temporary, privateKey, { mode: 0o600, flag: 'wx' });
   await rename(temporary, file);
