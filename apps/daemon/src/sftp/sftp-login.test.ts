@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import ssh2 from 'ssh2';
+import type ssh2 from 'ssh2';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { generateEd25519KeyPair } from './ed25519-key';
 import { call, connectClient, openSftp, type SftpStand, startSftpStand } from './testing/sftp-stand';
 
 /** Logging in: the username's form, password and key through the panel, its refusals, and what a login may open. */
 let stand: SftpStand;
-const key = ssh2.utils.generateKeyPairSync('ed25519');
-const strangerKey = ssh2.utils.generateKeyPairSync('ed25519');
+const key = generateEd25519KeyPair();
+const strangerKey = generateEd25519KeyPair();
 const alice = { uuid: randomUUID(), password: 'alice-pw', keys: [key.public], permissions: ['*'] };
 const user = () => `alice.${stand.server.id}`;
 const refused = (promise: Promise<unknown>) =>

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateEd25519KeyPair } from './ed25519-key';
 import { opensshAvailable, runSftpBatch } from './testing/openssh-sftp';
 import { type SftpStand, startSftpStand } from './testing/sftp-stand';
 
@@ -14,7 +15,7 @@ import { type SftpStand, startSftpStand } from './testing/sftp-stand';
 const LIMIT = 4 * 1024 * 1024;
 let stand: SftpStand;
 let local: string;
-const key = ssh2.utils.generateKeyPairSync('ed25519');
+const key = generateEd25519KeyPair();
 const alice = { uuid: randomUUID(), password: "it's-alice", keys: [key.public], permissions: ['*'] };
 const username = () => `alice.${stand.server.id}`;
 const onDisk = (relative: string) => path.join(stand.server.root, relative);

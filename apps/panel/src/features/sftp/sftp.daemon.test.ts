@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { generateEd25519KeyPair } from '@aerie/daemon/sftp/ed25519-key';
 import { opensshAvailable, runSftpBatch } from '@aerie/daemon/sftp/testing/openssh-sftp';
 import { call, connectClient, openSftp, type SftpClient } from '@aerie/daemon/sftp/testing/sftp-stand';
 import { type DaemonProcess, startDaemonProcess } from '@aerie/daemon/testing/daemon-process';
@@ -11,7 +12,6 @@ import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { closedPort } from '@aerie/panel/test/closed-port';
 import { createTestUser } from '@aerie/panel/test/factories';
 import { addSubuser, importDemoEgg, type ServerRow } from '@aerie/panel/test/server-factories';
-import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -166,7 +166,7 @@ describe('SFTP through the panel and a real daemon', { timeout: 60_000 }, () => 
 
   it('lets the owner in with a key added to their account, with OpenSSH’s sftp', async () => {
     if (!(await opensshAvailable()) && process.env.CI !== 'true') return;
-    const pair = ssh2.utils.generateKeyPairSync('ed25519', { comment: 'laptop' });
+    const pair = generateEd25519KeyPair();
     const added = await owner.browser.post('/api/client/account/ssh-keys', {
       name: 'Laptop',
       public_key: pair.public,
