@@ -23,7 +23,7 @@ describe('sign-in area routes', () => {
     expect(container.querySelector('main')).toBeEmptyDOMElement();
   });
 
-  it.each(['/', '/account', '/account/api', '/server/abc'])(
+  it.each(['/', '/account', '/account/api', '/account/ssh', '/server/abc'])(
     'sends a guest asking for %s to the login page',
     async (path) => {
       const { router } = renderApp(path);
@@ -37,7 +37,10 @@ describe('signed-in shell', () => {
   // The dashboard lists servers: an empty list from a real local server.
   let panel: TestServer;
   beforeAll(async () => {
-    panel = await startTestServer({ 'GET /api/client': () => ({ body: serverList([]) }) });
+    panel = await startTestServer({
+      'GET /api/client': () => ({ body: serverList([]) }),
+      'GET /api/client/account/ssh-keys': () => ({ body: { object: 'list', data: [] } }),
+    });
     apiClient.configure({ baseUrl: panel.url });
   });
   afterAll(async () => {
@@ -84,6 +87,23 @@ describe('signed-in shell', () => {
       'page',
     );
     expect(document.title).toBe('Account API | Aerie Test');
+  });
+
+  it('offers SSH Keys beside API Credentials in the account sub-navigation', async () => {
+    const { user, router } = renderApp('/account/api', { user: pageUser() });
+    await screen.findByRole('heading', { name: 'Account API' });
+    const sub = screen.getByRole('navigation', { name: 'Account Overview' });
+    expect(
+      within(sub)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Settings', 'API Credentials', 'SSH Keys']);
+    await user.click(within(sub).getByRole('link', { name: 'SSH Keys' }));
+    expect(await screen.findByRole('heading', { name: 'Account SSH' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/account/ssh');
+    expect(within(sub).getByRole('link', { name: 'SSH Keys' })).toHaveAttribute('aria-current', 'page');
+    expect(within(sub).getByRole('link', { name: 'API Credentials' })).not.toHaveAttribute('aria-current');
+    expect(document.title).toBe('Account SSH | Aerie Test');
   });
 
   it('shows the 2-Factor Required banner when sent to the account page for two-factor', async () => {

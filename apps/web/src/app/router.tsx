@@ -81,6 +81,12 @@ export const routes: RouteObject[] = [
                       Component: (await import('@/app/routes/app/account/api')).AccountApiRoute,
                     }),
                   },
+                  {
+                    path: 'ssh',
+                    lazy: async () => ({
+                      Component: (await import('@/app/routes/app/account/ssh')).AccountSshRoute,
+                    }),
+                  },
                 ],
               },
               {

@@ -3,6 +3,7 @@ export const paths = {
   home: '/',
   account: '/account',
   accountApi: '/account/api',
+  accountSsh: '/account/ssh',
   /** The admin area (root admins): `/admin/<section>`. */
   admin: '/admin',
   adminSection: (section: string) => `/admin/${section}`,

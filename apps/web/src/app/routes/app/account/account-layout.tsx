@@ -12,6 +12,7 @@ export function AccountLayout() {
         items={[
           { to: paths.account, label: t('nav.settings'), end: true },
           { to: paths.accountApi, label: t('nav.api_credentials'), end: true },
+          { to: paths.accountSsh, label: t('nav.ssh_keys'), end: true },
         ]}
       />
       <Outlet />
