@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateEd25519KeyPair } from './ed25519-key';
 import { opensshAvailable, runSftpBatch } from './testing/openssh-sftp';
