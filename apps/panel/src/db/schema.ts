@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { AccountTables } from './schema-account';
+import type { ActivityTables } from './schema-activity';
 import type { ApplicationTables } from './schema-application';
 import type { ServerTables } from './schema-servers';
 
@@ -66,7 +67,7 @@ export interface PasswordResetsTable {
   created_at: CreatedAt;
 }
 
-export interface Database extends ServerTables, AccountTables, ApplicationTables {
+export interface Database extends ServerTables, AccountTables, ApplicationTables, ActivityTables {
   users: UsersTable;
   sessions: SessionsTable;
   recovery_tokens: RecoveryTokensTable;
