@@ -40,20 +40,21 @@ export class AccessRevocation {
 
   /**
    * One server: the user's tokens and signed URLs for it (`POST /api/servers/{uuid}/ws/deny`, by user and by the
-   * jti Wings knows). For removing a subuser or narrowing their permissions, once those routes exist: after a
-   * narrowing the user asks for a new websocket token, which carries the permissions they have left.
+   * jti Wings knows). For removing a subuser or changing their permissions: after a change the user asks for a new
+   * websocket token, which carries the permissions they have now.
+   * @returns whether the node was told (the activity log notes a revocation that did not reach it)
    */
   async revokeUserOnServer(input: {
     server: { uuid: string; nodeId: number };
     user: { id: number; uuid: string };
-  }): Promise<void> {
+  }): Promise<boolean> {
     const { server, user } = input;
     const node = await findNodeById(this.deps.db, server.nodeId).catch((error: unknown) => {
       this.deps.log.warn({ err: error }, `Could not find the node of server ${server.uuid}`);
       return undefined;
     });
-    if (!node) return;
-    await this.#tell(node, `user ${user.uuid} on server ${server.uuid}`, () =>
+    if (!node) return false;
+    return this.#tell(node, `user ${user.uuid} on server ${server.uuid}`, () =>
       this.deps.daemon.forServer(node, server.uuid).deny({
         jtis: [daemonJti(user.id, server.uuid)],
         user_uuids: [user.uuid],
@@ -61,14 +62,16 @@ export class AccessRevocation {
     );
   }
 
-  async #tell(node: { name: string }, what: string, call: () => Promise<void>): Promise<void> {
+  async #tell(node: { name: string }, what: string, call: () => Promise<void>): Promise<boolean> {
     try {
       await call();
+      return true;
     } catch (error) {
       this.deps.log.warn(
         { err: error },
         `Node "${node.name}" was not told to revoke ${what}: its live sockets and signed URLs stay valid until they expire`,
       );
+      return false;
     }
   }
 }
