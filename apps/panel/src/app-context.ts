@@ -1,4 +1,5 @@
 import { createAccountFeature } from '@aerie/panel/features/account/account.feature';
+import { createActivityFeature } from '@aerie/panel/features/activity/activity.feature';
 import { createApiKeysFeature } from '@aerie/panel/features/api-keys/api-keys.feature';
 import { createAuthFeature } from '@aerie/panel/features/auth/auth.feature';
 import { createDatabasesFeature } from '@aerie/panel/features/databases/databases.feature';
@@ -13,6 +14,7 @@ import { createServersFeature } from '@aerie/panel/features/servers/servers.feat
 import { createSftpFeature } from '@aerie/panel/features/sftp/sftp.feature';
 import { createSshKeysFeature } from '@aerie/panel/features/ssh-keys/ssh-keys.feature';
 import { createStartupFeature } from '@aerie/panel/features/startup/startup.feature';
+import { createSubusersFeature } from '@aerie/panel/features/subusers/subusers.feature';
 import { createUsersFeature } from '@aerie/panel/features/users/users.feature';
 import { createInfrastructure, type Infrastructure } from '@aerie/panel/infrastructure';
 
@@ -24,14 +26,16 @@ import { createInfrastructure, type Infrastructure } from '@aerie/panel/infrastr
 export type AppContext = Infrastructure & ReturnType<typeof createFeatures>;
 
 function createFeatures(infrastructure: Infrastructure) {
+  const activity = createActivityFeature(infrastructure);
   const servers = createServersFeature(infrastructure);
-  const auth = createAuthFeature(infrastructure, servers);
+  const auth = createAuthFeature(infrastructure, servers, activity);
   const sshKeys = createSshKeysFeature(infrastructure);
   return {
+    ...activity,
     ...servers,
     ...auth,
-    ...createAccountFeature(infrastructure, auth, servers),
-    ...createApiKeysFeature(infrastructure),
+    ...createAccountFeature(infrastructure, auth, servers, activity),
+    ...createApiKeysFeature(infrastructure, activity),
     ...createPanelSettingsFeature(infrastructure),
     ...createLocationsFeature(infrastructure),
     ...createDatabasesFeature(infrastructure),
@@ -39,9 +43,10 @@ function createFeatures(infrastructure: Infrastructure) {
     ...createUsersFeature(infrastructure),
     ...createNodesFeature(infrastructure),
     ...createEggsFeature(infrastructure),
-    ...createServerSettingsFeature(infrastructure),
-    ...createStartupFeature(infrastructure),
-    ...createNetworkFeature(infrastructure),
+    ...createServerSettingsFeature(infrastructure, activity),
+    ...createStartupFeature(infrastructure, activity),
+    ...createNetworkFeature(infrastructure, activity),
+    ...createSubusersFeature(infrastructure, { ...activity, ...servers, ...auth }),
     ...sshKeys,
     ...createSftpFeature(infrastructure, sshKeys),
   };

@@ -92,6 +92,13 @@ export const envSchema = z
       .default('0')
       .pipe(z.enum(['0', '1', '2'], { error: 'must be 0 (nobody), 1 (admins) or 2 (everyone)' }))
       .transform((value) => Number(value) as 0 | 1 | 2),
+    APP_ACTIVITY_HIDE_ADMIN: booleanFlag.default(false),
+    AVATAR_URL_TEMPLATE: z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .refine((value) => /\{(md5|sha256)\}/.test(value), {
+        error: 'must contain {md5} or {sha256}, where the hash of the email address goes',
+      })
+      .optional(),
     TRUST_PROXY: z.string().trim().default('false'),
     DAEMON_PORT: port(8081),
     DAEMON_SFTP_PORT: port(2022),

@@ -26,6 +26,13 @@ export interface Config {
   totpWindow: number;
   /** Who must use 2FA when the `2fa_required` setting is unset: 0 nobody, 1 root admins, 2 everyone. */
   twoFactorRequired: 0 | 1 | 2;
+  /** Hide root admins' entries from a server's activity log unless they are its owner or a subuser. */
+  activityHideAdmin: boolean;
+  /**
+   * Where users' pictures come from: a URL with `{md5}` or `{sha256}` of the lowercased email address. Unset (the
+   * default): no picture URL is given out and no request leaves the panel; the pages draw initials.
+   */
+  avatarUrlTemplate: string | undefined;
   /** Fastify's trustProxy: false, true, or a list of addresses/CIDRs of trusted proxies. */
   trustProxy: boolean | string[];
   /** The local daemon `aerie up` starts: its ports and how it runs servers (RUNTIME). */
@@ -110,6 +117,8 @@ export function loadConfig(env: Source = process.env): Config {
     apiApplicationRateLimit: e.API_APPLICATION_RATELIMIT,
     totpWindow: e.TOTP_WINDOW,
     twoFactorRequired: e.APP_2FA_REQUIRED,
+    activityHideAdmin: e.APP_ACTIVITY_HIDE_ADMIN,
+    avatarUrlTemplate: e.AVATAR_URL_TEMPLATE,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     daemon: { port: e.DAEMON_PORT, sftpPort: e.DAEMON_SFTP_PORT, runtime: e.RUNTIME },
     demoPortRange: { from: e.DEMO_PORT_RANGE[0], to: e.DEMO_PORT_RANGE[1] },

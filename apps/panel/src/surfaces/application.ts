@@ -12,6 +12,7 @@ import { serverRoutes } from '@aerie/panel/features/servers/servers.application-
 import { userRoutes } from '@aerie/panel/features/users/users.application-routes';
 import { forbidden } from '@aerie/panel/http/errors';
 import { perUserRateLimit } from '@aerie/panel/http/per-user-rate-limit';
+import { originOf } from '@aerie/panel/http/request-origin';
 import { applicationApiMessages } from '@aerie/shared/application-api/application-api-messages';
 import type { FastifyInstance } from 'fastify';
 
@@ -29,7 +30,7 @@ export async function applicationSurface(app: FastifyInstance, { ctx }: { ctx: A
     const user = await identifyClient(ctx.apiKeys, request);
     await consume(user.uuid, reply);
     await assertTwoFactorSatisfied(ctx.settings, request, user);
-    if (request.apiKey) await ctx.apiKeys.assertUsableOnApplicationApi(request.apiKey, request.ip);
+    if (request.apiKey) await ctx.apiKeys.assertUsableOnApplicationApi(request.apiKey, originOf(request));
     if (!user.rootAdmin) throw forbidden(applicationApiMessages.notAdmin);
     assertResourceAccess(request);
   });

@@ -1,3 +1,4 @@
+import { serverActivityRoutes } from '@aerie/panel/features/activity/activity.client-routes';
 import { websocketRoutes } from '@aerie/panel/features/console/websocket.client-routes';
 import { fileRoutes } from '@aerie/panel/features/files/files.client-routes';
 import { networkRoutes } from '@aerie/panel/features/network/network.client-routes';
@@ -6,6 +7,7 @@ import { registerPowerRoutes } from '@aerie/panel/features/servers/power.client-
 import { serverRoutes } from '@aerie/panel/features/servers/server.client-routes';
 import { serverAccessHook } from '@aerie/panel/features/servers/server-access.hook';
 import { startupRoutes } from '@aerie/panel/features/startup/startup.client-routes';
+import { subuserRoutes } from '@aerie/panel/features/subusers/subusers.client-routes';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -25,4 +27,6 @@ export async function clientServerSurface(app: FastifyInstance) {
   await app.register(serverSettingsRoutes);
   await app.register(startupRoutes);
   await app.register(networkRoutes);
+  await app.register(subuserRoutes);
+  await app.register(serverActivityRoutes);
 }

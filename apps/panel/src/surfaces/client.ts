@@ -1,12 +1,14 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import { accountRoutes } from '@aerie/panel/features/account/account.client-routes';
 import { twoFactorRoutes } from '@aerie/panel/features/account/two-factor.client-routes';
+import { accountActivityRoutes } from '@aerie/panel/features/activity/activity.client-routes';
 import { apiKeyRoutes } from '@aerie/panel/features/api-keys/api-keys.client-routes';
 import { assertTwoFactorSatisfied, identifyClient } from '@aerie/panel/features/auth/client-api-auth';
 import { permissionRoutes } from '@aerie/panel/features/servers/permissions.client-routes';
 import { serverListRoutes } from '@aerie/panel/features/servers/server-list.client-routes';
 import { sshKeyRoutes } from '@aerie/panel/features/ssh-keys/ssh-keys.client-routes';
 import { perUserRateLimit } from '@aerie/panel/http/per-user-rate-limit';
+import { originOf } from '@aerie/panel/http/request-origin';
 import type { FastifyInstance } from 'fastify';
 import { clientServerSurface } from './client-server';
 
@@ -23,13 +25,14 @@ export async function clientSurface(app: FastifyInstance, { ctx }: { ctx: AppCon
     const user = await identifyClient(ctx.apiKeys, request);
     await consume(user.uuid, reply);
     await assertTwoFactorSatisfied(ctx.settings, request, user);
-    if (request.apiKey) await ctx.apiKeys.assertUsableOnClientApi(request.apiKey, request.ip);
+    if (request.apiKey) await ctx.apiKeys.assertUsableOnClientApi(request.apiKey, originOf(request));
   });
 
   await app.register(accountRoutes, { ctx, prefix: '/account' });
   await app.register(twoFactorRoutes, { ctx, prefix: '/account/two-factor' });
   await app.register(apiKeyRoutes, { ctx, prefix: '/account/api-keys' });
   await app.register(sshKeyRoutes, { ctx, prefix: '/account/ssh-keys' });
+  await app.register(accountActivityRoutes, { prefix: '/account/activity' });
   await app.register(permissionRoutes, { prefix: '/permissions' });
   await app.register(serverListRoutes);
   await app.register(clientServerSurface, { prefix: '/servers' });

@@ -3,6 +3,7 @@ import { signedInUser } from '@aerie/panel/features/auth/client-api-auth';
 import { rotateCsrf } from '@aerie/panel/features/auth/csrf';
 import { presentAccount } from '@aerie/panel/features/users/user.presenter';
 import { bodyField } from '@aerie/panel/http/body-field';
+import { originOf } from '@aerie/panel/http/request-origin';
 import { validateRouteBody } from '@aerie/panel/http/validate';
 import { updateEmailBodySchema, updatePasswordBodySchema } from '@aerie/shared/account/account-bodies';
 import type { FastifyInstance } from 'fastify';
@@ -20,7 +21,7 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const user = signedInUser(request);
       await ctx.account.assertPassword(user, request.ip, bodyField(request, 'password'));
       const input = validateRouteBody<typeof updateEmailBodySchema>(request);
-      await ctx.account.changeEmail(user, request.ip, input.email);
+      await ctx.account.changeEmail(user, originOf(request), input.email);
       return reply.status(204).send();
     },
   );
@@ -37,7 +38,7 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const user = signedInUser(request);
       await ctx.account.assertPassword(user, request.ip, bodyField(request, 'current_password'));
       const input = validateRouteBody<typeof updatePasswordBodySchema>(request);
-      await ctx.account.changePassword(user, input.password);
+      await ctx.account.changePassword(user, input.password, originOf(request));
       // Every session ended, this one too: the SPA sends the browser to /auth/login next.
       if (request.session) {
         await ctx.sessions.signOut(request, reply);

@@ -1,5 +1,6 @@
 import type { Db } from '@aerie/panel/db/database';
 import { isUniqueViolation } from '@aerie/panel/db/dialect';
+import { type ActivityLog, accountActivity } from '@aerie/panel/features/activity/activity-log';
 import { hashPassword } from '@aerie/panel/features/auth/password-hash';
 import type { PasswordRecheck } from '@aerie/panel/features/auth/password-recheck';
 import type { Sessions } from '@aerie/panel/features/auth/session/sessions';
@@ -7,6 +8,7 @@ import type { AccessRevocation } from '@aerie/panel/features/servers/access-revo
 import type { User } from '@aerie/panel/features/users/user';
 import { normaliseLogin, updatePasswordHash } from '@aerie/panel/features/users/users.repository';
 import { HttpError, validationFailed } from '@aerie/panel/http/errors';
+import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import { accountErrorMessages } from '@aerie/shared/account/account-wire';
 import { laravelMessages } from '@aerie/shared/validation/laravel-messages';
 
@@ -29,6 +31,7 @@ export class AccountService {
       recheck: PasswordRecheck;
       revocation: AccessRevocation;
       clock: () => Date;
+      activity: ActivityLog;
     },
   ) {}
 
@@ -56,13 +59,14 @@ export class AccountService {
    * no text of its own for it. So the answer stays, but only ever reaches someone who has just given this
    * account's password (the route checks it first), and each such answer counts against the same per-account
    * and address throttle as a wrong password: a few probes a minute, never a way to list accounts.
+   * The change is logged on the account (`user:account.email-changed` {old, new}) in the same transaction.
    * @throws HttpError 422 (rule `unique`) when another account uses it
    */
-  async changeEmail(user: User, ip: string, email: string): Promise<void> {
+  async changeEmail(user: User, origin: RequestOrigin, email: string): Promise<void> {
     const { db, clock } = this.deps;
     const normalised = normaliseLogin(email);
     const taken = async () => {
-      await this.deps.recheck.recordProbe(user, ip);
+      await this.deps.recheck.recordProbe(user, origin.ip);
       return emailTaken();
     };
     const other = await db
@@ -73,11 +77,18 @@ export class AccountService {
       .executeTakeFirst();
     if (other) throw await taken();
     try {
-      await db
-        .updateTable('users')
-        .set({ email: normalised, updated_at: clock() })
-        .where('id', '=', user.id)
-        .execute();
+      await db.transaction().execute(async (tx) => {
+        await tx
+          .updateTable('users')
+          .set({ email: normalised, updated_at: clock() })
+          .where('id', '=', user.id)
+          .execute();
+        await this.deps.activity.record(tx, {
+          event: 'user:account.email-changed',
+          ...accountActivity(user, origin),
+          properties: { old: user.email, new: normalised },
+        });
+      });
     } catch (error) {
       // Another request took the address between the check and the update.
       if (isUniqueViolation(error)) throw await taken();
@@ -89,8 +100,15 @@ export class AccountService {
    * Sets a new password and ends every session of the user, the caller's included, and their live console
    * sockets and signed file URLs on every node (whoever knew the old password may hold some).
    */
-  async changePassword(user: User, password: string): Promise<void> {
-    await updatePasswordHash(this.deps.db, user.id, await hashPassword(password), this.deps.clock());
+  async changePassword(user: User, password: string, origin: RequestOrigin): Promise<void> {
+    const passwordHash = await hashPassword(password);
+    await this.deps.db.transaction().execute(async (tx) => {
+      await updatePasswordHash(tx, user.id, passwordHash, this.deps.clock());
+      await this.deps.activity.record(tx, {
+        event: 'user:account.password-changed',
+        ...accountActivity(user, origin),
+      });
+    });
     await this.deps.sessions.signOutEverywhere(user.id);
     await this.deps.revocation.revokeUserEverywhere(user);
   }

@@ -1,6 +1,7 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import { signedInUser } from '@aerie/panel/features/auth/client-api-auth';
 import { bodyField } from '@aerie/panel/http/body-field';
+import { originOf } from '@aerie/panel/http/request-origin';
 import { validateRouteBody } from '@aerie/panel/http/validate';
 import { enableTwoFactorBodySchema } from '@aerie/shared/account/account-bodies';
 import type { RecoveryTokensResponse, TwoFactorSetupResponse } from '@aerie/shared/account/account-wire';
@@ -27,13 +28,13 @@ export async function twoFactorRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     async (request): Promise<RecoveryTokensResponse> => {
       const user = signedInUser(request);
       const input = validateRouteBody<typeof enableTwoFactorBodySchema>(request);
-      const tokens = await ctx.twoFactor.enable(user, request.ip, input);
+      const tokens = await ctx.twoFactor.enable(user, originOf(request), input);
       return { object: 'recovery_tokens', attributes: { tokens } };
     },
   );
 
   const disable = async (request: FastifyRequest, reply: FastifyReply, password: unknown) => {
-    await ctx.twoFactor.disable(signedInUser(request), request.ip, password);
+    await ctx.twoFactor.disable(signedInUser(request), originOf(request), password);
     return reply.status(204).send();
   };
   // The spec's form: DELETE with the password in the query string.

@@ -1,11 +1,13 @@
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { Db } from '@aerie/panel/db/database';
+import { type ActivityLog, accountActivity } from '@aerie/panel/features/activity/activity-log';
 import type { PasswordRecheck } from '@aerie/panel/features/auth/password-recheck';
 import { issueRecoveryTokens } from '@aerie/panel/features/auth/recovery-tokens';
 import { newTotpSecret } from '@aerie/panel/features/auth/totp';
 import type { TotpVerifier } from '@aerie/panel/features/auth/totp-verifier';
 import type { User } from '@aerie/panel/features/users/user';
 import { badRequest, HttpError } from '@aerie/panel/http/errors';
+import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import { accountErrorMessages } from '@aerie/shared/account/account-wire';
 
 /** Turning TOTP two-factor authentication on and off for the signed-in user (reference §4.3). */
@@ -19,6 +21,7 @@ export class TwoFactorService {
       appKey: Buffer;
       appName: string;
       clock: () => Date;
+      activity: ActivityLog;
     },
   ) {}
 
@@ -50,8 +53,12 @@ export class TwoFactorService {
    * @throws HttpError 429 after too many wrong passwords (PasswordRecheck); 400 BadRequestHttpException for a
    *   wrong password; 400 TwoFactorAuthenticationTokenInvalid for a wrong, expired or already used code
    */
-  async enable(user: User, ip: string, input: { code: string; password: string }): Promise<string[]> {
-    await this.assertPassword(user, ip, input.password);
+  async enable(
+    user: User,
+    origin: RequestOrigin,
+    input: { code: string; password: string },
+  ): Promise<string[]> {
+    await this.assertPassword(user, origin.ip, input.password);
     if (!(await this.deps.totp.accept(user, input.code))) {
       throw new HttpError(
         400,
@@ -61,11 +68,17 @@ export class TwoFactorService {
     }
     const now = this.deps.clock();
     const tokens = await issueRecoveryTokens(this.deps.db, this.deps.appKey, user.id, now);
-    await this.deps.db
-      .updateTable('users')
-      .set({ use_totp: true, totp_authenticated_at: now, updated_at: now })
-      .where('id', '=', user.id)
-      .execute();
+    await this.deps.db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('users')
+        .set({ use_totp: true, totp_authenticated_at: now, updated_at: now })
+        .where('id', '=', user.id)
+        .execute();
+      await this.deps.activity.record(tx, {
+        event: 'user:two-factor.create',
+        ...accountActivity(user, origin),
+      });
+    });
     return tokens;
   }
 
@@ -75,8 +88,8 @@ export class TwoFactorService {
    * @throws HttpError 429 after too many wrong passwords (PasswordRecheck); 400 BadRequestHttpException for a
    *   wrong or missing password
    */
-  async disable(user: User, ip: string, password: unknown): Promise<void> {
-    await this.assertPassword(user, ip, password);
+  async disable(user: User, origin: RequestOrigin, password: unknown): Promise<void> {
+    await this.assertPassword(user, origin.ip, password);
     const now = this.deps.clock();
     await this.deps.db.transaction().execute(async (tx) => {
       await tx.deleteFrom('recovery_tokens').where('user_id', '=', user.id).execute();
@@ -85,6 +98,10 @@ export class TwoFactorService {
         .set({ use_totp: false, totp_secret: null, totp_authenticated_at: now, updated_at: now })
         .where('id', '=', user.id)
         .execute();
+      await this.deps.activity.record(tx, {
+        event: 'user:two-factor.delete',
+        ...accountActivity(user, origin),
+      });
     });
   }
 

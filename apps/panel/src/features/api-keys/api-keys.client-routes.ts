@@ -1,5 +1,6 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import { signedInUser } from '@aerie/panel/features/auth/client-api-auth';
+import { originOf } from '@aerie/panel/http/request-origin';
 import { validateRouteBody } from '@aerie/panel/http/validate';
 import { createApiKeyBodySchema } from '@aerie/shared/api-keys/api-keys-bodies';
 import type { FastifyInstance } from 'fastify';
@@ -18,17 +19,18 @@ export async function apiKeyRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     async (request) => {
       const user = signedInUser(request);
       const input = validateRouteBody<typeof createApiKeyBodySchema>(request, { after: invalidIpEntries });
-      const { key, secret } = await ctx.apiKeys.create(user, {
-        description: input.description,
-        allowedIps: input.allowed_ips ?? [],
-      });
+      const { key, secret } = await ctx.apiKeys.create(
+        user,
+        { description: input.description, allowedIps: input.allowed_ips ?? [] },
+        originOf(request),
+      );
       return presentCreatedApiKey(key, secret);
     },
   );
 
   app.delete('/:identifier', async (request, reply) => {
     const { identifier } = request.params as { identifier: string };
-    await ctx.apiKeys.delete(signedInUser(request), identifier);
+    await ctx.apiKeys.delete(signedInUser(request), identifier, originOf(request));
     return reply.status(204).send();
   });
 }

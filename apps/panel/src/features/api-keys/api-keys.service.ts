@@ -2,8 +2,10 @@ import { randomAlphanumeric, safeEqual, sha256 } from '@aerie/panel/crypto/token
 import type { Db } from '@aerie/panel/db/database';
 import { dialectOf } from '@aerie/panel/db/dialect';
 import { isDiskFull } from '@aerie/panel/db/disk-full';
+import { type ActivityLog, accountActivity } from '@aerie/panel/features/activity/activity-log';
 import type { User } from '@aerie/panel/features/users/user';
 import { displayError, forbidden, notFound, unauthenticated } from '@aerie/panel/http/errors';
+import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import type { Log } from '@aerie/panel/logging/log';
 import {
   APPLICATION_KEY_PREFIX,
@@ -27,7 +29,15 @@ const BEARER_LENGTH = apiKeyLimits.identifierLength + apiKeyLimits.secretLength;
  * compared in constant time. Keys are looked up on every request, so a deleted key stops working at once.
  */
 export class ApiKeyService {
-  constructor(private readonly deps: { db: Db; clock: () => Date; log?: Log }) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: () => Date;
+      /** The panel's log of what users did; the CLI, which makes application keys, has none. */
+      activity?: ActivityLog;
+      log?: Log;
+    },
+  ) {}
 
   /** The user's account keys, oldest first. */
   list(user: User): Promise<ApiKey[]> {
@@ -38,9 +48,10 @@ export class ApiKeyService {
    * Creates an account key. The count check and the insert run under a lock on the user's row, so concurrent
    * requests cannot pass the limit together.
    * @returns the key and its secret: the only time the secret exists outside the client
+   * @param origin the request that asks for it: the key is then logged on the account (`user:api-key.create`)
    * @throws HttpError 400 DisplayException when the user already has 25 keys
    */
-  async create(user: User, input: { description: string; allowedIps: string[] }) {
+  async create(user: User, input: { description: string; allowedIps: string[] }, origin?: RequestOrigin) {
     const now = this.deps.clock();
     const secret = randomAlphanumeric(apiKeyLimits.secretLength);
     const identifier =
@@ -53,7 +64,7 @@ export class ApiKeyService {
       if ((await countKeys(tx, user.id, ACCOUNT_KEY)) >= apiKeyLimits.perUser) {
         throw displayError(apiKeyErrorMessages.apiKeyLimit);
       }
-      return insertKey(
+      const created = await insertKey(
         tx,
         {
           userId: user.id,
@@ -65,13 +76,33 @@ export class ApiKeyService {
         },
         now,
       );
+      if (origin && this.deps.activity) {
+        await this.deps.activity.record(tx, {
+          event: 'user:api-key.create',
+          ...accountActivity(user, origin),
+          properties: { identifier },
+        });
+      }
+      return created;
     });
     return { key, secret };
   }
 
-  /** @throws HttpError 404 unless the user owns an account key with this identifier */
-  async delete(user: User, identifier: string): Promise<void> {
-    if (!(await deleteKey(this.deps.db, user.id, ACCOUNT_KEY, identifier))) throw notFound();
+  /**
+   * @param origin the request that asks for it: the deletion is then logged on the account
+   * @throws HttpError 404 unless the user owns an account key with this identifier
+   */
+  async delete(user: User, identifier: string, origin?: RequestOrigin): Promise<void> {
+    await this.deps.db.transaction().execute(async (tx) => {
+      if (!(await deleteKey(tx, user.id, ACCOUNT_KEY, identifier))) throw notFound();
+      if (origin && this.deps.activity) {
+        await this.deps.activity.record(tx, {
+          event: 'user:api-key.delete',
+          ...accountActivity(user, origin),
+          properties: { identifier },
+        });
+      }
+    });
   }
 
   /**
@@ -90,12 +121,10 @@ export class ApiKeyService {
   /**
    * The checks after authentication on /api/client (reference §1.1 order): the key's IP allow-list, then that it
    * is an account key, not an application key. Then records the use (at most once a minute).
-   * @throws HttpError 403 AccessDeniedHttpException
+   * @throws HttpError 403 AccessDeniedHttpException (a refused address is logged on the account: `auth:ip-blocked`)
    */
-  async assertUsableOnClientApi(key: ApiKey, ip: string): Promise<void> {
-    if (!ipAllowed(ip, key.allowedIps)) {
-      throw forbidden(apiKeyErrorMessages.ipNotAllowed(ip));
-    }
+  async assertUsableOnClientApi(key: ApiKey, origin: RequestOrigin): Promise<void> {
+    await this.assertAllowedIp(key, origin);
     if (key.keyType !== ACCOUNT_KEY) {
       throw forbidden(apiKeyErrorMessages.applicationKeyOnClientApi);
     }
@@ -107,9 +136,21 @@ export class ApiKeyService {
    * every resource there, reference §1.3). Then records the use.
    * @throws HttpError 403 AccessDeniedHttpException
    */
-  async assertUsableOnApplicationApi(key: ApiKey, ip: string): Promise<void> {
-    if (!ipAllowed(ip, key.allowedIps)) throw forbidden(apiKeyErrorMessages.ipNotAllowed(ip));
+  async assertUsableOnApplicationApi(key: ApiKey, origin: RequestOrigin): Promise<void> {
+    await this.assertAllowedIp(key, origin);
     await this.recordUse(key);
+  }
+
+  /** @throws HttpError 403 when the key's allow-list leaves the address out, after logging it on the account */
+  private async assertAllowedIp(key: ApiKey, origin: RequestOrigin): Promise<void> {
+    if (ipAllowed(origin.ip, key.allowedIps)) return;
+    const user = { id: key.userId };
+    await this.deps.activity?.record(this.deps.db, {
+      event: 'auth:ip-blocked',
+      ...accountActivity(user, origin),
+      properties: { identifier: key.identifier },
+    });
+    throw forbidden(apiKeyErrorMessages.ipNotAllowed(origin.ip));
   }
 
   /** The admin's application keys, oldest first. */

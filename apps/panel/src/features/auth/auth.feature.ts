@@ -1,3 +1,4 @@
+import type { ActivityLog } from '@aerie/panel/features/activity/activity-log';
 import type { AccessRevocation } from '@aerie/panel/features/servers/access-revocation';
 import type { Infrastructure } from '@aerie/panel/infrastructure';
 import { limits } from '@aerie/shared/limits';
@@ -15,7 +16,11 @@ import { TotpVerifier } from './totp-verifier';
  * Sign-in and what proves who a user is: sessions, the login lockout, the 2FA checkpoint and verifier, password
  * resets, reCAPTCHA, and the password re-check throttle the account pages share.
  */
-export function createAuthFeature(infrastructure: Infrastructure, servers: { revocation: AccessRevocation }) {
+export function createAuthFeature(
+  infrastructure: Infrastructure,
+  servers: { revocation: AccessRevocation },
+  { activity }: { activity: ActivityLog },
+) {
   const { config, db, appKey, clock, secretBox, mailer, settings, log } = infrastructure;
   const sessions = new Sessions(new SessionStore(db), { ttlMs: limits.sessionTtlMs, clock });
   const lockout = new LoginLockout();
@@ -29,8 +34,8 @@ export function createAuthFeature(infrastructure: Infrastructure, servers: { rev
       verifyUrl: config.recaptcha.verifyUrl,
       log,
     }),
-    login: new LoginService({ db, lockout, clock }),
-    checkpoint: new CheckpointService({ db, lockout, totp, appKey, clock }),
+    login: new LoginService({ db, lockout, clock, activity }),
+    checkpoint: new CheckpointService({ db, lockout, totp, appKey, clock, activity }),
     passwordReset: new PasswordResetService({
       db,
       mailer,

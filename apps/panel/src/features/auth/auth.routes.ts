@@ -3,6 +3,7 @@ import type { User } from '@aerie/panel/features/users/user';
 import { presentPageUser } from '@aerie/panel/features/users/user.presenter';
 import { tooManyRequests, unauthenticated } from '@aerie/panel/http/errors';
 import { expectsJson } from '@aerie/panel/http/expects-json';
+import { originOf } from '@aerie/panel/http/request-origin';
 import { validateBody } from '@aerie/panel/http/validate';
 import {
   checkpointBodySchema,
@@ -24,6 +25,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   const signIn = async (request: FastifyRequest, reply: FastifyReply, user: User) => {
     await sessions.signIn(request, reply, user);
+    await ctx.login.succeeded(user, originOf(request));
     rotateCsrf(reply);
     return { data: { complete: true, intended: '/', user: presentPageUser(user) } };
   };
@@ -32,16 +34,16 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     const body = request.body as Record<string, unknown> | undefined;
     await recaptcha.assertHuman(body?.['g-recaptcha-response'], request.ip);
     const input = validateBody(loginBodySchema, body);
-    const user = await ctx.login.authenticate(request.ip, input.user, input.password);
+    const user = await ctx.login.authenticate(originOf(request), input.user, input.password);
     if (!user.useTotp) return signIn(request, reply, user);
-    const { confirmationToken, data } = ctx.login.checkpointFor(user);
+    const { confirmationToken, data } = await ctx.login.checkpointFor(user, originOf(request));
     await sessions.saveData(request, reply, data);
     return { data: { complete: false, confirmation_token: confirmationToken } };
   });
 
   app.post('/auth/login/checkpoint', async (request, reply) => {
     const input = validateBody(checkpointBodySchema, request.body);
-    const user = await ctx.checkpoint.complete(request.ip, request.session, {
+    const user = await ctx.checkpoint.complete(originOf(request), request.session, {
       confirmationToken: input.confirmation_token,
       authenticationCode: input.authentication_code,
       recoveryToken: input.recovery_token,

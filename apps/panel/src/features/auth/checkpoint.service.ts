@@ -1,9 +1,11 @@
 import { safeEqual, sha256 } from '@aerie/panel/crypto/tokens';
 import type { Db } from '@aerie/panel/db/database';
+import { type ActivityLog, requestMetadata } from '@aerie/panel/features/activity/activity-log';
 import type { ActiveSession } from '@aerie/panel/features/auth/session/sessions';
 import type { User } from '@aerie/panel/features/users/user';
 import { findUserById } from '@aerie/panel/features/users/users.repository';
 import { displayError } from '@aerie/panel/http/errors';
+import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import { accountKey, type LoginLockout } from './login-lockout';
 import { consumeRecoveryToken } from './recovery-tokens';
@@ -24,6 +26,7 @@ export class CheckpointService {
       totp: TotpVerifier;
       appKey: Buffer;
       clock: () => Date;
+      activity: ActivityLog;
     },
   ) {}
 
@@ -31,10 +34,16 @@ export class CheckpointService {
    * @param session the browser's session: the confirmation token is only valid in the session it was issued to
    * @returns the user to sign in
    * @throws HttpError 429 on lockout; 400 DisplayException when the step expired, the confirmation token does
-   *   not match, or the code / recovery token is wrong (each failure counts toward the lockout)
+   *   not match, or the code / recovery token is wrong (each failure counts toward the lockout and, once the
+   *   account is known, is logged on it as `auth:fail`)
    */
-  async complete(ip: string, session: ActiveSession | null, input: CheckpointInput): Promise<User> {
+  async complete(
+    origin: RequestOrigin,
+    session: ActiveSession | null,
+    input: CheckpointInput,
+  ): Promise<User> {
     const { db, lockout, clock } = this.deps;
+    const { ip } = origin;
     await lockout.assertNotLocked(ip);
     const pending = session?.data.checkpoint;
     if (!pending || pending.expiresAt <= clock().getTime())
@@ -51,13 +60,27 @@ export class CheckpointService {
     }
     const user = await findUserById(db, pending.userId);
     if (!user) throw displayError(errorMessages.checkpointExpired);
+    const record = (event: 'auth:fail' | 'auth:token' | 'auth:recovery-token') =>
+      this.deps.activity.record(db, {
+        event,
+        actor: null,
+        subjects: { user },
+        ip,
+        isApi: false,
+        properties: requestMetadata(origin),
+      });
 
     if (input.recoveryToken) {
       if (!(await consumeRecoveryToken(db, this.deps.appKey, user.id, input.recoveryToken))) {
+        await record('auth:fail');
         throw await fail(errorMessages.checkpointInvalidRecovery);
       }
+      await record('auth:recovery-token');
     } else if (!(await this.codeIsValid(user, input.authenticationCode ?? ''))) {
+      await record('auth:fail');
       throw await fail(errorMessages.checkpointInvalidCode);
+    } else {
+      await record('auth:token');
     }
     await lockout.clearAccount(account);
     return user;

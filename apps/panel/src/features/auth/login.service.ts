@@ -1,9 +1,11 @@
 import { randomAlphanumeric, sha256 } from '@aerie/panel/crypto/tokens';
 import type { Db } from '@aerie/panel/db/database';
+import { type ActivityLog, requestMetadata } from '@aerie/panel/features/activity/activity-log';
 import type { SessionData } from '@aerie/panel/features/auth/session/session-data';
 import type { User } from '@aerie/panel/features/users/user';
 import { findUserByLogin } from '@aerie/panel/features/users/users.repository';
 import { displayError } from '@aerie/panel/http/errors';
+import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import { limits } from '@aerie/shared/limits';
 import { accountKey, type LoginLockout } from './login-lockout';
@@ -11,15 +13,19 @@ import { verifyPassword } from './password-hash';
 
 /** Checks credentials for POST /auth/login; the route decides between signing in and the 2FA checkpoint. */
 export class LoginService {
-  constructor(private readonly deps: { db: Db; lockout: LoginLockout; clock: () => Date }) {}
+  constructor(
+    private readonly deps: { db: Db; lockout: LoginLockout; clock: () => Date; activity: ActivityLog },
+  ) {}
 
   /**
    * @returns the user whose username/email and password match
    * @throws HttpError 429 when the IP or the account is locked out; 400 DisplayException
    *   "No account matching those credentials could be found." for an unknown user and a wrong password alike
+   *   (a wrong password is logged on the account as `auth:fail`; an unknown name concerns no account and is not)
    */
-  async authenticate(ip: string, login: string, password: string): Promise<User> {
+  async authenticate(origin: RequestOrigin, login: string, password: string): Promise<User> {
     const { db, lockout } = this.deps;
+    const { ip } = origin;
     await lockout.assertNotLocked(ip);
     const user = await findUserByLogin(db, login);
     const account = accountKey(user?.id, login);
@@ -28,6 +34,11 @@ export class LoginService {
     const valid = await verifyPassword(user?.passwordHash ?? null, password);
     if (!user || !valid) {
       await lockout.recordFailure(ip, account);
+      if (user) {
+        // Upstream's `Failed` event keeps the credential as typed, under the field it was read as.
+        const field = login.includes('@') ? 'email' : 'username';
+        await this.#record('auth:fail', null, user, origin, { [field]: login });
+      }
       throw displayError(errorMessages.loginFailed);
     }
     await lockout.clearAccount(account);
@@ -38,12 +49,38 @@ export class LoginService {
    * Starts the 2FA step: a 64-character confirmation token for the browser, and what the session keeps of it
    * (its hash, the user and a 5-minute expiry).
    */
-  checkpointFor(user: User): { confirmationToken: string; data: SessionData } {
+  async checkpointFor(
+    user: User,
+    origin: RequestOrigin,
+  ): Promise<{ confirmationToken: string; data: SessionData }> {
     const confirmationToken = randomAlphanumeric(64);
     const expiresAt = this.deps.clock().getTime() + limits.checkpointTokenTtlMs;
+    await this.#record('auth:checkpoint', null, user, origin);
     return {
       confirmationToken,
       data: { checkpoint: { userId: user.id, tokenHash: sha256(confirmationToken), expiresAt } },
     };
+  }
+
+  /** Logs a completed sign-in (password alone, or after the 2FA step) on the account, by the user. */
+  succeeded(user: User, origin: RequestOrigin): Promise<void> {
+    return this.#record('auth:success', user, user, origin);
+  }
+
+  async #record(
+    event: 'auth:fail' | 'auth:checkpoint' | 'auth:success',
+    actor: User | null,
+    user: User,
+    origin: RequestOrigin,
+    properties: Record<string, unknown> = {},
+  ): Promise<void> {
+    await this.deps.activity.record(this.deps.db, {
+      event,
+      actor,
+      subjects: { user },
+      ip: origin.ip,
+      isApi: false,
+      properties: { ...requestMetadata(origin), ...properties },
+    });
   }
 }

@@ -12,6 +12,7 @@ import {
 } from '@aerie/panel/features/users/users.repository';
 import { displayError } from '@aerie/panel/http/errors';
 import type { Log } from '@aerie/panel/logging/log';
+import { accountCreatedMail } from '@aerie/panel/mail/account-created-mail';
 import type { Mailer } from '@aerie/panel/mail/mailer';
 import { passwordResetMail } from '@aerie/panel/mail/password-reset-mail';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
@@ -49,15 +50,7 @@ export class PasswordResetService {
     const latest = await this.latestFor(user.email);
     if (latest && now.getTime() - readDate(latest.created_at).getTime() < REISSUE_AFTER_MS) return;
 
-    const token = randomBytes(32).toString('hex');
-    await db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('password_resets').where('email', '=', user.email).execute();
-      await tx
-        .insertInto('password_resets')
-        .values({ email: user.email, token: sha256(token), created_at: now })
-        .execute();
-    });
-    const link = `${this.deps.appUrl}/auth/password/reset/${token}?email=${encodeURIComponent(user.email)}`;
+    const link = await this.#newLink(user, now);
     if (await this.deps.mailer.isLocalOutbox())
       this.deps.log.info(`Password reset link for ${user.email}: ${link}`);
     this.deps.mailer.queue(
@@ -68,6 +61,38 @@ export class PasswordResetService {
         minutes: limits.passwordResetTtlMs / 60_000,
       }),
     );
+  }
+
+  /**
+   * Mails someone an account was just made for (an invited subuser) their username and a link to choose their
+   * password: a reset link, valid as long as any other.
+   */
+  async mailAccountCreated(user: Pick<User, 'email' | 'username'>): Promise<void> {
+    const link = await this.#newLink(user, this.deps.clock());
+    if (await this.deps.mailer.isLocalOutbox())
+      this.deps.log.info(`Account set-up link for ${user.email}: ${link}`);
+    this.deps.mailer.queue(
+      accountCreatedMail({
+        to: user.email,
+        username: user.username,
+        link,
+        appName: await this.deps.appName(),
+        minutes: limits.passwordResetTtlMs / 60_000,
+      }),
+    );
+  }
+
+  /** A new reset token for the address (replacing any earlier one) and the page's link with it. */
+  async #newLink(user: Pick<User, 'email'>, now: Date): Promise<string> {
+    const token = randomBytes(32).toString('hex');
+    await this.deps.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('password_resets').where('email', '=', user.email).execute();
+      await tx
+        .insertInto('password_resets')
+        .values({ email: user.email, token: sha256(token), created_at: now })
+        .execute();
+    });
+    return `${this.deps.appUrl}/auth/password/reset/${token}?email=${encodeURIComponent(user.email)}`;
   }
 
   /**

@@ -1,7 +1,9 @@
 import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import { relayDaemonErrors } from '@aerie/panel/daemon-client/daemon-http-error';
+import { serverActivity } from '@aerie/panel/features/activity/activity-log';
 import { accessOf } from '@aerie/panel/features/servers/server-access.hook';
 import { validateRouteBody } from '@aerie/panel/http/validate';
+import type { ActivityEvent } from '@aerie/shared/activity/activity-events';
 import {
   chmodFilesBodySchema,
   compressFilesBodySchema,
@@ -12,13 +14,18 @@ import {
   renameFilesBodySchema,
 } from '@aerie/shared/files/file-bodies';
 import type { FileObject } from '@aerie/shared/files/file-wire';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { presentFileObject } from './file.presenter';
 import { untrimmed } from './untrimmed';
 
-/** Rename, copy, compress, decompress, delete, create-folder and chmod: JSON in, relayed as the daemon's body. */
+/**
+ * Rename, copy, compress, decompress, delete, create-folder and chmod: JSON in, relayed as the daemon's body. What
+ * the daemon did is logged (`server:file.*` with the `directory`, `files`, `file` or `name` upstream records).
+ */
 export function registerFileChangeRoutes(app: FastifyInstance, daemon: DaemonClient) {
   const { ctx } = app;
+  const log = (request: FastifyRequest, event: ActivityEvent, properties: Record<string, unknown>) =>
+    ctx.activity.record(ctx.db, { event, ...serverActivity(accessOf(request)), properties });
 
   app.put(
     '/:server/files/rename',
@@ -27,6 +34,7 @@ export function registerFileChangeRoutes(app: FastifyInstance, daemon: DaemonCli
       const { server, node } = accessOf(request);
       const body = validateRouteBody<typeof renameFilesBodySchema>(request, untrimmed);
       await relayDaemonErrors(daemon.forServer(node, server.uuid).files.rename(body));
+      await log(request, 'server:file.rename', { directory: body.root, files: body.files });
       return reply.status(204).send();
     },
   );
@@ -40,6 +48,7 @@ export function registerFileChangeRoutes(app: FastifyInstance, daemon: DaemonCli
       const { server, node } = accessOf(request);
       const { location } = validateRouteBody<typeof copyFileBodySchema>(request, untrimmed);
       await relayDaemonErrors(daemon.forServer(node, server.uuid).files.copy(location));
+      await log(request, 'server:file.copy', { file: location });
       return reply.status(204).send();
     },
   );
@@ -59,6 +68,7 @@ export function registerFileChangeRoutes(app: FastifyInstance, daemon: DaemonCli
       const stat = await relayDaemonErrors(
         daemon.forServer(node, server.uuid).files.compress({ root: root ?? '/', files }),
       );
+      await log(request, 'server:file.compress', { directory: root ?? '/', files, name: stat.name });
       return presentFileObject(stat, ctx.clock());
     },
   );
@@ -72,6 +82,7 @@ export function registerFileChangeRoutes(app: FastifyInstance, daemon: DaemonCli
       await relayDaemonErrors(
         daemon.forServer(node, server.uuid).files.decompress({ root: root ?? '/', file }),
       );
+      await log(request, 'server:file.decompress', { directory: root ?? '/', file });
       return reply.status(204).send();
     },
   );
@@ -83,6 +94,7 @@ export function registerFileChangeRoutes(app: FastifyInstance, daemon: DaemonCli
       const { server, node } = accessOf(request);
       const body = validateRouteBody<typeof deleteFilesBodySchema>(request, untrimmed);
       await relayDaemonErrors(daemon.forServer(node, server.uuid).files.delete(body));
+      await log(request, 'server:file.delete', { directory: body.root, files: body.files });
       return reply.status(204).send();
     },
   );
@@ -97,6 +109,7 @@ export function registerFileChangeRoutes(app: FastifyInstance, daemon: DaemonCli
       await relayDaemonErrors(
         daemon.forServer(node, server.uuid).files.createDirectory({ name, path: root ?? '/' }),
       );
+      await log(request, 'server:file.create-directory', { directory: root ?? '/', name });
       return reply.status(204).send();
     },
   );
@@ -108,6 +121,7 @@ export function registerFileChangeRoutes(app: FastifyInstance, daemon: DaemonCli
       const { server, node } = accessOf(request);
       const body = validateRouteBody<typeof chmodFilesBodySchema>(request, untrimmed);
       await relayDaemonErrors(daemon.forServer(node, server.uuid).files.chmod(body));
+      await log(request, 'server:file.chmod', { directory: body.root, files: body.files });
       return reply.status(204).send();
     },
   );

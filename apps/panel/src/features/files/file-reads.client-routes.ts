@@ -1,5 +1,6 @@
 import { type DaemonClient, DaemonUnreachableError } from '@aerie/panel/daemon-client/daemon-client';
 import { daemonHttpError, relayDaemonErrors } from '@aerie/panel/daemon-client/daemon-http-error';
+import { serverActivity } from '@aerie/panel/features/activity/activity-log';
 import { accessOf } from '@aerie/panel/features/servers/server-access.hook';
 import { HttpError } from '@aerie/panel/http/errors';
 import { validateRouteQuery } from '@aerie/panel/http/validate';
@@ -16,7 +17,7 @@ const tooLargeToEdit = () => new HttpError(400, 'FileSizeTooLargeException', fil
 
 const signedUrl = (url: string): SignedUrlResponse => ({ object: 'signed_url', attributes: { url } });
 
-/** GET list, contents, download and upload. */
+/** GET list, contents, download and upload; reading a file and signing its download are logged. */
 export function registerFileReadRoutes(app: FastifyInstance, daemon: DaemonClient) {
   const { ctx } = app;
   const signing = (request: FastifyRequest) => {
@@ -55,6 +56,11 @@ export function registerFileReadRoutes(app: FastifyInstance, daemon: DaemonClien
       const { server, node } = accessOf(request);
       const { file } = validateRouteQuery<typeof fileQuerySchema>(request, untrimmed);
       const contents = await relayDaemonErrors(daemon.forServer(node, server.uuid).files.contents(file));
+      await ctx.activity.record(ctx.db, {
+        event: 'server:file.read',
+        ...serverActivity(accessOf(request)),
+        properties: { file },
+      });
       reply.header('content-type', 'text/plain; charset=utf-8');
       const declared = contents.headers.get('content-length');
       if (declared === null) {
@@ -88,7 +94,13 @@ export function registerFileReadRoutes(app: FastifyInstance, daemon: DaemonClien
     },
     async (request): Promise<SignedUrlResponse> => {
       const { file } = validateRouteQuery<typeof fileQuerySchema>(request, untrimmed);
-      return signedUrl(await fileDownloadUrl({ ...signing(request), file }));
+      const url = await fileDownloadUrl({ ...signing(request), file });
+      await ctx.activity.record(ctx.db, {
+        event: 'server:file.download',
+        ...serverActivity(accessOf(request)),
+        properties: { file },
+      });
+      return signedUrl(url);
     },
   );
 

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { DaemonClient, DaemonUpload } from '@aerie/panel/daemon-client/daemon-client';
 import { relayDaemonErrors } from '@aerie/panel/daemon-client/daemon-http-error';
+import { serverActivity } from '@aerie/panel/features/activity/activity-log';
 import { accessOf } from '@aerie/panel/features/servers/server-access.hook';
 import { HttpError } from '@aerie/panel/http/errors';
 import { validateRouteQuery } from '@aerie/panel/http/validate';
@@ -36,6 +37,11 @@ export async function fileWriteRoute(app: FastifyInstance, { daemon }: { daemon:
       const { file } = validateRouteQuery<typeof fileQuerySchema>(request, untrimmed);
       const contents = await writeBody(request);
       await relayDaemonErrors(daemon.forServer(node, server.uuid).files.write(file, contents));
+      await app.ctx.activity.record(app.ctx.db, {
+        event: 'server:file.write',
+        ...serverActivity(accessOf(request)),
+        properties: { file },
+      });
       return reply.status(204).send();
     },
   );

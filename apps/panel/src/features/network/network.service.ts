@@ -3,6 +3,8 @@ import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import type { Db } from '@aerie/panel/db/database';
 import { isUniqueViolation } from '@aerie/panel/db/dialect';
 import { insertReturningId } from '@aerie/panel/db/insert-id';
+import type { Tx } from '@aerie/panel/db/transaction';
+import { type ActivityLog, serverActivity } from '@aerie/panel/features/activity/activity-log';
 import type { PanelSettings } from '@aerie/panel/features/panel-settings/panel-settings';
 import { syncServerQuietly } from '@aerie/panel/features/servers/daemon-sync';
 import type { ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
@@ -27,7 +29,8 @@ class PortTaken extends Error {}
 /**
  * The Network page's verbs (reference §7.2 "Network allocations"). Every change that counts or moves the server's
  * allocations runs with the server's row locked, so parallel requests cannot pass the limit or delete the primary
- * that another request is choosing; the daemon is told afterwards so its next start binds what was saved.
+ * that another request is choosing, and is logged in the same transaction (`server:allocation.*`); the daemon is
+ * told afterwards so its next start binds what was saved.
  */
 export class NetworkService {
   constructor(
@@ -37,6 +40,7 @@ export class NetworkService {
       daemon: DaemonClient;
       clock: () => Date;
       log: Log;
+      activity: ActivityLog;
     },
   ) {}
 
@@ -81,14 +85,18 @@ export class NetworkService {
           const now = this.deps.clock();
           const free = shuffle(taken.filter((allocation) => allocation.serverId === null));
           for (const allocation of free) {
-            if (await claimAllocation(tx, allocation.id, access.server.id, now)) return allocation.id;
+            if (await claimAllocation(tx, allocation.id, access.server.id, now)) {
+              await this.#record(tx, access, 'server:allocation.create', { ip: primary.ip, ...allocation });
+              return allocation.id;
+            }
           }
           const port = freePort(range.rangeStart, range.rangeEnd, new Set(taken.map((entry) => entry.port)));
           if (port === null) {
             throw new HttpError(400, 'NoAutoAllocationSpaceAvailableException', networkMessages.noSpace);
           }
+          let id: number;
           try {
-            return await insertReturningId(
+            id = await insertReturningId(
               tx,
               tx.insertInto('allocations').values({
                 node_id: row.node_id,
@@ -103,6 +111,8 @@ export class NetworkService {
             if (isUniqueViolation(error)) throw new PortTaken();
             throw error;
           }
+          await this.#record(tx, access, 'server:allocation.create', { ip: primary.ip, port });
+          return id;
         });
         await syncServerQuietly(this.deps, access.node, access.server.uuid);
         return (await findServerAllocation(
@@ -121,19 +131,27 @@ export class NetworkService {
     }
   }
 
-  /** Sets or clears (null or "") the allocation's notes. */
+  /** Sets or clears (null or "") the allocation's notes; a change is logged ({allocation, old, new}). */
   async updateNotes(
     access: ServerAccess,
     allocation: AllocationRecord,
     notes: string | null | undefined,
   ): Promise<AllocationRecord> {
     const value = notes ? notes : null;
-    await this.deps.db
-      .updateTable('allocations')
-      .set({ notes: value, updated_at: this.deps.clock() })
-      .where('id', '=', allocation.id)
-      .where('server_id', '=', access.server.id)
-      .execute();
+    await this.deps.db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('allocations')
+        .set({ notes: value, updated_at: this.deps.clock() })
+        .where('id', '=', allocation.id)
+        .where('server_id', '=', access.server.id)
+        .execute();
+      if (value !== allocation.notes) {
+        await this.#record(tx, access, 'server:allocation.notes', allocation, {
+          old: allocation.notes,
+          new: value,
+        });
+      }
+    });
     return { ...allocation, notes: value };
   }
 
@@ -150,6 +168,7 @@ export class NetworkService {
         .set({ allocation_id: allocation.id, updated_at: this.deps.clock() })
         .where('id', '=', access.server.id)
         .execute();
+      await this.#record(tx, access, 'server:allocation.primary', allocation);
     });
     await syncServerQuietly(this.deps, access.node, access.server.uuid);
     return allocation;
@@ -170,8 +189,28 @@ export class NetworkService {
         .where('id', '=', allocation.id)
         .where('server_id', '=', access.server.id)
         .execute();
+      await this.#record(tx, access, 'server:allocation.delete', allocation);
     });
     await syncServerQuietly(this.deps, access.node, access.server.uuid);
+  }
+
+  /** Logs a change of an allocation, named `ip:port` as upstream names it. */
+  #record(
+    tx: Tx,
+    access: ServerAccess,
+    event:
+      | 'server:allocation.create'
+      | 'server:allocation.notes'
+      | 'server:allocation.primary'
+      | 'server:allocation.delete',
+    allocation: { ip: string; port: number },
+    properties: Record<string, unknown> = {},
+  ): Promise<number> {
+    return this.deps.activity.record(tx, {
+      event,
+      ...serverActivity(access),
+      properties: { allocation: `${allocation.ip}:${allocation.port}`, ...properties },
+    });
   }
 
   /** The server's primary allocation id as stored now (the access record may predate a change). */

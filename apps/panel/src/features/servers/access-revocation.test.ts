@@ -158,10 +158,11 @@ describe('revokeUserOnServer (for subuser removal and narrowed permissions)', ()
     const egg = await importDemoEgg(t.ctx, 'Revocation nest');
     const target = nodes[1] as (typeof nodes)[number];
     const server = await createTestServer(t.ctx, { owner: user, node: target.row, eggId: egg.id });
-    await t.ctx.revocation.revokeUserOnServer({
+    const told = await t.ctx.revocation.revokeUserOnServer({
       server: { uuid: server.uuid, nodeId: server.node_id },
       user: { id: user.id, uuid: user.uuid },
     });
+    expect(told).toBe(true);
     expect(denials()).toEqual([
       [],
       [
@@ -174,13 +175,13 @@ describe('revokeUserOnServer (for subuser removal and narrowed permissions)', ()
     ]);
   });
 
-  it('never throws when the node is down', async () => {
+  it('never throws when the node is down, and says it was not told', async () => {
     const { user } = await createTestUser(t.ctx);
     await expect(
       t.ctx.revocation.revokeUserOnServer({
         server: { uuid: '00000000-0000-4000-8000-000000000001', nodeId: down.id },
         user: { id: user.id, uuid: user.uuid },
       }),
-    ).resolves.toBeUndefined();
+    ).resolves.toBe(false);
   });
 });

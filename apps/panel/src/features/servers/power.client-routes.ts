@@ -1,5 +1,6 @@
 import { type DaemonClient, DaemonResponseError } from '@aerie/panel/daemon-client/daemon-client';
 import { daemonHttpError, relayDaemonErrors } from '@aerie/panel/daemon-client/daemon-http-error';
+import { serverActivity } from '@aerie/panel/features/activity/activity-log';
 import { HttpError } from '@aerie/panel/http/errors';
 import { validateRouteBody } from '@aerie/panel/http/validate';
 import { hasPermission } from '@aerie/shared/permissions/can';
@@ -19,9 +20,11 @@ export const notOnlineMessage = 'Server must be online in order to send commands
 
 /**
  * `POST …/power` and `POST …/command` (reference §7.2 Core): relayed to the daemon as Wings' `power {action}`
- * and `commands {commands:[…]}`. Both answer 204 once the daemon accepted the request.
+ * and `commands {commands:[…]}`. Both answer 204 once the daemon accepted the request, which is then logged
+ * (`server:power.<signal>`, `server:console.command` {command}).
  */
 export function registerPowerRoutes(app: FastifyInstance, daemon: DaemonClient) {
+  const { activity, db } = app.ctx;
   app.post(
     '/:server/power',
     { config: { body: powerBody, summary: 'Send a power signal (start, stop, restart, kill)' } },
@@ -34,6 +37,10 @@ export function registerPowerRoutes(app: FastifyInstance, daemon: DaemonClient) 
       if (!allowed) throw accessDenied();
       const { signal } = validateRouteBody<typeof powerBody>(request);
       await relayDaemonErrors(daemon.forServer(node, server.uuid).power(signal as PowerSignal));
+      await activity.record(db, {
+        event: `server:power.${signal as PowerSignal}`,
+        ...serverActivity(accessOf(request)),
+      });
       return reply.status(204).send();
     },
   );
@@ -62,6 +69,11 @@ export function registerPowerRoutes(app: FastifyInstance, daemon: DaemonClient) 
         }
         throw daemonHttpError(error);
       }
+      await activity.record(db, {
+        event: 'server:console.command',
+        ...serverActivity(accessOf(request)),
+        properties: { command },
+      });
       return reply.status(204).send();
     },
   );

@@ -2,6 +2,7 @@ import type { Db } from '@aerie/panel/db/database';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import type { User } from '@aerie/panel/features/users/user';
 import { forbidden, type HttpError, notFound } from '@aerie/panel/http/errors';
+import { originOf, type RequestOrigin } from '@aerie/panel/http/request-origin';
 import { hasPermission } from '@aerie/shared/permissions/can';
 import type { Permission } from '@aerie/shared/permissions/permissions';
 import { serverMessages } from '@aerie/shared/servers/server-messages';
@@ -24,6 +25,8 @@ export interface ServerAccess {
   isTransferring: boolean;
   /** Effective permissions (§5): `*` for owners and root admins, the stored list for subusers. */
   permissions: string[];
+  /** Where the request came from, for the activity log. */
+  origin: RequestOrigin;
 }
 
 /**
@@ -92,7 +95,15 @@ export async function serverAccessHook(request: FastifyRequest): Promise<void> {
   if (config.permission && !hasPermission(permissions, config.permission)) {
     throw config.permissionDenied?.() ?? accessDenied();
   }
-  request.serverAccess = { server, node, user, isOwner, isTransferring: state.isTransferring, permissions };
+  request.serverAccess = {
+    server,
+    node,
+    user,
+    isOwner,
+    isTransferring: state.isTransferring,
+    permissions,
+    origin: originOf(request),
+  };
 }
 
 function isExempt(

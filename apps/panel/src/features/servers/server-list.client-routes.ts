@@ -29,6 +29,7 @@ export async function serverListRoutes(app: FastifyInstance) {
           relations,
           { userId: user.id, permissions: effectivePermissions(user, server, subuserOf.get(server.id)) },
           query.includes,
+          app.ctx.config.avatarUrlTemplate,
         ),
       ),
       meta: presentPagination(request, {

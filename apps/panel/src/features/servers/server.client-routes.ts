@@ -14,7 +14,13 @@ export async function serverRoutes(app: FastifyInstance) {
     const includes = parseIncludes(request.query as Record<string, string | string[]>);
     const relations = await loadServerRelations(ctx.db, [server], { subusers: includes.has('subusers') });
     return {
-      ...presentServer(server, relations, { userId: user.id, permissions }, includes),
+      ...presentServer(
+        server,
+        relations,
+        { userId: user.id, permissions },
+        includes,
+        ctx.config.avatarUrlTemplate,
+      ),
       meta: { is_server_owner: isOwner, user_permissions: permissions },
     };
   });

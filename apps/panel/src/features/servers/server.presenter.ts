@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { toWireDate } from '@aerie/panel/db/dialect';
+import { presentSubuser } from '@aerie/panel/features/subusers/subuser.presenter';
 import { hasPermission } from '@aerie/shared/permissions/can';
 import type {
   AllocationAttributes,
@@ -10,17 +9,11 @@ import type {
   ServerAttributes,
   ServerItem,
   ServerStatus,
-  SubuserAttributes,
 } from '@aerie/shared/servers/server-wire';
 import { buildInvocation } from './invocation';
 import { isInstalling } from './server-access';
 import type { ServerRecord } from './server-record';
-import type {
-  AllocationRecord,
-  ServerRelations,
-  ServerVariableRecord,
-  SubuserRecord,
-} from './server-relations';
+import type { AllocationRecord, ServerRelations, ServerVariableRecord } from './server-relations';
 
 export type ServerInclude = 'egg' | 'subusers';
 
@@ -63,22 +56,6 @@ export function presentEggVariable(
   };
 }
 
-export function presentSubuser(subuser: SubuserRecord): Item<'server_subuser', SubuserAttributes> {
-  const hash = createHash('md5').update(subuser.email.toLowerCase()).digest('hex');
-  return {
-    object: 'server_subuser',
-    attributes: {
-      uuid: subuser.uuid,
-      username: subuser.username,
-      email: subuser.email,
-      image: `https://gravatar.com/avatar/${hash}`,
-      '2fa_enabled': subuser.useTotp,
-      created_at: toWireDate(subuser.createdAt),
-      permissions: subuser.permissions,
-    },
-  };
-}
-
 /**
  * Pterodactyl's client ServerTransformer. What the viewer sees depends on its permissions on this server:
  * without allocation.read only the primary allocation (notes hidden), without startup.read no variables and
@@ -89,6 +66,8 @@ export function presentServer(
   relations: ServerRelations,
   viewer: { userId: number; permissions: readonly string[] },
   includes: ReadonlySet<ServerInclude>,
+  /** The panel's avatar service (`AVATAR_URL_TEMPLATE`), for the subusers' pictures. */
+  avatarTemplate?: string,
 ): ServerItem {
   const can = (permission: string) => hasPermission(viewer.permissions, permission);
   const node = relations.nodes.get(server.nodeId);
@@ -115,7 +94,11 @@ export function presentServer(
     relationships.egg = { object: 'egg', attributes: { uuid: egg.uuid, name: egg.name } };
   if (includes.has('subusers')) {
     relationships.subusers = can('user.read')
-      ? list((relations.subusers?.get(server.id) ?? []).map(presentSubuser))
+      ? list(
+          (relations.subusers?.get(server.id) ?? []).map((subuser) =>
+            presentSubuser(subuser, avatarTemplate),
+          ),
+        )
       : nullResource();
   }
 

@@ -1,5 +1,6 @@
 import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import type { Db } from '@aerie/panel/db/database';
+import { type ActivityLog, serverActivity } from '@aerie/panel/features/activity/activity-log';
 import { syncServerQuietly } from '@aerie/panel/features/servers/daemon-sync';
 import { buildInvocation } from '@aerie/panel/features/servers/invocation';
 import type { ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
@@ -39,7 +40,15 @@ function valueText(value: unknown): string | null | { invalid: true } {
 
 /** The Startup page (reference §7.2 "Startup and settings"): the command, the images and the variables. */
 export class StartupService {
-  constructor(private readonly deps: { db: Db; daemon: DaemonClient; clock: () => Date; log: Log }) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+      daemon: DaemonClient;
+      clock: () => Date;
+      log: Log;
+      activity: ActivityLog;
+    },
+  ) {}
 
   async view(access: ServerAccess): Promise<StartupView> {
     const { server } = access;
@@ -57,7 +66,8 @@ export class StartupService {
 
   /**
    * Sets the server's value of one variable the user may edit, checked against the variable's own rules; the
-   * daemon is told, so the next start runs with it.
+   * daemon is told, so the next start runs with it. A new value is logged (`server:startup.edit`
+   * {variable, old, new}, null standing for no value).
    * @throws HttpError 400 when the variable is unknown or hidden, or read-only; 422 when its rules refuse the value
    */
   async updateVariable(
@@ -78,6 +88,15 @@ export class StartupService {
     if (issues.length > 0) throw validationFailed(toValidationErrors(issues));
     const stored = text as string | null;
     await storeVariableValue(this.deps.db, server.id, variable.id, stored ?? '', this.deps.clock());
+    // An empty stored value is no value, as the answer shows it.
+    const before = variable.serverValue === '' ? null : variable.serverValue;
+    if (stored !== before) {
+      await this.deps.activity.record(this.deps.db, {
+        event: 'server:startup.edit',
+        ...serverActivity(access),
+        properties: { variable: variable.envVariable, old: before, new: stored },
+      });
+    }
     await syncServerQuietly(this.deps, access.node, server.uuid);
     const updated = { ...variable, serverValue: stored };
     const all = variables.map((candidate) => (candidate.id === variable.id ? updated : candidate));

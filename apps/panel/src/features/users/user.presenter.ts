@@ -1,5 +1,7 @@
 import { toWireDate } from '@aerie/panel/db/dialect';
+import type { ActivityActorItem } from '@aerie/shared/activity/activity-wire';
 import type { PageUser } from '@aerie/shared/boot/page-globals';
+import { avatarUrl } from './avatar';
 import type { User } from './user';
 
 /** The user as the HTML shell injects it and the login answers carry it (no id, no secrets). */
@@ -28,6 +30,27 @@ export function presentAccount(user: User) {
       first_name: user.nameFirst,
       last_name: user.nameLast,
       language: user.language,
+    },
+  };
+}
+
+/**
+ * Pterodactyl's client `user` object (UserTransformer): the actor of an activity entry, and with the permissions
+ * a subuser. `image` is "" unless an avatar service is configured (see avatar.ts).
+ */
+export function presentClientUser(
+  user: Pick<User, 'uuid' | 'username' | 'email' | 'useTotp' | 'createdAt'>,
+  avatarTemplate: string | undefined,
+): ActivityActorItem {
+  return {
+    object: 'user',
+    attributes: {
+      uuid: user.uuid,
+      username: user.username,
+      email: user.email,
+      image: avatarUrl(user.email, avatarTemplate),
+      '2fa_enabled': user.useTotp,
+      created_at: toWireDate(user.createdAt),
     },
   };
 }

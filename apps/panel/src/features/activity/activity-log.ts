@@ -1,0 +1,75 @@
+import type { Db } from '@aerie/panel/db/database';
+import { insertReturningId } from '@aerie/panel/db/insert-id';
+import type { Tx } from '@aerie/panel/db/transaction';
+import type { ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
+import type { RequestOrigin } from '@aerie/panel/http/request-origin';
+import type { ActivityEvent } from '@aerie/shared/activity/activity-events';
+
+/** One entry of the activity log (reference §6 `activity_log`, §7.3). */
+export interface ActivityEntry {
+  event: ActivityEvent;
+  /** Who did it: null before anyone is signed in (a failed sign-in, the 2FA step). */
+  actor: { id: number } | null;
+  /** The server it concerns: the entry shows in that server's log. */
+  server?: { id: number } | undefined;
+  /** The account it concerns: the entry shows in that user's account log (a sign-in, an invited subuser). */
+  subjects?: { user?: { id: number } | undefined };
+  /** What the client reads back (`{old, new}`, `{directory, files}`…); JSON values only. */
+  properties?: Record<string, unknown>;
+  ip: string;
+  isApi: boolean;
+}
+
+/**
+ * Records what users did. One insert per entry, made with the change's own transaction where there is one, so
+ * the log holds exactly the changes that happened (Pelican's `Activity::event(…)->transaction(…)`).
+ */
+export class ActivityLog {
+  constructor(private readonly deps: { clock: () => Date }) {}
+
+  /** @returns the entry's id */
+  record(db: Db | Tx, entry: ActivityEntry): Promise<number> {
+    return insertReturningId(
+      db,
+      db.insertInto('activity_logs').values({
+        batch: null,
+        event: entry.event,
+        ip: entry.ip,
+        actor_id: entry.actor?.id ?? null,
+        is_api: entry.isApi,
+        server_id: entry.server?.id ?? null,
+        subject_user_id: entry.subjects?.user?.id ?? null,
+        properties: JSON.stringify(entry.properties ?? {}),
+        timestamp: this.deps.clock(),
+      }),
+    );
+  }
+
+  /** Replaces an entry's properties, for what is only known once its transaction is over (`revoked`). */
+  async setProperties(db: Db, id: number, properties: Record<string, unknown>): Promise<void> {
+    await db
+      .updateTable('activity_logs')
+      .set({ properties: JSON.stringify(properties) })
+      .where('id', '=', id)
+      .execute();
+  }
+}
+
+/** Actor, server and origin of an entry about the server a client route works on. */
+export const serverActivity = (access: ServerAccess) => ({
+  actor: access.user,
+  server: access.server,
+  ip: access.origin.ip,
+  isApi: access.origin.isApi,
+});
+
+/** Actor, subject and origin of an entry about the signed-in user's own account. */
+export const accountActivity = (user: { id: number }, origin: RequestOrigin) => ({
+  actor: user,
+  subjects: { user },
+  ip: origin.ip,
+  isApi: origin.isApi,
+});
+
+/** Upstream's `withRequestMetadata()`: sign-in events keep the address and the browser in their properties. */
+export const requestMetadata = (origin: RequestOrigin) => ({ ip: origin.ip, useragent: origin.userAgent });
