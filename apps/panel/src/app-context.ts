@@ -29,7 +29,7 @@ function createFeatures(infrastructure: Infrastructure) {
   const activity = createActivityFeature(infrastructure);
   const servers = createServersFeature(infrastructure);
   const auth = createAuthFeature(infrastructure, servers, activity);
-  const sshKeys = createSshKeysFeature(infrastructure);
+  const sshKeys = createSshKeysFeature(infrastructure, activity);
   return {
     ...activity,
     ...servers,

@@ -120,6 +120,7 @@ describe('POST /api/remote/sftp/auth', () => {
   });
 
   it('takes a key of the user’s account, not another’s, and not once removed', async () => {
+    const origin = { ip: '127.0.0.1', userAgent: null, isApi: false };
     const pair = ssh2.utils.generateKeyPairSync('ed25519');
     const offered = pair.public.split(' ').slice(0, 2).join(' ');
     const asKey = (person: Person) =>
@@ -129,12 +130,12 @@ describe('POST /api/remote/sftp/auth', () => {
         password: offered,
       });
     expect((await asKey(owner)).statusCode).toBe(403);
-    const added = await t.ctx.sshKeys.create(owner.user, { name: 'laptop', publicKey: pair.public });
+    const added = await t.ctx.sshKeys.create(owner.user, { name: 'laptop', publicKey: pair.public }, origin);
     const accepted = await asKey(owner);
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json().user).toBe(owner.user.uuid);
     expect(await asKey(sftpSubuser).then((r) => r.json())).toEqual(invalid);
-    await t.ctx.sshKeys.remove(owner.user, added.fingerprint);
+    await t.ctx.sshKeys.remove(owner.user, added.fingerprint, origin);
     expect((await asKey(owner)).statusCode).toBe(403);
   });
 

@@ -1,5 +1,6 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import { signedInUser } from '@aerie/panel/features/auth/client-api-auth';
+import { originOf } from '@aerie/panel/http/request-origin';
 import { validateRouteBody } from '@aerie/panel/http/validate';
 import { createSshKeyBodySchema, removeSshKeyBodySchema } from '@aerie/shared/ssh-keys/ssh-keys-bodies';
 import type { FastifyInstance } from 'fastify';
@@ -16,10 +17,14 @@ export async function sshKeyRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     },
     async (request) => {
       const input = validateRouteBody<typeof createSshKeyBodySchema>(request);
-      const key = await ctx.sshKeys.create(signedInUser(request), {
-        name: input.name,
-        publicKey: input.public_key,
-      });
+      const key = await ctx.sshKeys.create(
+        signedInUser(request),
+        {
+          name: input.name,
+          publicKey: input.public_key,
+        },
+        originOf(request),
+      );
       return presentSshKey(key);
     },
   );
@@ -34,7 +39,7 @@ export async function sshKeyRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     },
     async (request, reply) => {
       const input = validateRouteBody<typeof removeSshKeyBodySchema>(request);
-      await ctx.sshKeys.remove(signedInUser(request), input.fingerprint);
+      await ctx.sshKeys.remove(signedInUser(request), input.fingerprint, originOf(request));
       return reply.status(204).send();
     },
   );

@@ -1,5 +1,6 @@
 import type { Db } from '@aerie/panel/db/database';
 import { insertReturningId } from '@aerie/panel/db/insert-id';
+import type { Tx } from '@aerie/panel/db/transaction';
 import { type SshKey, toSshKey } from './ssh-key';
 
 /** SQL for the user_ssh_keys table. Removed keys (deleted_at set) are never returned. */
@@ -51,7 +52,7 @@ export async function insertKey(
 
 /** Marks the user's keys with this fingerprint removed; returns how many were. */
 export async function softDeleteKeys(
-  db: Db,
+  db: Db | Tx,
   userId: number,
   fingerprint: string,
   now: Date,

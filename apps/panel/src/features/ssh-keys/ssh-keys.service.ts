@@ -1,7 +1,9 @@
 import type { Db } from '@aerie/panel/db/database';
 import { dialectOf } from '@aerie/panel/db/dialect';
+import { type ActivityLog, accountActivity } from '@aerie/panel/features/activity/activity-log';
 import type { User } from '@aerie/panel/features/users/user';
 import { validationFailed } from '@aerie/panel/http/errors';
+import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import { sshKeyMessages } from '@aerie/shared/ssh-keys/ssh-keys-wire';
 import type { SshKey } from './ssh-key';
 import { hasKey, insertKey, listKeys, softDeleteKeys } from './ssh-keys.repository';
@@ -21,7 +23,7 @@ const publicKeyRefused = (detail: string) =>
 
 /** The signed-in user's SSH keys (`/api/client/account/ssh-keys`), what SFTP logins by key are checked against. */
 export class SshKeyService {
-  constructor(private readonly deps: { db: Db; clock: () => Date }) {}
+  constructor(private readonly deps: { db: Db; clock: () => Date; activity: ActivityLog }) {}
 
   list(user: User): Promise<SshKey[]> {
     return listKeys(this.deps.db, user.id);
@@ -33,7 +35,11 @@ export class SshKeyService {
    * @throws HttpError 422 ValidationException on `public_key`: not a public key (a private one included), DSA, RSA
    *   under 2048 bits, or already on the account
    */
-  async create(user: User, input: { name: string; publicKey: string }): Promise<SshKey> {
+  async create(
+    user: User,
+    input: { name: string; publicKey: string },
+    origin: RequestOrigin,
+  ): Promise<SshKey> {
     const parsed = parseSshPublicKey(input.publicKey);
     if (typeof parsed === 'string') throw publicKeyRefused(PROBLEM_MESSAGES[parsed]);
     return this.deps.db.transaction().execute(async (tx) => {
@@ -41,11 +47,17 @@ export class SshKeyService {
         await tx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute();
       }
       if (await hasKey(tx, user.id, parsed.fingerprint)) throw publicKeyRefused(sshKeyMessages.duplicate);
-      return insertKey(
+      const key = await insertKey(
         tx,
         { userId: user.id, name: input.name, fingerprint: parsed.fingerprint, publicKey: parsed.pem },
         this.deps.clock(),
       );
+      await this.deps.activity.record(tx, {
+        event: 'user:ssh-key.create',
+        ...accountActivity(user, origin),
+        properties: { fingerprint: key.fingerprint },
+      });
+      return key;
     });
   }
 
@@ -53,8 +65,16 @@ export class SshKeyService {
    * Removes the user's key with this fingerprint (soft delete); nothing to remove is no error. It stops new logins
    * with the key; a session already logged in with it ends with its connection, or at once on a password change.
    */
-  async remove(user: User, fingerprint: string): Promise<void> {
-    await softDeleteKeys(this.deps.db, user.id, fingerprint, this.deps.clock());
+  async remove(user: User, fingerprint: string, origin: RequestOrigin): Promise<void> {
+    await this.deps.db.transaction().execute(async (tx) => {
+      // Only a key that was there is logged, as upstream does.
+      if ((await softDeleteKeys(tx, user.id, fingerprint, this.deps.clock())) === 0) return;
+      await this.deps.activity.record(tx, {
+        event: 'user:ssh-key.delete',
+        ...accountActivity(user, origin),
+        properties: { fingerprint },
+      });
+    });
   }
 
   /** Whether the user may log in with the key of this fingerprint (SFTP). */

@@ -200,3 +200,25 @@ describe('POST /api/client/account/ssh-keys/remove', () => {
     ).toBe(200);
   });
 });
+
+describe('activity', () => {
+  it('logs adding a key and removing one that was there on the account, with its fingerprint', async () => {
+    const { browser } = await signedIn();
+    const added = await browser.post('/api/client/account/ssh-keys', {
+      name: 'Laptop',
+      public_key: pemKey(),
+    });
+    const { fingerprint } = added.json().attributes;
+    await browser.post('/api/client/account/ssh-keys/remove', { fingerprint });
+    // Nothing was there any more: nothing more is logged.
+    await browser.post('/api/client/account/ssh-keys/remove', { fingerprint });
+    const log = (await browser.get('/api/client/account/activity')).json();
+    const entries = log.data.map(
+      (item: { attributes: { event: string; properties: object } }) => item.attributes,
+    );
+    expect(entries.filter((entry: { event: string }) => entry.event.startsWith('user:ssh-key'))).toEqual([
+      expect.objectContaining({ event: 'user:ssh-key.delete', properties: { fingerprint } }),
+      expect.objectContaining({ event: 'user:ssh-key.create', properties: { fingerprint } }),
+    ]);
+  });
+});
