@@ -1,13 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type DaemonProcess, startDaemonProcess } from '@aerie/daemon/testing/daemon-process';
-import { createAdminWithKey } from '@aerie/panel/test/application-api';
+import type { DaemonProcess } from '@aerie/daemon/testing/daemon-process';
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
-import { closedPort } from '@aerie/panel/test/closed-port';
 import { createTestUser } from '@aerie/panel/test/factories';
-import { importDemoEgg } from '@aerie/panel/test/server-factories';
+import { createServerOnNode, startRealNode } from '@aerie/panel/test/real-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -15,8 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * started from that node's configuration document, and a server created on it through the API, which installs,
  * starts and serves its console and files there, all reached through the panel.
  */
-// biome-ignore lint/suspicious/noExplicitAny: answers are read the way a script reads them.
-type Json = Record<string, any>;
 
 let t: TestApp;
 let panelUrl: string;
@@ -38,81 +34,24 @@ afterAll(async () => {
 
 describe('a second node', () => {
   it('runs a server created on it through the Application API', { timeout: 120_000 }, async () => {
-    const { bearer } = await createAdminWithKey(t.ctx);
-    const api = async (method: string, url: string, body?: unknown) => {
-      const response = await fetch(`${panelUrl}/api/application/${url}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${bearer}`,
-          accept: 'application/json',
-          ...(body ? { 'content-type': 'application/json' } : {}),
-        },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      return {
-        status: response.status,
-        body: (response.status === 204 ? {} : await response.json()) as Json,
-      };
-    };
-
-    const location = await api('POST', 'locations', { short: 'second' });
-    const daemonPort = await closedPort();
-    const node = await api('POST', 'nodes', {
-      name: 'Second node',
-      location_id: location.body.attributes.id,
-      fqdn: '127.0.0.1',
-      scheme: 'http',
-      memory: 4096,
-      memory_overallocate: 0,
-      disk: 10240,
-      disk_overallocate: 0,
-      daemon_listen: daemonPort,
-      daemon_sftp: 2022,
-    });
-    expect(node.status).toBe(201);
-    const nodeId = node.body.attributes.id;
-    const gamePort = await closedPort();
-    expect(
-      (await api('POST', `nodes/${nodeId}/allocations`, { ip: '127.0.0.1', ports: [String(gamePort)] }))
-        .status,
-    ).toBe(204);
-    const configuration = await api('GET', `nodes/${nodeId}/configuration`);
-    const file = path.join(directory, 'node.json');
-    await writeFile(file, JSON.stringify(configuration.body), { mode: 0o600 });
-    daemon = startDaemonProcess({
-      DAEMON_CONFIG: file,
-      DAEMON_HOST: '127.0.0.1',
-      DAEMON_DATA_DIR: path.join(directory, 'daemon'),
-      LOG_LEVEL: 'warn',
-    });
-    expect(await daemon.listening()).toBe(`http://127.0.0.1:${daemonPort}`);
-
+    const node = await startRealNode(t, panelUrl, directory, 'Second node');
+    ({ daemon } = node);
+    const { api, nodeId, daemonPort, configuration } = node;
     const { user: owner, password } = await createTestUser(t.ctx);
-    const egg = await importDemoEgg(t.ctx, 'Second node nest');
-    const allocation = (await api('GET', `nodes/${nodeId}/allocations`)).body.data[0].attributes.id;
-    const created = await api('POST', 'servers', {
-      name: 'On the second node',
-      user: owner.id,
-      egg: egg.id,
-      docker_image: 'node:20-bookworm-slim',
-      startup: 'node demo-server.mjs',
-      environment: { MOTD: 'Hello from node two', MAX_PLAYERS: '5' },
-      limits: { memory: 256, swap: 0, disk: 512, io: 500, cpu: 0 },
-      feature_limits: { databases: 0, allocations: 1, backups: 0 },
-      allocation: { default: allocation },
-      start_on_completion: true,
-    });
-    expect(created.status).toBe(201);
-    const { id, uuid, identifier } = created.body.attributes;
-    expect(created.body.attributes.node).toBe(nodeId);
-
     // The daemon installs it, reports back, and starts it (start_on_completion).
-    await expect
-      .poll(async () => (await api('GET', `servers/${id}`)).body.attributes.status, {
-        timeout: 60_000,
-        interval: 250,
-      })
-      .toBeNull();
+    const {
+      id,
+      uuid,
+      identifier,
+      node: placedOn,
+    } = await createServerOnNode(t, node, {
+      name: 'On the second node',
+      ownerId: owner.id,
+      environment: { MOTD: 'Hello from node two', MAX_PLAYERS: '5' },
+      disk: 512,
+      startOnCompletion: true,
+    });
+    expect(placedOn).toBe(nodeId);
     const browser = new TestBrowser(t.app);
     await browser.signIn(owner.username, password);
     await expect
@@ -128,7 +67,7 @@ describe('a second node', () => {
 
     // Console: the game's own lines, kept by the daemon of the second node.
     const logs = await fetch(`http://127.0.0.1:${daemonPort}/api/servers/${uuid}/logs`, {
-      headers: { authorization: `Bearer ${configuration.body.token}` },
+      headers: { authorization: `Bearer ${configuration.token}` },
     });
     expect(((await logs.json()) as { data: string[] }).data.join('\n')).toContain('Server started on ');
 

@@ -4,14 +4,13 @@ import path from 'node:path';
 import { generateEd25519KeyPair } from '@aerie/daemon/sftp/ed25519-key';
 import { opensshAvailable, runSftpBatch } from '@aerie/daemon/sftp/testing/openssh-sftp';
 import { call, connectClient, openSftp, type SftpClient } from '@aerie/daemon/sftp/testing/sftp-stand';
-import { type DaemonProcess, startDaemonProcess } from '@aerie/daemon/testing/daemon-process';
+import type { DaemonProcess } from '@aerie/daemon/testing/daemon-process';
 import type { User } from '@aerie/panel/features/users/user';
-import { createAdminWithKey } from '@aerie/panel/test/application-api';
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
-import { closedPort } from '@aerie/panel/test/closed-port';
 import { createTestUser } from '@aerie/panel/test/factories';
-import { addSubuser, importDemoEgg, type ServerRow } from '@aerie/panel/test/server-factories';
+import { type ApplicationCall, createServerOnNode, startRealNode } from '@aerie/panel/test/real-node';
+import { addSubuser, type ServerRow } from '@aerie/panel/test/server-factories';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -19,9 +18,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * SFTP clients (ssh2's, OpenSSH's `sftp -b`). Logins are decided by the panel; revocations made on the panel
  * (a password change, a subuser's access taken away, a suspension) end live sessions at once.
  */
-// biome-ignore lint/suspicious/noExplicitAny: answers are read the way a script reads them.
-type Json = Record<string, any>;
-
 let t: TestApp;
 let directory: string;
 let daemon: DaemonProcess | undefined;
@@ -29,7 +25,7 @@ let sftpPort: number;
 let server: ServerRow;
 let serverId: number;
 let owner: Awaited<ReturnType<typeof person>>;
-let api: (method: string, url: string, body?: unknown) => Promise<{ status: number; body: Json }>;
+let api: ApplicationCall;
 const clients: SftpClient[] = [];
 
 /** A user of the panel with a known password, signed in to the client API. */
@@ -65,71 +61,14 @@ beforeAll(async () => {
 /** A node made through the Application API, its daemon started from its document, a server created on it. */
 async function setUp(): Promise<void> {
   const panelUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const { bearer } = await createAdminWithKey(t.ctx);
-  api = async (method, url, body) => {
-    const response = await fetch(`${panelUrl}/api/application/${url}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${bearer}`,
-        accept: 'application/json',
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: response.status, body: (response.status === 204 ? {} : await response.json()) as Json };
-  };
-  const location = await api('POST', 'locations', { short: 'sftp' });
-  const daemonPort = await closedPort();
-  sftpPort = await closedPort();
-  const node = await api('POST', 'nodes', {
-    name: 'SFTP node',
-    location_id: location.body.attributes.id,
-    fqdn: '127.0.0.1',
-    scheme: 'http',
-    memory: 4096,
-    memory_overallocate: 0,
-    disk: 10240,
-    disk_overallocate: 0,
-    daemon_listen: daemonPort,
-    daemon_sftp: sftpPort,
-  });
-  const nodeId = node.body.attributes.id;
-  const gamePort = await closedPort();
-  await api('POST', `nodes/${nodeId}/allocations`, { ip: '127.0.0.1', ports: [String(gamePort)] });
-  const configuration = await api('GET', `nodes/${nodeId}/configuration`);
-  expect(configuration.body.aerie.env.DAEMON_SFTP_PORT).toBe(String(sftpPort));
-  const file = path.join(directory, 'node.json');
-  await writeFile(file, JSON.stringify(configuration.body), { mode: 0o600 });
-  daemon = startDaemonProcess({
-    DAEMON_CONFIG: file,
-    DAEMON_HOST: '127.0.0.1',
-    DAEMON_DATA_DIR: path.join(directory, 'daemon'),
-    LOG_LEVEL: 'warn',
-  });
-  await daemon.listening();
+  const node = await startRealNode(t, panelUrl, directory, 'SFTP node');
+  ({ api, sftpPort, daemon } = node);
+  expect(node.configuration.aerie.env.DAEMON_SFTP_PORT).toBe(String(sftpPort));
   expect(daemon.output()).toContain(`Aerie SFTP server listening on 127.0.0.1:${sftpPort}`);
-
   owner = await person();
-  const egg = await importDemoEgg(t.ctx, 'SFTP nest');
-  const allocation = (await api('GET', `nodes/${nodeId}/allocations`)).body.data[0].attributes.id;
-  const created = await api('POST', 'servers', {
-    name: 'Files over SFTP',
-    user: owner.user.id,
-    egg: egg.id,
-    docker_image: 'node:20-bookworm-slim',
-    startup: 'node demo-server.mjs',
-    environment: { MOTD: 'Hi', MAX_PLAYERS: '5' },
-    limits: { memory: 256, swap: 0, disk: 64, io: 500, cpu: 0 },
-    feature_limits: { databases: 0, allocations: 1, backups: 0 },
-    allocation: { default: allocation },
-    skip_scripts: true,
-    start_on_completion: false,
-  });
-  expect(created.status).toBe(201);
-  serverId = created.body.attributes.id;
-  await expect
-    .poll(async () => (await api('GET', `servers/${serverId}`)).body.attributes.status, { timeout: 60_000 })
-    .toBeNull();
+  serverId = (
+    await createServerOnNode(t, node, { name: 'Files over SFTP', ownerId: owner.user.id, skipScripts: true })
+  ).id;
   server = await t.db.selectFrom('servers').selectAll().where('id', '=', serverId).executeTakeFirstOrThrow();
 }
 

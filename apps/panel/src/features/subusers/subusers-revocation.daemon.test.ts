@@ -1,16 +1,14 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { call, openSftp, type SftpClient } from '@aerie/daemon/sftp/testing/sftp-stand';
-import { type DaemonProcess, startDaemonProcess } from '@aerie/daemon/testing/daemon-process';
+import type { DaemonProcess } from '@aerie/daemon/testing/daemon-process';
 import { TestSocket } from '@aerie/daemon/websocket/testing/test-socket';
 import type { User } from '@aerie/panel/features/users/user';
-import { createAdminWithKey } from '@aerie/panel/test/application-api';
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
-import { closedPort } from '@aerie/panel/test/closed-port';
 import { createTestUser } from '@aerie/panel/test/factories';
-import { importDemoEgg } from '@aerie/panel/test/server-factories';
+import { createServerOnNode, startRealNode } from '@aerie/panel/test/real-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -83,72 +81,14 @@ afterAll(async () => {
 /** A node made through the Application API, its daemon started from its document, a server on it. */
 async function setUp(): Promise<void> {
   panelUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const { bearer } = await createAdminWithKey(t.ctx);
-  const api = async (method: string, url: string, body?: unknown) => {
-    const response = await fetch(`${panelUrl}/api/application/${url}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${bearer}`,
-        accept: 'application/json',
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: response.status, body: (response.status === 204 ? {} : await response.json()) as Json };
-  };
-  const location = await api('POST', 'locations', { short: 'revocation' });
-  const daemonPort = await closedPort();
-  sftpPort = await closedPort();
-  const node = await api('POST', 'nodes', {
-    name: 'Revocation node',
-    location_id: location.body.attributes.id,
-    fqdn: '127.0.0.1',
-    scheme: 'http',
-    memory: 4096,
-    memory_overallocate: 0,
-    disk: 10240,
-    disk_overallocate: 0,
-    daemon_listen: daemonPort,
-    daemon_sftp: sftpPort,
-  });
-  const nodeId = node.body.attributes.id;
-  await api('POST', `nodes/${nodeId}/allocations`, { ip: '127.0.0.1', ports: [String(await closedPort())] });
-  const configuration = await api('GET', `nodes/${nodeId}/configuration`);
-  const file = path.join(directory, 'node.json');
-  await writeFile(file, JSON.stringify(configuration.body), { mode: 0o600 });
-  daemon = startDaemonProcess({
-    DAEMON_CONFIG: file,
-    DAEMON_HOST: '127.0.0.1',
-    DAEMON_DATA_DIR: path.join(directory, 'daemon'),
-    LOG_LEVEL: 'warn',
-  });
-  await daemon.listening();
-
+  const node = await startRealNode(t, panelUrl, directory, 'Revocation node');
+  ({ sftpPort, daemon } = node);
   const { user, password } = await createTestUser(t.ctx);
   owner = new TestBrowser(t.app);
   await owner.signIn(user.username, password);
-  const egg = await importDemoEgg(t.ctx, 'Revocation nest');
-  const allocation = (await api('GET', `nodes/${nodeId}/allocations`)).body.data[0].attributes.id;
-  const created = await api('POST', 'servers', {
-    name: 'Shared with a friend',
-    user: user.id,
-    egg: egg.id,
-    docker_image: 'node:20-bookworm-slim',
-    startup: 'node demo-server.mjs',
-    environment: { MOTD: 'Hi', MAX_PLAYERS: '5' },
-    limits: { memory: 256, swap: 0, disk: 64, io: 500, cpu: 0 },
-    feature_limits: { databases: 0, allocations: 1, backups: 0 },
-    allocation: { default: allocation },
-    skip_scripts: true,
-    start_on_completion: false,
-  });
-  expect(created.status).toBe(201);
-  identifier = created.body.attributes.identifier;
-  await expect
-    .poll(async () => (await api('GET', `servers/${created.body.attributes.id}`)).body.attributes.status, {
-      timeout: 60_000,
-    })
-    .toBeNull();
+  identifier = (
+    await createServerOnNode(t, node, { name: 'Shared with a friend', ownerId: user.id, skipScripts: true })
+  ).identifier;
   const write = await owner.send('POST', `${base()}/files/write?file=%2Fnote.txt`, 'shared note', {
     headers: { 'content-type': 'text/plain' },
   });
