@@ -4,6 +4,7 @@ import * as m0003 from '@aerie/panel/db/migrations/0003-servers';
 import * as m0004 from '@aerie/panel/db/migrations/0004-application-api';
 import * as m0005 from '@aerie/panel/db/migrations/0005-user-ssh-keys';
 import * as m0006 from '@aerie/panel/db/migrations/0006-activity-logs';
+import * as m0007 from '@aerie/panel/db/migrations/0007-schedules';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import type { Db } from './database';
 
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0004-application-api': m0004,
   '0005-user-ssh-keys': m0005,
   '0006-activity-logs': m0006,
+  '0007-schedules': m0007,
 };
 
 const migratorFor = (db: Db) => new Migrator({ db, provider: { getMigrations: async () => migrations } });

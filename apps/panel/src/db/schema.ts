@@ -2,6 +2,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { AccountTables } from './schema-account';
 import type { ActivityTables } from './schema-activity';
 import type { ApplicationTables } from './schema-application';
+import type { ScheduleTables } from './schema-schedules';
 import type { ServerTables } from './schema-servers';
 
 /**
@@ -67,7 +68,12 @@ export interface PasswordResetsTable {
   created_at: CreatedAt;
 }
 
-export interface Database extends ServerTables, AccountTables, ApplicationTables, ActivityTables {
+export interface Database
+  extends ServerTables,
+    AccountTables,
+    ApplicationTables,
+    ActivityTables,
+    ScheduleTables {
   users: UsersTable;
   sessions: SessionsTable;
   recovery_tokens: RecoveryTokensTable;
