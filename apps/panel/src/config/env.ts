@@ -27,6 +27,16 @@ const port = (fallback: number) =>
 
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
 
+/** A time zone this Node knows (the cron of schedules is read in it). */
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const databaseUrl = nonEmpty.refine(
   (value) => /^(postgres|postgresql|mysql|mariadb):\/\/[^\s]+$/.test(value),
   {
@@ -99,6 +109,15 @@ export const envSchema = z
         error: 'must contain {md5} or {sha256}, where the hash of the email address goes',
       })
       .optional(),
+    APP_TIMEZONE: nonEmpty
+      .default('UTC')
+      .refine(isTimeZone, { error: 'must be an IANA time zone such as UTC or Europe/Berlin' }),
+    SCHEDULE_TASK_LIMIT: z
+      .string()
+      .trim()
+      .default('10')
+      .pipe(z.string().regex(/^[1-9]\d{0,3}$/, 'must be a whole number from 1 to 9999'))
+      .transform(Number),
     TRUST_PROXY: z.string().trim().default('false'),
     DAEMON_PORT: port(8081),
     DAEMON_SFTP_PORT: port(2022),

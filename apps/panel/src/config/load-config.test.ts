@@ -72,6 +72,20 @@ describe('configuration', () => {
     );
   });
 
+  it("reads the schedules' time zone and task limit (UTC and 10 by default)", () => {
+    expect(load()).toMatchObject({ timezone: 'UTC', scheduleTaskLimit: 10 });
+    expect(load({ APP_TIMEZONE: 'Europe/Berlin', SCHEDULE_TASK_LIMIT: '25' })).toMatchObject({
+      timezone: 'Europe/Berlin',
+      scheduleTaskLimit: 25,
+    });
+    expect(messageOf({ APP_TIMEZONE: 'Mars/Olympus' })).toBe(
+      'Invalid configuration:\n  - APP_TIMEZONE: must be an IANA time zone such as UTC or Europe/Berlin (got "Mars/Olympus")',
+    );
+    expect(messageOf({ SCHEDULE_TASK_LIMIT: '0' })).toContain(
+      'SCHEDULE_TASK_LIMIT: must be a whole number from 1 to 9999',
+    );
+  });
+
   it('requires the reCAPTCHA keys when reCAPTCHA is on', () => {
     expect(messageOf({ RECAPTCHA_ENABLED: 'true' })).toContain(
       'RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY are required when RECAPTCHA_ENABLED is true',

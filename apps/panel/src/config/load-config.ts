@@ -33,6 +33,10 @@ export interface Config {
    * default): no picture URL is given out and no request leaves the panel; the pages draw initials.
    */
   avatarUrlTemplate: string | undefined;
+  /** The time zone schedules' cron fields are read in (APP_TIMEZONE, an IANA name; UTC by default). */
+  timezone: string;
+  /** Tasks one schedule may have (SCHEDULE_TASK_LIMIT; upstream's PTERODACTYL_PER_SCHEDULE_TASK_LIMIT, 10). */
+  scheduleTaskLimit: number;
   /** Fastify's trustProxy: false, true, or a list of addresses/CIDRs of trusted proxies. */
   trustProxy: boolean | string[];
   /** The local daemon `aerie up` starts: its ports and how it runs servers (RUNTIME). */
@@ -119,6 +123,8 @@ export function loadConfig(env: Source = process.env): Config {
     twoFactorRequired: e.APP_2FA_REQUIRED,
     activityHideAdmin: e.APP_ACTIVITY_HIDE_ADMIN,
     avatarUrlTemplate: e.AVATAR_URL_TEMPLATE,
+    timezone: e.APP_TIMEZONE,
+    scheduleTaskLimit: e.SCHEDULE_TASK_LIMIT,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     daemon: { port: e.DAEMON_PORT, sftpPort: e.DAEMON_SFTP_PORT, runtime: e.RUNTIME },
     demoPortRange: { from: e.DEMO_PORT_RANGE[0], to: e.DEMO_PORT_RANGE[1] },
