@@ -8,8 +8,10 @@ export interface RuleParams {
   size?: number;
   /** The compared value of gt/gte/lt/lte. */
   value?: string;
-  /** The list of starts_with/ends_with, as Laravel joins it (", "). */
+  /** The list of starts_with/ends_with, as Laravel joins it (", "); the values of required_unless. */
   values?: string;
+  /** The other field of required_unless, as its attribute name. */
+  other?: string;
 }
 
 type Template = (attribute: string, params: RuleParams) => string;
@@ -40,6 +42,7 @@ export const laravelMessages = {
   not_in: (a) => `The selected ${a} is invalid.`,
   accepted: (a) => `The ${a} must be accepted.`,
   filled: (a) => `The ${a} field is required.`,
+  required_unless: (a, p) => `The ${a} field is required unless ${p.other} is in ${p.values}.`,
   not_regex: (a) => `The ${a} format is invalid.`,
   url: (a) => `The ${a} format is invalid.`,
   active_url: (a) => `The ${a} is not a valid URL.`,

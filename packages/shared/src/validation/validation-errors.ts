@@ -61,6 +61,7 @@ function toItem(issue: IssueLike, attributeNames: Readonly<Record<string, string
         size: bound,
         value: String(issue.params?.value ?? ''),
         values: String(issue.params?.values ?? ''),
+        other: attributeName(String(issue.params?.other ?? ''), attributeNames),
       })
     : issue.message;
   return {
