@@ -64,7 +64,11 @@ export const serverRoutes: RouteObject[] = [
   page('databases', 'databases', 'database.*'),
   page('schedules', 'schedules', 'schedule.*'),
   page('schedules/:scheduleId', 'schedules', 'schedule.*'),
-  page('users', 'users', 'user.*'),
+  {
+    path: 'users',
+    handle: { permission: ['user.*'] } satisfies ServerRouteHandle,
+    lazy: async () => ({ Component: (await import('@/app/routes/server/users')).UsersRoute }),
+  },
   page('backups', 'backups', 'backup.*'),
   {
     path: 'network',

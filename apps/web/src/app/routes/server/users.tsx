@@ -1,0 +1,14 @@
+import { useTranslation } from 'react-i18next';
+import { ServerContentBlock } from '@/features/servers/components/server-content-block';
+import { usersFlashKey } from '@/features/subusers/components/users-flash-keys';
+import { UsersPage } from '@/features/subusers/components/users-page';
+
+/** /server/:id/users — the server's subusers and their permissions. */
+export function UsersRoute() {
+  const { t } = useTranslation('server');
+  return (
+    <ServerContentBlock title={t('title.users')} showFlashKey={usersFlashKey}>
+      <UsersPage />
+    </ServerContentBlock>
+  );
+}
