@@ -23,7 +23,7 @@ describe('sign-in area routes', () => {
     expect(container.querySelector('main')).toBeEmptyDOMElement();
   });
 
-  it.each(['/', '/account', '/account/api', '/account/ssh', '/server/abc'])(
+  it.each(['/', '/account', '/account/api', '/account/ssh', '/account/activity', '/server/abc'])(
     'sends a guest asking for %s to the login page',
     async (path) => {
       const { router } = renderApp(path);
@@ -40,6 +40,15 @@ describe('signed-in shell', () => {
     panel = await startTestServer({
       'GET /api/client': () => ({ body: serverList([]) }),
       'GET /api/client/account/ssh-keys': () => ({ body: { object: 'list', data: [] } }),
+      'GET /api/client/account/activity': () => ({
+        body: {
+          object: 'list',
+          data: [],
+          meta: {
+            pagination: { total: 0, count: 0, per_page: 25, current_page: 1, total_pages: 1, links: [] },
+          },
+        },
+      }),
     });
     apiClient.configure({ baseUrl: panel.url });
   });
@@ -97,13 +106,26 @@ describe('signed-in shell', () => {
       within(sub)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Settings', 'API Credentials', 'SSH Keys']);
+    ).toEqual(['Settings', 'API Credentials', 'SSH Keys', 'Activity']);
     await user.click(within(sub).getByRole('link', { name: 'SSH Keys' }));
     expect(await screen.findByRole('heading', { name: 'Account SSH' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/account/ssh');
     expect(within(sub).getByRole('link', { name: 'SSH Keys' })).toHaveAttribute('aria-current', 'page');
     expect(within(sub).getByRole('link', { name: 'API Credentials' })).not.toHaveAttribute('aria-current');
     expect(document.title).toBe('Account SSH | Aerie Test');
+  });
+
+  it('offers Activity after SSH Keys in the account sub-navigation', async () => {
+    const { user, router } = renderApp('/account/ssh', { user: pageUser() });
+    await screen.findByRole('heading', { name: 'Account SSH' });
+    const sub = screen.getByRole('navigation', { name: 'Account Overview' });
+    await user.click(within(sub).getByRole('link', { name: 'Activity' }));
+    expect(await screen.findByRole('heading', { name: 'Account Activity Log' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/account/activity');
+    expect(within(sub).getByRole('link', { name: 'Activity' })).toHaveAttribute('aria-current', 'page');
+    expect(within(sub).getByRole('link', { name: 'SSH Keys' })).not.toHaveAttribute('aria-current');
+    expect(await screen.findByText('No activity logs available for this account.')).toBeInTheDocument();
+    expect(document.title).toBe('Account Activity Log | Aerie Test');
   });
 
   it('shows the 2-Factor Required banner when sent to the account page for two-factor', async () => {

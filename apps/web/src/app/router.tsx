@@ -87,6 +87,12 @@ export const routes: RouteObject[] = [
                       Component: (await import('@/app/routes/app/account/ssh')).AccountSshRoute,
                     }),
                   },
+                  {
+                    path: 'activity',
+                    lazy: async () => ({
+                      Component: (await import('@/app/routes/app/account/activity')).AccountActivityRoute,
+                    }),
+                  },
                 ],
               },
               {

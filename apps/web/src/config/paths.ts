@@ -4,6 +4,7 @@ export const paths = {
   account: '/account',
   accountApi: '/account/api',
   accountSsh: '/account/ssh',
+  accountActivity: '/account/activity',
   /** The admin area (root admins): `/admin/<section>`. */
   admin: '/admin',
   adminSection: (section: string) => `/admin/${section}`,

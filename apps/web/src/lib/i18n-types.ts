@@ -1,4 +1,5 @@
 import type account from '@locales/en/account.json';
+import type activity from '@locales/en/activity.json';
 import type admin from '@locales/en/admin.json';
 import type auth from '@locales/en/auth.json';
 import type dashboard from '@locales/en/dashboard.json';
@@ -16,6 +17,7 @@ declare module 'i18next' {
       account: typeof account;
       server: typeof server;
       admin: typeof admin;
+      activity: typeof activity;
     };
   }
 }

@@ -5,7 +5,10 @@ import LocalStorageBackend from 'i18next-localstorage-backend';
 import { initReactI18next } from 'react-i18next';
 import { RetryingHttpBackend } from '@/lib/retrying-http-backend';
 
-/** Translation namespaces: one JSON file each under public/locales/<lng>/. Loaded together at start-up. */
+/**
+ * Translation namespaces: one JSON file each under public/locales/<lng>/. Loaded together at start-up. Two more are
+ * loaded when first needed: `admin` (the admin area) and `activity` (the activity logs' event descriptions).
+ */
 export const namespaces = ['strings', 'auth', 'dashboard', 'account', 'server'] as const;
 export const defaultLanguage = 'en';
 

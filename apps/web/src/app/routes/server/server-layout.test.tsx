@@ -85,6 +85,7 @@ describe('server area', () => {
       'Network',
       'Startup',
       'Settings',
+      'Activity',
     ]);
     const nav = screen.getByRole('navigation', { name: 'Server' });
     expect(within(nav).getByRole('link', { name: 'Console' })).toHaveAttribute('href', '/server/abcd1234');
@@ -104,6 +105,7 @@ describe('server area', () => {
       ['settings.rename', 'startup.read', 'allocation.read'],
       ['Console', 'Network', 'Startup', 'Settings'],
     ],
+    [['activity.read'], ['Console', 'Activity']],
     [[], ['Console']],
   ])('shows a subuser holding %j only the tabs %j', async (permissions, tabs) => {
     serve({}, { owner: false, permissions });
@@ -123,6 +125,7 @@ describe('server area', () => {
     ['network', 'Network'],
     ['startup', 'Startup Settings'],
     ['settings', 'Settings'],
+    ['activity', 'Activity Log'],
   ])('shows /%s to the owner as "%s"', async (path, title) => {
     serve();
     renderApp(`/server/abcd1234/${path}`, { user: pageUser() });
@@ -130,15 +133,22 @@ describe('server area', () => {
     expect(document.title).toBe(`Skyblock | ${title}`);
   });
 
-  it.each(['files', 'files/edit', 'databases', 'schedules', 'schedules/3', 'users', 'backups', 'network'])(
-    'denies /%s to a subuser without its permission',
-    async (path) => {
-      serve({}, { owner: false, permissions: ['control.console', 'startup.read'] });
-      renderApp(`/server/abcd1234/${path}`, { user: pageUser() });
-      expect(await screen.findByRole('heading', { name: 'Access Denied' })).toBeInTheDocument();
-      expect(screen.getByText('You do not have permission to access this page.')).toBeInTheDocument();
-    },
-  );
+  it.each([
+    'files',
+    'files/edit',
+    'databases',
+    'schedules',
+    'schedules/3',
+    'users',
+    'backups',
+    'network',
+    'activity',
+  ])('denies /%s to a subuser without its permission', async (path) => {
+    serve({}, { owner: false, permissions: ['control.console', 'startup.read'] });
+    renderApp(`/server/abcd1234/${path}`, { user: pageUser() });
+    expect(await screen.findByRole('heading', { name: 'Access Denied' })).toBeInTheDocument();
+    expect(screen.getByText('You do not have permission to access this page.')).toBeInTheDocument();
+  });
 
   it('lets a subuser in with any permission of the page’s category', async () => {
     serve({}, { owner: false, permissions: ['database.read'] });

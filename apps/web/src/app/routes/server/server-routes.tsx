@@ -24,6 +24,7 @@ export const serverTabs: readonly { path: string; nav: NavKey; permission?: stri
     { path: 'network', nav: 'network', permission: ['allocation.*'] },
     { path: 'startup', nav: 'startup', permission: ['startup.*'] },
     { path: 'settings', nav: 'settings', permission: ['settings.*', 'file.sftp'], matchAny: true },
+    { path: 'activity', nav: 'activity', permission: ['activity.read'] },
   ];
 
 /** A page a later release fills in: for now its title only. Replace the `lazy` of a route to ship the page. */
@@ -83,6 +84,11 @@ export const serverRoutes: RouteObject[] = [
   {
     path: 'settings',
     lazy: async () => ({ Component: (await import('@/app/routes/server/settings')).SettingsRoute }),
+  },
+  {
+    path: 'activity',
+    handle: { permission: ['activity.read'] } satisfies ServerRouteHandle,
+    lazy: async () => ({ Component: (await import('@/app/routes/server/activity')).ActivityRoute }),
   },
   {
     path: '*',

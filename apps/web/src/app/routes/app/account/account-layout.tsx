@@ -13,6 +13,7 @@ export function AccountLayout() {
           { to: paths.account, label: t('nav.settings'), end: true },
           { to: paths.accountApi, label: t('nav.api_credentials'), end: true },
           { to: paths.accountSsh, label: t('nav.ssh_keys'), end: true },
+          { to: paths.accountActivity, label: t('nav.activity'), end: true },
         ]}
       />
       <Outlet />
