@@ -22,7 +22,7 @@ export async function clientServerSurface(app: FastifyInstance) {
 
   await app.register(serverRoutes);
   await app.register(websocketRoutes);
-  registerPowerRoutes(app, ctx.daemon);
+  registerPowerRoutes(app);
   await app.register(fileRoutes, { daemon: ctx.daemon });
   await app.register(serverSettingsRoutes);
   await app.register(startupRoutes);

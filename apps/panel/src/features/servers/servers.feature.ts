@@ -1,6 +1,7 @@
 import { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import type { Infrastructure } from '@aerie/panel/infrastructure';
 import { AccessRevocation } from './access-revocation';
+import { PowerService } from './power.service';
 import { ServerManagementService } from './server-management.service';
 import { ServerResourcesService } from './server-resources.service';
 
@@ -10,11 +11,15 @@ import { ServerResourcesService } from './server-resources.service';
  */
 const REVOCATION_TIMEOUT_MS = 3000;
 
-/** The server area's services: live resources from the nodes, and ending a user's live access on them. */
+/**
+ * The server area's services: live resources from the nodes, power signals and console commands (for the routes
+ * and the schedule worker), and ending a user's live access on them.
+ */
 export function createServersFeature(infrastructure: Infrastructure) {
   const { db, secretBox, daemon, clock, log } = infrastructure;
   return {
     serverResources: new ServerResourcesService(daemon, clock),
+    power: new PowerService(daemon),
     /** The Application API's server verbs: create, deploy, build, startup, suspension, reinstall, delete. */
     serverManagement: new ServerManagementService({ db, daemon, clock, log }),
     /** Tells the daemons to end a user's live access. */
