@@ -129,6 +129,20 @@ describe("the HTML shell's Content-Security-Policy", () => {
   });
 });
 
+describe('with an avatar service', () => {
+  it('lets the page load the users’ pictures from that origin, and from no other', async () => {
+    const withAvatars = await buildTestApp({
+      env: { AVATAR_URL_TEMPLATE: 'https://avatars.example.com/avatar/{md5}?s=400' },
+    });
+    try {
+      const policy = directives(await new TestBrowser(withAvatars.app).open('/auth/login'));
+      expect(policy.get('img-src')).toEqual(["'self'", 'data:', 'https://avatars.example.com']);
+    } finally {
+      await withAvatars.close();
+    }
+  });
+});
+
 describe('with reCAPTCHA on', () => {
   let withCaptcha: TestApp;
   beforeAll(async () => {

@@ -34,13 +34,15 @@ export const scriptNonce = () => randomBytes(18).toString('base64');
  *   (CodeMirror) insert at run time; styles cannot run code;
  * - connections: the panel, and each node's daemon (the browser opens the console websocket and the signed
  *   upload URLs on the node itself);
- * - images: the panel and `data:` (the 2FA QR code).
+ * - images: the panel and `data:` (the 2FA QR code), and the avatar service when one is configured.
  */
 export function documentCsp(input: {
   nonce: string;
   /** Origins the page may fetch from and open websockets to besides its own (the nodes' daemons). */
   connectSources: readonly string[];
   recaptcha: boolean;
+  /** The origin of `AVATAR_URL_TEMPLATE` (users' pictures), when set. */
+  avatarOrigin?: string | undefined;
 }): string {
   const script = ["'self'", `'nonce-${input.nonce}'`, ...(input.recaptcha ? RECAPTCHA.script : [])];
   const frame = input.recaptcha ? RECAPTCHA.frame : ["'none'"];
@@ -48,7 +50,7 @@ export function documentCsp(input: {
     "default-src 'self'",
     `script-src ${script.join(' ')}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
+    `img-src ${["'self'", 'data:', ...(input.avatarOrigin ? [input.avatarOrigin] : [])].join(' ')}`,
     "font-src 'self'",
     `connect-src ${["'self'", ...input.connectSources].join(' ')}`,
     `frame-src ${frame.join(' ')}`,

@@ -52,6 +52,7 @@ export async function pageRoutes(
       nonce,
       connectSources: await nodeOrigins.list(),
       recaptcha: site.recaptcha.enabled,
+      avatarOrigin: avatarOrigin(ctx.config.avatarUrlTemplate),
     });
     // The page carries a CSRF token and the user: never cache it.
     return reply
@@ -61,3 +62,6 @@ export async function pageRoutes(
       .send(html);
   });
 }
+
+/** `https://www.gravatar.com` of `https://www.gravatar.com/avatar/{md5}?s=400`; the env schema made it a URL. */
+const avatarOrigin = (template: string | undefined) => (template ? new URL(template).origin : undefined);
