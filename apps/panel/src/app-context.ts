@@ -9,6 +9,7 @@ import { createNetworkFeature } from '@aerie/panel/features/network/network.feat
 import { createNodesFeature } from '@aerie/panel/features/nodes/nodes.feature';
 import { createOverviewFeature } from '@aerie/panel/features/overview/overview.feature';
 import { createPanelSettingsFeature } from '@aerie/panel/features/panel-settings/panel-settings.feature';
+import { createSchedulesFeature } from '@aerie/panel/features/schedules/schedules.feature';
 import { createServerSettingsFeature } from '@aerie/panel/features/server-settings/server-settings.feature';
 import { createServersFeature } from '@aerie/panel/features/servers/servers.feature';
 import { createSftpFeature } from '@aerie/panel/features/sftp/sftp.feature';
@@ -46,6 +47,7 @@ function createFeatures(infrastructure: Infrastructure) {
     ...createServerSettingsFeature(infrastructure, activity),
     ...createStartupFeature(infrastructure, activity),
     ...createNetworkFeature(infrastructure, activity),
+    ...createSchedulesFeature(infrastructure, { ...activity, ...servers }),
     ...createSubusersFeature(infrastructure, { ...activity, ...servers, ...auth }),
     ...sshKeys,
     ...createSftpFeature(infrastructure, sshKeys),

@@ -3,7 +3,9 @@ import type { Config } from '@aerie/panel/config/load-config';
 import type { FastifyInstance } from 'fastify';
 import type { Prepared } from './prepare';
 
-/** Builds the panel and listens on HOST:PORT; returns the app and the URL it answers on. */
+/**
+ * Builds the panel, listens on HOST:PORT and starts the schedule worker; returns the app and the URL it answers on.
+ */
 export async function servePanel(
   config: Config,
   prepared: Prepared,
@@ -20,7 +22,10 @@ export async function servePanel(
         : {}),
     },
   });
+  // The schedule worker runs with the app: it stops, its running schedules left idle, when the app closes.
+  app.addHook('onClose', () => app.ctx.scheduleTicker.stop());
   await app.listen({ host: config.host, port: config.port });
+  app.ctx.scheduleTicker.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

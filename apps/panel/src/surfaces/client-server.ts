@@ -2,6 +2,8 @@ import { serverActivityRoutes } from '@aerie/panel/features/activity/activity.cl
 import { websocketRoutes } from '@aerie/panel/features/console/websocket.client-routes';
 import { fileRoutes } from '@aerie/panel/features/files/files.client-routes';
 import { networkRoutes } from '@aerie/panel/features/network/network.client-routes';
+import { scheduleTaskRoutes } from '@aerie/panel/features/schedules/schedule-tasks.client-routes';
+import { scheduleRoutes } from '@aerie/panel/features/schedules/schedules.client-routes';
 import { serverSettingsRoutes } from '@aerie/panel/features/server-settings/server-settings.client-routes';
 import { registerPowerRoutes } from '@aerie/panel/features/servers/power.client-routes';
 import { serverRoutes } from '@aerie/panel/features/servers/server.client-routes';
@@ -27,6 +29,8 @@ export async function clientServerSurface(app: FastifyInstance) {
   await app.register(serverSettingsRoutes);
   await app.register(startupRoutes);
   await app.register(networkRoutes);
+  await app.register(scheduleRoutes);
+  await app.register(scheduleTaskRoutes);
   await app.register(subuserRoutes);
   await app.register(serverActivityRoutes);
 }

@@ -1,0 +1,100 @@
+import type { Db } from '@aerie/panel/db/database';
+import type { Log } from '@aerie/panel/logging/log';
+import { claimDueSchedules, expiredClaims, releaseExpiredClaims } from './schedule-claims.repository';
+import type { ScheduleRunner } from './schedule-runner';
+
+export interface ScheduleTickerOptions {
+  /** Ticks fall on multiples of this on the wall clock, so one lands just after each minute's start. */
+  intervalMs: number;
+  /** Schedules claimed per UPDATE; a full batch is followed by another at once. */
+  claimBatch: number;
+}
+
+export const defaultTickerOptions: ScheduleTickerOptions = { intervalMs: 5000, claimBatch: 1000 };
+
+/** Just after the boundary, so a schedule due at hh:mm:00 is due when the tick reads the clock. */
+const TICK_MARGIN_MS = 25;
+
+/**
+ * The cron side of the worker, in every panel process (`aerie up`, `aerie panel`): each tick frees the schedules
+ * whose run's claim lapsed (a panel that died mid-run), then claims the schedules due now in batches, each batch in
+ * one atomic UPDATE, and hands them to the runner. Several panels on one database tick side by side; the claim lets
+ * each due schedule go to exactly one of them.
+ */
+export class ScheduleTicker {
+  readonly options: ScheduleTickerOptions;
+  #timer: NodeJS.Timeout | null = null;
+  #ticking: Promise<unknown> | null = null;
+  #started = false;
+
+  constructor(
+    private readonly deps: { db: Db; clock: () => Date; runner: ScheduleRunner; log: Log },
+    options: Partial<ScheduleTickerOptions> = {},
+  ) {
+    this.options = { ...defaultTickerOptions, ...options };
+  }
+
+  /** Ticks now, then on every interval, until `stop`. */
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.#schedule(0);
+  }
+
+  /** Stops ticking, then stops the runner: running schedules end and are left idle. */
+  async stop(): Promise<void> {
+    this.#started = false;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    await this.#ticking;
+    await this.deps.runner.stop();
+  }
+
+  /**
+   * One tick: frees lapsed claims, then claims and starts every schedule due at the clock's time.
+   * @returns how many claims it freed and how many schedules it started
+   */
+  async tick(): Promise<{ released: number; claimed: number }> {
+    const { db, clock, runner, log } = this.deps;
+    let released = 0;
+    const expired = await expiredClaims(db, clock());
+    if (expired.length > 0) {
+      released = await releaseExpiredClaims(db, expired, clock());
+      if (released > 0) {
+        log.warn(
+          { schedules: expired },
+          `Freed ${released} schedule(s) left in Processing by a run that stopped renewing its claim`,
+        );
+      }
+    }
+    let claimed = 0;
+    while (!runner.stopping) {
+      const now = clock();
+      const token = runner.newToken('cron');
+      const count = await claimDueSchedules(db, {
+        token,
+        now,
+        leaseUntil: runner.leaseUntil(now),
+        limit: this.options.claimBatch,
+      });
+      if (count > 0) await runner.startClaimed(token, { manual: false });
+      claimed += count;
+      if (count < this.options.claimBatch) break;
+    }
+    return { released, claimed };
+  }
+
+  #schedule(delayMs: number) {
+    this.#timer = setTimeout(() => {
+      this.#ticking = this.tick()
+        .catch((error: unknown) => this.deps.log.error({ err: error }, 'The schedule tick failed'))
+        .finally(() => {
+          this.#ticking = null;
+          if (!this.#started) return;
+          const interval = this.options.intervalMs;
+          this.#schedule(interval - (Date.now() % interval) + TICK_MARGIN_MS);
+        });
+    }, delayMs);
+    this.#timer.unref();
+  }
+}
