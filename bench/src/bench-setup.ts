@@ -10,7 +10,7 @@ export const repoRoot = new URL('../..', import.meta.url).pathname;
 export const benchSeconds = Number(process.env.BENCH_SECONDS ?? 10);
 export const benchAdmin = { username: 'bench', email: 'bench@example.com', password: 'bench password 123' };
 
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
       const address = server.address();

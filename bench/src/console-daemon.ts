@@ -16,6 +16,8 @@ export interface BenchDaemon {
   readonly pid: number;
   readonly url: string;
   panel: PanelStandIn;
+  /** What the daemon printed last (its last 20,000 characters). */
+  output(): string;
   /** A server's volume (the game sees it as its working directory, /home/container in the sandbox). */
   volume(uuid: string): string;
   /** The console socket of a server. */
@@ -32,15 +34,24 @@ export interface BenchDaemon {
   stop(): Promise<void>;
 }
 
+/** More for the daemon process: environment (e.g. DAEMON_SFTP_PORT) and node flags (e.g. `--cpu-prof`). */
+export interface BenchDaemonOptions {
+  env?: Record<string, string>;
+  nodeArgs?: string[];
+}
+
 /**
  * `aerie daemon` in its own process (process runtime), booted against the daemon tests' panel stand-in served from
  * this process; its RSS is then the daemon's alone, not the clients'. `servers` are on the panel before boot.
  */
-export async function startBenchDaemon(servers: DaemonServerConfiguration[] = []): Promise<BenchDaemon> {
+export async function startBenchDaemon(
+  servers: DaemonServerConfiguration[] = [],
+  options: BenchDaemonOptions = {},
+): Promise<BenchDaemon> {
   const panel = await startPanelStandIn();
   for (const configuration of servers) panel.servers.set(configuration.settings.uuid, configuration);
   const dataDirectory = await mkdtemp(path.join(tmpdir(), 'aerie-bench-daemon-'));
-  let daemon = await spawnDaemon(panel, dataDirectory).catch(async (error: unknown) => {
+  let daemon = await spawnDaemon(panel, dataDirectory, options).catch(async (error: unknown) => {
     await panel.close();
     await rm(dataDirectory, { recursive: true, force: true });
     throw error;
@@ -55,6 +66,7 @@ export async function startBenchDaemon(servers: DaemonServerConfiguration[] = []
       return daemon.url;
     },
     panel,
+    output: () => daemon.output(),
     volume: (uuid) => path.join(dataDirectory, 'volumes', uuid),
     socketUrl: (uuid) => `${daemon.url.replace('http', 'ws')}/api/servers/${uuid}/ws`,
     token: (uuid) =>
@@ -78,7 +90,7 @@ export async function startBenchDaemon(servers: DaemonServerConfiguration[] = []
     },
     async restart() {
       // No wait for the boot second here: a client refused for its older token asks for a new one, as a browser does.
-      daemon = await spawnDaemon(panel, dataDirectory);
+      daemon = await spawnDaemon(panel, dataDirectory, options);
     },
     async stop() {
       await stopDaemon(daemon.child);
@@ -102,8 +114,10 @@ async function stopDaemon(child: ChildProcess): Promise<void> {
 async function spawnDaemon(
   panel: PanelStandIn,
   dataDirectory: string,
-): Promise<{ child: ChildProcess; url: string }> {
-  const child: ChildProcess = spawn(process.execPath, ['bin/aerie.mjs', 'daemon'], {
+  options: BenchDaemonOptions,
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const args = [...(options.nodeArgs ?? []), 'bin/aerie.mjs', 'daemon'];
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -115,6 +129,7 @@ async function spawnDaemon(
       DAEMON_DATA_DIR: dataDirectory,
       RUNTIME: 'process',
       LOG_LEVEL: 'warn',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -136,7 +151,7 @@ async function spawnDaemon(
         }
       });
     });
-    return { child, url };
+    return { child, url, output: () => log };
   } catch (error) {
     await stopDaemon(child);
     throw error;
