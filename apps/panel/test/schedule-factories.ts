@@ -8,7 +8,9 @@ export interface TestScheduleInput {
   /** minute hour day-of-month month day-of-week, split on spaces. */
   cron?: string;
   isActive?: boolean;
+  /** Held by a live run (`test:c0`, its lease an hour ahead) unless `leaseUntil` says otherwise. */
   isProcessing?: boolean;
+  leaseUntil?: Date | null;
   onlyWhenOnline?: boolean;
   nextRunAt?: Date | null;
   lastRunAt?: Date | null;
@@ -34,6 +36,13 @@ export async function createTestSchedule(
       cron_day_of_week: dayOfWeek ?? '*',
       is_active: input.isActive ?? true,
       is_processing: input.isProcessing ?? false,
+      ...(input.isProcessing
+        ? {
+            claimed_by: 'test:c0',
+            lease_until:
+              input.leaseUntil === undefined ? new Date(now.getTime() + 3_600_000) : input.leaseUntil,
+          }
+        : {}),
       only_when_online: input.onlyWhenOnline ?? false,
       next_run_at: input.nextRunAt === undefined ? now : input.nextRunAt,
       last_run_at: input.lastRunAt ?? null,

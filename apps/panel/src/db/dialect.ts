@@ -57,6 +57,25 @@ export function isUniqueViolation(error: unknown): boolean {
   );
 }
 
+/**
+ * True when `error` is a conflict the database resolved by failing this statement or transaction, which can simply
+ * be run again: a deadlock or serialization failure (PostgreSQL, MySQL/MariaDB), a lock wait that timed out, or a
+ * SQLite database busy with another process's write.
+ */
+export function isTransientConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    code === '40P01' ||
+    code === '40001' ||
+    code === '55P03' ||
+    code === 'ER_LOCK_DEADLOCK' ||
+    code === 'ER_LOCK_WAIT_TIMEOUT' ||
+    code === 'SQLITE_BUSY' ||
+    code === 'SQLITE_BUSY_SNAPSHOT' ||
+    code === 'SQLITE_LOCKED'
+  );
+}
+
 /** Column types for migrations, per dialect. */
 export function columnTypes(dialect: DialectName) {
   return {

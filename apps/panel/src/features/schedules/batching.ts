@@ -1,3 +1,5 @@
+import { isTransientConflict } from '@aerie/panel/db/dialect';
+
 /**
  * Small tools that let thousands of schedule runs share database round trips and daemon connections: runs that
  * start in the same minute ask and write at the same moments, so their reads and writes are gathered and sent
@@ -78,4 +80,20 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/**
+ * Runs `work` again when the database failed it for a conflict with another writer (a deadlock between two panels'
+ * claims, SQLite busy): the statement or transaction was rolled back whole, and the worker's writes are safe to
+ * repeat. Up to `attempts` tries, a short random pause between them.
+ */
+export async function retryOnConflict<T>(work: () => Promise<T>, attempts = 6): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= attempts || !isTransientConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, attempt * (5 + Math.random() * 20)));
+    }
+  }
 }

@@ -1,4 +1,5 @@
 import type { Db } from '@aerie/panel/db/database';
+import { retryOnConflict } from './batching';
 import { completeRuns, setTasksQueued } from './schedule-claims.repository';
 
 interface Waiter {
@@ -61,7 +62,7 @@ export class RunWrites {
         const batch = this.#pending;
         this.#pending = empty();
         try {
-          await this.#write(batch);
+          await retryOnConflict(() => this.#write(batch));
           for (const waiter of batch.waiters) waiter.resolve();
         } catch (error) {
           for (const waiter of batch.waiters) waiter.reject(error);

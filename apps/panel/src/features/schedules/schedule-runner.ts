@@ -7,7 +7,7 @@ import type { PowerService } from '@aerie/panel/features/servers/power.service';
 import { type PowerSignal, powerSignals } from '@aerie/panel/features/servers/power-signal';
 import type { Log } from '@aerie/panel/logging/log';
 import { scheduleMessages } from '@aerie/shared/schedules/schedules-messages';
-import { BatchedLoader, ConcurrencyGate, sleep } from './batching';
+import { BatchedLoader, ConcurrencyGate, retryOnConflict, sleep } from './batching';
 import { nextRunAt } from './cron-expression';
 import { RunWrites } from './run-writes';
 import {
@@ -119,11 +119,13 @@ export class ScheduleRunner {
   async runNow(scheduleId: number, alongside: (tx: Tx) => Promise<unknown>): Promise<boolean> {
     const token = this.newToken('manual');
     const leaseUntil = this.leaseUntil(this.deps.clock());
-    const claimed = await this.deps.db.transaction().execute(async (tx) => {
-      if (!(await claimSchedule(tx, { scheduleId, token, leaseUntil }))) return false;
-      await alongside(tx);
-      return true;
-    });
+    const claimed = await retryOnConflict(() =>
+      this.deps.db.transaction().execute(async (tx) => {
+        if (!(await claimSchedule(tx, { scheduleId, token, leaseUntil }))) return false;
+        await alongside(tx);
+        return true;
+      }),
+    );
     if (claimed) await this.startClaimed(token, { manual: true });
     return claimed;
   }
@@ -164,10 +166,13 @@ export class ScheduleRunner {
           ?.slice(0, 1)
           .map((task) => task.id) ?? [],
     );
-    await db.transaction().execute(async (tx) => {
-      for (const [next, scheduleIds] of byNextRun) await setNextRunAt(tx, token, scheduleIds, new Date(next));
-      await setTasksQueued(tx, firstTasks, true);
-    });
+    await retryOnConflict(() =>
+      db.transaction().execute(async (tx) => {
+        for (const [next, scheduleIds] of byNextRun)
+          await setNextRunAt(tx, token, scheduleIds, new Date(next));
+        await setTasksQueued(tx, firstTasks, true);
+      }),
+    );
     for (const entry of claimed) {
       this.#track(
         token,
@@ -203,7 +208,8 @@ export class ScheduleRunner {
   /** Renews the lease of every claim with a live run. */
   async renew(): Promise<void> {
     const tokens = [...this.#liveTokens.keys()];
-    if (tokens.length > 0) await renewLeases(this.deps.db, tokens, this.leaseUntil(this.deps.clock()));
+    if (tokens.length === 0) return;
+    await retryOnConflict(() => renewLeases(this.deps.db, tokens, this.leaseUntil(this.deps.clock())));
   }
 
   #track(token: string, run: Promise<void>) {

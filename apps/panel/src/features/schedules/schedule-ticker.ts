@@ -1,5 +1,6 @@
 import type { Db } from '@aerie/panel/db/database';
 import type { Log } from '@aerie/panel/logging/log';
+import { retryOnConflict } from './batching';
 import { claimDueSchedules, expiredClaims, releaseExpiredClaims } from './schedule-claims.repository';
 import type { ScheduleRunner } from './schedule-runner';
 
@@ -59,7 +60,7 @@ export class ScheduleTicker {
     let released = 0;
     const expired = await expiredClaims(db, clock());
     if (expired.length > 0) {
-      released = await releaseExpiredClaims(db, expired, clock());
+      released = await retryOnConflict(() => releaseExpiredClaims(db, expired, clock()));
       if (released > 0) {
         log.warn(
           { schedules: expired },
@@ -71,12 +72,14 @@ export class ScheduleTicker {
     while (!runner.stopping) {
       const now = clock();
       const token = runner.newToken('cron');
-      const count = await claimDueSchedules(db, {
-        token,
-        now,
-        leaseUntil: runner.leaseUntil(now),
-        limit: this.options.claimBatch,
-      });
+      const count = await retryOnConflict(() =>
+        claimDueSchedules(db, {
+          token,
+          now,
+          leaseUntil: runner.leaseUntil(now),
+          limit: this.options.claimBatch,
+        }),
+      );
       if (count > 0) await runner.startClaimed(token, { manual: false });
       claimed += count;
       if (count < this.options.claimBatch) break;
