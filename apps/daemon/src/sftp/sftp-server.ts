@@ -121,6 +121,9 @@ export class SftpServer {
       socket.destroy();
       return;
     }
+    // SFTP answers are small packets the client waits for (a write's status before the next write): with Nagle's
+    // algorithm each waited for the previous one's acknowledgement, which made uploads 3x slower than sshd's.
+    socket.setNoDelay(true);
     this.#sockets.add(socket);
     this.#perAddress.set(key, fromAddress + 1);
     const id = `${socket.remoteAddress}|${socket.remotePort}`;
