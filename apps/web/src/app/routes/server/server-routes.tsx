@@ -63,8 +63,16 @@ export const serverRoutes: RouteObject[] = [
     lazy: async () => ({ Component: (await import('@/app/routes/server/file-editor')).EditFileRoute }),
   },
   page('databases', 'databases', 'database.*'),
-  page('schedules', 'schedules', 'schedule.*'),
-  page('schedules/:scheduleId', 'schedules', 'schedule.*'),
+  {
+    path: 'schedules',
+    handle: { permission: ['schedule.*'] } satisfies ServerRouteHandle,
+    lazy: async () => ({ Component: (await import('@/app/routes/server/schedules')).SchedulesRoute }),
+  },
+  {
+    path: 'schedules/:scheduleId',
+    handle: { permission: ['schedule.*'] } satisfies ServerRouteHandle,
+    lazy: async () => ({ Component: (await import('@/app/routes/server/schedule')).ScheduleRoute }),
+  },
   {
     path: 'users',
     handle: { permission: ['user.*'] } satisfies ServerRouteHandle,
