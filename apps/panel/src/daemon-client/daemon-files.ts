@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type {
   ChmodFilesBody,
   DaemonCreateDirectoryBody,
@@ -57,7 +58,8 @@ export class DaemonServerFiles {
     const response = await this.#transport.send(this.#node, 'GET', this.#path('contents', { file }), {
       timeoutMs: fileCallTimeoutsMs.contents,
     });
-    const body = response.body ? Readable.fromWeb(response.body) : Readable.from([]);
+    // fetch's body is Node's web stream; named so here because a DOM lib (the benchmarks') types it apart.
+    const body = response.body ? Readable.fromWeb(response.body as NodeReadableStream) : Readable.from([]);
     return { status: response.status, headers: response.headers, body };
   }
 

@@ -133,10 +133,13 @@ export async function completeRuns(
   runs: { token: string; ids: readonly number[]; lastRunAt: Date | null },
 ): Promise<void> {
   for (const chunk of chunks(runs.ids)) {
+    // Only while the run still holds the schedule: another run may have taken it since (is_active switched).
     await tx
       .updateTable('tasks')
       .set({ is_queued: false })
-      .where('schedule_id', 'in', chunk)
+      .where('schedule_id', 'in', (eb) =>
+        eb.selectFrom('schedules').select('id').where('claimed_by', '=', runs.token).where('id', 'in', chunk),
+      )
       .where('is_queued', '=', true)
       .execute();
     await tx
