@@ -1,7 +1,8 @@
 /**
  * Every activity event name the panel records or will record (reference §7.3, plus the `auth:` events of
  * Pterodactyl's authentication listeners). Written `<area>:<subject>.<verb>`; clients translate by name.
- * `server:file.chmod` is Aerie's own (upstream logs no chmod).
+ * `server:file.chmod` is Aerie's own (upstream logs no chmod), and so are the schedule worker's `server:schedule.run`,
+ * `.fail`, `.stop` and `.skip` (upstream logs a run by hand only), recorded with no actor when a run ends.
  */
 export const activityEvents = [
   'auth:success',
@@ -42,6 +43,10 @@ export const activityEvents = [
   'server:schedule.update',
   'server:schedule.execute',
   'server:schedule.delete',
+  'server:schedule.run',
+  'server:schedule.fail',
+  'server:schedule.stop',
+  'server:schedule.skip',
   'server:task.create',
   'server:task.update',
   'server:task.delete',

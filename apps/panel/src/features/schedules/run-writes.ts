@@ -1,4 +1,5 @@
 import type { Db } from '@aerie/panel/db/database';
+import { type ActivityEntry, recordActivities } from '@aerie/panel/features/activity/activity-log';
 import { retryOnConflict } from './batching';
 import { completeRuns, setTasksQueued } from './schedule-claims.repository';
 
@@ -12,10 +13,12 @@ interface Pending {
   queued: Map<number, boolean>;
   /** Run token → schedules whose run ended, and whether it ran (sets last_run_at). */
   completions: Map<string, { ran: number[]; skipped: number[] }>;
+  /** How the runs ended, for the activity log: written with their completions. */
+  activity: ActivityEntry[];
   waiters: Waiter[];
 }
 
-const empty = (): Pending => ({ queued: new Map(), completions: new Map(), waiters: [] });
+const empty = (): Pending => ({ queued: new Map(), completions: new Map(), activity: [], waiters: [] });
 
 /**
  * The writes of running schedules, committed together: what runs ask for while a commit is under way goes into the
@@ -35,8 +38,17 @@ export class RunWrites {
     return this.#request();
   }
 
-  /** Ends a run: the schedule idle again and its claim dropped; `ran` sets its last run to the commit's time. */
-  complete(token: string, scheduleId: number, ran: boolean): Promise<void> {
+  /**
+   * Ends a run: the schedule idle again and its claim dropped; `ran` sets its last run to the commit's time;
+   * `activity` (how it ended) goes into the server's activity log in the same transaction.
+   */
+  complete(
+    token: string,
+    scheduleId: number,
+    ran: boolean,
+    activity: ActivityEntry | null = null,
+  ): Promise<void> {
+    if (activity) this.#pending.activity.push(activity);
     const entry = this.#pending.completions.get(token) ?? { ran: [], skipped: [] };
     (ran ? entry.ran : entry.skipped).push(scheduleId);
     this.#pending.completions.set(token, entry);
@@ -83,6 +95,7 @@ export class RunWrites {
         if (ran.length > 0) await completeRuns(tx, { token, ids: ran, lastRunAt: now });
         if (skipped.length > 0) await completeRuns(tx, { token, ids: skipped, lastRunAt: null });
       }
+      await recordActivities(tx, batch.activity, now);
     });
   }
 }

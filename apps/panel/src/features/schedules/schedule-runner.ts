@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import type { Db } from '@aerie/panel/db/database';
 import type { Tx } from '@aerie/panel/db/transaction';
+import type { ActivityEntry } from '@aerie/panel/features/activity/activity-log';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import type { PowerService } from '@aerie/panel/features/servers/power.service';
 import { type PowerSignal, powerSignals } from '@aerie/panel/features/servers/power-signal';
@@ -47,6 +48,27 @@ const OFFLINE_STATES = new Set(['offline', 'stopping']);
 
 /** How long one daemon answer about a server's state is reused by the runs of its other schedules. */
 const SERVER_STATE_TTL_MS = 1000;
+
+/** How a run ended, for the server's activity log (`server:schedule.*`, recorded with no actor). */
+interface RunOutcome {
+  event: 'server:schedule.run' | 'server:schedule.fail' | 'server:schedule.stop' | 'server:schedule.skip';
+  properties?: Record<string, unknown>;
+}
+
+/** Why a run stopped before one of its tasks, as the activity log says it. */
+const runStopReasons = {
+  panelStopping: 'the panel was stopping',
+  switchedOff: 'the schedule was switched off',
+  serverBusy: (status: string) =>
+    ({
+      suspended: 'the server is suspended',
+      installing: 'the server is installing',
+      install_failed: 'the server failed to install',
+      reinstall_failed: 'the server failed to reinstall',
+      restoring_backup: 'the server is restoring a backup',
+    })[status] ?? `the server is ${status}`,
+  internalError: 'the panel stopped the run with an error (see its log)',
+};
 
 interface Run {
   token: string;
@@ -243,13 +265,18 @@ export class ScheduleRunner {
   async #run(run: Run): Promise<void> {
     const { token, manual, claimed, node, tasks } = run;
     const { schedule, server } = claimed;
-    // Skipped runs (a server in a conflict state, no tasks) leave the last run as it was.
+    // Skipped runs (a server in a conflict state, no tasks) leave the last run as it was, and the log too.
     let ran = false;
     let holdsClaim = true;
+    let outcome: RunOutcome | null = null;
+    const failures: { task: number; action: string; message: string }[] = [];
     try {
       if (this.#stopping || server.status !== null || !node || tasks.length === 0) return;
       ran = true;
-      if (schedule.onlyWhenOnline && !(await this.#isOnline(server.uuid, node))) return;
+      if (schedule.onlyWhenOnline && !(await this.#isOnline(server.uuid, node))) {
+        outcome = { event: 'server:schedule.skip' };
+        return;
+      }
       for (const [index, task] of tasks.entries()) {
         const previous = tasks[index - 1];
         if (previous)
@@ -259,37 +286,72 @@ export class ScheduleRunner {
               [task.id, true],
             ]),
           );
+        const stopped = (reason: string): RunOutcome => ({
+          event: 'server:schedule.stop',
+          properties: { task: task.sequenceId, reason },
+        });
         const wait = index === 0 && manual ? 0 : task.timeOffset * 1000;
         if (wait > 0) await this.options.sleep(wait, this.#abort.signal);
-        if (this.#stopping) return;
+        if (this.#stopping) {
+          outcome = stopped(runStopReasons.panelStopping);
+          return;
+        }
         if (wait > 0 || index > 0) {
           const state = await this.#states.get(schedule.id);
           if (state?.claimedBy !== token) {
             holdsClaim = false;
             return;
           }
-          if ((!state.isActive && !manual) || state.serverStatus !== null) return;
+          if (!state.isActive && !manual) {
+            outcome = stopped(runStopReasons.switchedOff);
+            return;
+          }
+          if (state.serverStatus !== null) {
+            outcome = stopped(runStopReasons.serverBusy(state.serverStatus));
+            return;
+          }
         }
         try {
           await this.#gate.run(() => this.#dispatch(server.uuid, node, task));
         } catch (error) {
+          const message = messageOf(error);
           this.deps.log.warn(
             { schedule: schedule.id, server: server.uuid, task: task.sequenceId, action: task.action },
-            `Schedule ${schedule.id} ("${schedule.name}") task ${task.sequenceId} (${task.action}) failed: ${messageOf(error)}`,
+            `Schedule ${schedule.id} ("${schedule.name}") task ${task.sequenceId} (${task.action}) failed: ${message}`,
           );
-          if (!task.continueOnFailure) return;
+          if (!task.continueOnFailure) {
+            outcome = {
+              event: 'server:schedule.fail',
+              properties: { task: task.sequenceId, action: task.action, message },
+            };
+            return;
+          }
+          failures.push({ task: task.sequenceId, action: task.action, message });
         }
       }
+      outcome = { event: 'server:schedule.run', properties: failures.length > 0 ? { failures } : {} };
     } catch (error) {
       this.deps.log.error(
         { err: error, schedule: schedule.id },
         `Schedule ${schedule.id} stopped with an error`,
       );
+      outcome = {
+        event: 'server:schedule.fail',
+        properties: { task: null, action: null, message: runStopReasons.internalError },
+      };
     } finally {
       // A run whose claim was taken away ends without touching the schedule: it is someone else's now.
       if (holdsClaim) {
+        const entry: ActivityEntry | null = outcome && {
+          event: outcome.event,
+          actor: null,
+          server: { id: server.id },
+          properties: { name: schedule.name, manual, ...outcome.properties },
+          ip: '',
+          isApi: false,
+        };
         await this.#writes
-          .complete(token, schedule.id, ran)
+          .complete(token, schedule.id, ran, entry)
           .catch((error: unknown) =>
             this.deps.log.error(
               { err: error, schedule: schedule.id },

@@ -411,3 +411,111 @@ describe('a runner that stops or dies mid-run', () => {
     expect(sent()).toEqual([{ commands: ['say manual'] }, { commands: ['say later'] }]);
   });
 });
+
+describe('the activity log', () => {
+  /** The server's activity log as its owner reads it: newest first, event, actor and description. */
+  async function log() {
+    const response = await s.owner.get(`/api/client/servers/${s.server.uuid_short}/activity`);
+    expect(response.statusCode).toBe(200);
+    return (
+      response.json() as {
+        data: {
+          attributes: { event: string; properties: Record<string, unknown>; relationships?: unknown };
+        }[];
+      }
+    ).data.map(({ attributes }) => ({
+      event: attributes.event,
+      properties: attributes.properties,
+      actor: 'relationships' in attributes,
+    }));
+  }
+
+  beforeEach(async () => {
+    await t.db.deleteFrom('activity_logs').execute();
+  });
+
+  it('records how each run ended, with no actor: ran, failed at a task, skipped while offline', async () => {
+    await schedule([{ payload: 'say one' }], { name: 'Announce' });
+    await tickAndWait(worker());
+    commandAnswer = { status: 502, body: { error: 'Server is not running.' } };
+    now = at('2030-01-07T12:01:00Z');
+    await t.db.deleteFrom('schedules').execute();
+    await schedule([{ payload: 'say two' }, { action: 'power', payload: 'restart' }], { name: 'Restart' });
+    await tickAndWait(worker());
+    state = 'offline';
+    now = at('2030-01-07T12:02:00Z');
+    await t.db.deleteFrom('schedules').execute();
+    await schedule([{ payload: 'say three' }], { name: 'Online only', onlyWhenOnline: true });
+    await tickAndWait(worker());
+
+    expect(await log()).toEqual([
+      { event: 'server:schedule.skip', properties: { name: 'Online only', manual: false }, actor: false },
+      {
+        event: 'server:schedule.fail',
+        properties: {
+          name: 'Restart',
+          manual: false,
+          task: 1,
+          action: 'command',
+          message: 'Server must be online in order to send commands.',
+        },
+        actor: false,
+      },
+      { event: 'server:schedule.run', properties: { name: 'Announce', manual: false }, actor: false },
+    ]);
+  });
+
+  it('lists the tasks that failed and continued, and why a run stopped before a task', async () => {
+    commandAnswer = { status: 502, body: { error: 'Server is not running.' } };
+    await schedule(
+      [
+        { payload: 'say one', continueOnFailure: true },
+        { action: 'power', payload: 'restart' },
+      ],
+      { name: 'Keeps going' },
+    );
+    await tickAndWait(worker());
+    const [continued] = await log();
+    expect(continued).toEqual({
+      event: 'server:schedule.run',
+      properties: {
+        name: 'Keeps going',
+        manual: false,
+        count: 1,
+        failures: [
+          { task: 1, action: 'command', message: 'Server must be online in order to send commands.' },
+        ],
+      },
+      actor: false,
+    });
+
+    await t.db.deleteFrom('schedules').execute();
+    commandAnswer = { status: 204 };
+    now = at('2030-01-07T12:05:00Z');
+    const off = await schedule([{ payload: 'say a' }, { payload: 'say b', timeOffset: 5 }], {
+      name: 'Switched off',
+    });
+    await tickAndWait(
+      worker({
+        sleep: async (ms) => {
+          await virtualSleep(ms);
+          await t.db.updateTable('schedules').set({ is_active: false }).where('id', '=', off).execute();
+        },
+      }),
+    );
+    const [stopped] = await log();
+    expect(stopped).toEqual({
+      event: 'server:schedule.stop',
+      properties: { name: 'Switched off', manual: false, task: 2, reason: 'the schedule was switched off' },
+      actor: false,
+    });
+  });
+
+  it('records nothing for a run of a suspended server, which does not run at all', async () => {
+    await schedule([{}]);
+    await setServerState(t, s.server, s.node, { status: 'suspended' });
+    await tickAndWait(worker());
+    await setServerState(t, s.server, s.node, {});
+    expect(await log()).toEqual([]);
+  });
+});
