@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { JwtDenylist } from './auth/jwt-denylist';
+import { BackupService } from './backups/backup-service';
 import { type DaemonConfig, loadDaemonConfig } from './config/env';
 import { buildDaemonApp, type DaemonAppOptions } from './http/app';
 import { signedFileRoutes } from './http/signed-file-routes';
@@ -46,13 +47,23 @@ export async function runDaemon(
   const driver = await loadRuntimeDriver(config.runtime, config.dataDirectory);
   const panel = new PanelClient({ url: config.panelUrl, tokenId: config.tokenId, token: config.token });
   const manager = new ServerManager({ dataDirectory: config.dataDirectory, driver, panel });
+  await mkdir(config.backupDirectory, { recursive: true, mode: 0o700 });
+  const backups = new BackupService({ directory: config.backupDirectory, panel });
   // The node-token file routes are part of the app; the signed download/upload URLs are its public hook.
   const files = signedFileRoutes({
     dataDirectory: config.dataDirectory,
     uploadLimitMb: config.uploadLimitMb,
     denylist,
+    backups,
   });
-  const app = buildDaemonApp({ config, manager, logger: { level: config.logLevel }, ...files, ...hooks });
+  const app = buildDaemonApp({
+    config,
+    manager,
+    backups,
+    logger: { level: config.logLevel },
+    ...files,
+    ...hooks,
+  });
   // Before boot: a signal while servers are starting again must still end them and keep their states.
   const sftp: { server?: SftpServer } = {};
   const stopping = stopOnSignals(app, manager, sftp, supervisorPid(env));

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { JwtError } from './jwt-errors';
 
 /** What a token may be used for (CVE-2026-54593: a token for one purpose must not open another). */
-export type JwtPurpose = 'websocket' | 'file_download' | 'file_upload';
+export type JwtPurpose = 'websocket' | 'file_download' | 'file_upload' | 'backup_download';
 
 /** How far the daemon's clock may lag the panel's before a fresh token counts as not yet valid. */
 export const JWT_CLOCK_TOLERANCE_SECONDS = 30;
@@ -24,6 +24,8 @@ const claimsSchema = z.object({
   unique_id: z.string().optional(),
   /** File download tokens: the file, URL-decoded. */
   file_path: z.string().optional(),
+  /** Backup download tokens: the backup (its file is `<uuid>.tar.gz` in the backup directory). */
+  backup_uuid: z.string().optional(),
 });
 
 export type DaemonJwtClaims = z.output<typeof claimsSchema>;

@@ -8,6 +8,8 @@ export const DAEMON_PERMISSIONS = {
   receiveErrors: 'admin.websocket.errors',
   receiveInstall: 'admin.websocket.install',
   receiveTransfer: 'admin.websocket.transfer',
+  /** `backup completed:<uuid>` events. */
+  readBackups: 'backup.read',
 } as const;
 
 /**

@@ -42,6 +42,7 @@ const schema = z.object({
     ),
   DATA_DIR: z.string().trim().default('./data'),
   DAEMON_DATA_DIR: z.string().trim().optional(),
+  DAEMON_BACKUP_DIR: z.string().trim().optional(),
   DAEMON_UPLOAD_LIMIT_MB: z
     .string()
     .trim()
@@ -72,6 +73,8 @@ export interface DaemonConfig {
   allowedOrigins: string[];
   /** Absolute: `volumes/<uuid>`, `states.json`, `logs/install/<uuid>.log`, `tmp/`. */
   dataDirectory: string;
+  /** Local backups (`<backup uuid>.tar.gz`) and the temporary archives of both adapters; `<dataDirectory>/backups`. */
+  backupDirectory: string;
   /** Largest file a signed upload accepts, in MiB (Wings' api.upload_limit). */
   uploadLimitMb: number;
   /** `process-unsafe`: the process runtime without a sandbox (single-user development only). */
@@ -108,6 +111,7 @@ export function loadDaemonConfig(env: Record<string, string | undefined> = proce
     throw new DaemonConfigError(`Invalid daemon configuration:\n${lines.join('\n')}`);
   }
   const data = parsed.data;
+  const dataDirectory = path.resolve(data.DAEMON_DATA_DIR ?? path.join(data.DATA_DIR, 'daemon'));
   return {
     host: data.DAEMON_HOST,
     port: data.DAEMON_PORT,
@@ -116,7 +120,8 @@ export function loadDaemonConfig(env: Record<string, string | undefined> = proce
     token: data.DAEMON_TOKEN,
     panelUrl: data.PANEL_URL,
     allowedOrigins: data.DAEMON_ALLOWED_ORIGINS,
-    dataDirectory: path.resolve(data.DAEMON_DATA_DIR ?? path.join(data.DATA_DIR, 'daemon')),
+    dataDirectory,
+    backupDirectory: path.resolve(data.DAEMON_BACKUP_DIR ?? path.join(dataDirectory, 'backups')),
     uploadLimitMb: data.DAEMON_UPLOAD_LIMIT_MB,
     runtime: data.RUNTIME,
     logLevel: data.LOG_LEVEL,

@@ -25,25 +25,44 @@ export interface ArchiveItem {
   open?: () => Promise<{ handle: FileHandle; size: number }>;
 }
 
+export interface ArchiveWriteOptions {
+  /** tar.gz: the gzip level, 0 (stored) to 9; 6 unless told (backups use 1, Wings' `best_speed`). */
+  gzipLevel?: number;
+}
+
 export async function writeArchive(
   items: AsyncIterable<ArchiveItem>,
   format: ArchiveFormat,
   output: Writable,
+  options: ArchiveWriteOptions = {},
 ): Promise<void> {
   if (format === 'zip') await writeZip(items, output);
-  else await writeTarGz(items, output);
+  else await writeTarGz(items, output, options.gzipLevel ?? 6);
 }
 
-async function writeTarGz(items: AsyncIterable<ArchiveItem>, output: Writable): Promise<void> {
+async function writeTarGz(items: AsyncIterable<ArchiveItem>, output: Writable, level: number): Promise<void> {
   const pack = tar.pack();
   const written = pipeline(
     Readable.from(pack),
     (source: AsyncIterable<Uint8Array>) => coalesce(source, ZLIB_CHUNK),
-    zlib.createGzip({ level: 6, chunkSize: ZLIB_CHUNK }),
+    zlib.createGzip({ level, chunkSize: ZLIB_CHUNK }),
     output,
   );
+  // The output failing (a full disk, a closed socket) must stop the walk at once, not leave it waiting on a
+  // drain that never comes, nor leave `written` rejected with nobody listening yet.
+  let failure: unknown;
+  const stopped = written.then(
+    () => undefined,
+    (error: unknown) => {
+      failure = error ?? new Error('The archive could not be written.');
+    },
+  );
+  const assertWriting = () => {
+    if (failure !== undefined) throw failure;
+  };
   try {
     for await (const item of items) {
+      assertWriting();
       const header = { name: item.name, mode: item.stats.mode & 0o7777, mtime: item.stats.mtime };
       if (item.stats.isDirectory()) {
         pack.entry({ ...header, type: 'directory' });
@@ -60,10 +79,12 @@ async function writeTarGz(items: AsyncIterable<ArchiveItem>, output: Writable): 
         const sink = pack.entry({ ...header, type: 'file', size }, (error) => finish(error));
         // tar-stream's entry is a streamx writable: written by hand, with its back-pressure.
         for await (const chunk of readExactly(handle, size)) {
-          if (!sink.write(chunk as Buffer)) await once(sink, 'drain');
+          if (!sink.write(chunk as Buffer)) await Promise.race([once(sink, 'drain'), stopped]);
+          assertWriting();
         }
         (sink as unknown as { end(): void }).end();
-        await finished;
+        await Promise.race([finished, stopped]);
+        assertWriting();
       }
     }
     pack.finalize();

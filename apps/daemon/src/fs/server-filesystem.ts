@@ -24,7 +24,7 @@ import { MimeCache } from './mime-cache';
 import { OpenFile, type OpenFileMode } from './open-file';
 import { readExactly } from './read-exactly';
 import { renameNoReplace } from './rename-no-replace';
-import { removeTree, usedBytes, walkTree } from './tree';
+import { openChildNoFollow, removeTree, usedBytes, walkTree } from './tree';
 import { writeAll } from './write-all';
 
 const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
@@ -57,6 +57,12 @@ export interface FileContents {
 }
 
 /** A file's new contents: bytes at once, or a stream or any async source of pieces as they arrive. */
+/** What a backup leaves out (backups/ignore-rules.ts). */
+export interface BackupFilter {
+  ignores(relativePath: string, isDirectory: boolean): boolean;
+  readonly canSkipIgnoredDirectories: boolean;
+}
+
 export type FileData = Buffer | Uint8Array | string | Readable | AsyncIterable<Uint8Array>;
 
 /**
@@ -400,6 +406,105 @@ export class ServerFilesystem {
     } finally {
       await handle.close();
     }
+  }
+
+  /**
+   * Every entry under the root for a backup, in walk order: regular files (opened when the writer asks, through
+   * the walk's own `O_NOFOLLOW` directory), symlinks as links (never followed), and a directory only when
+   * something inside it is archived, just before its first entry (empty folders are dropped, as Wings). Sockets,
+   * pipes and devices are skipped. `filter` decides by the root-relative path; an ignored directory is walked
+   * anyway when a rule could take something inside it back.
+   */
+  async *backupItems(filter: BackupFilter): AsyncGenerator<ArchiveItem> {
+    const root = await this.jail.openRoot();
+    try {
+      yield* this.backupWalk(root, [], filter, []);
+    } finally {
+      await root.close();
+    }
+  }
+
+  private async *backupWalk(
+    directory: DirectoryHandle,
+    relative: readonly string[],
+    filter: BackupFilter,
+    pending: ArchiveItem[],
+  ): AsyncGenerator<ArchiveItem> {
+    const children = (await fs.readdir(directory.path).catch(() => [] as string[])).sort();
+    for (const name of children) {
+      const path = [...relative, name];
+      const stats = await fs.lstat(directory.child(name)).catch(() => undefined);
+      if (stats === undefined) continue; // gone since the listing
+      const item: ArchiveItem = { name: path.join('/'), stats };
+      if (stats.isDirectory()) {
+        const ignored = filter.ignores(item.name, true);
+        if (ignored && filter.canSkipIgnoredDirectories) continue;
+        const child = await openChildNoFollow(directory, name);
+        if (child === undefined) continue;
+        // A directory is written only if it holds something kept (even a folder a rule ignores, when a later
+        // rule takes a file inside it back), just before that thing.
+        pending.push(item);
+        try {
+          yield* this.backupWalk(child, path, filter, pending);
+        } finally {
+          await child.close();
+        }
+        const stillPending = pending.indexOf(item);
+        if (stillPending >= 0) pending.splice(stillPending);
+        continue;
+      }
+      if (filter.ignores(item.name, false)) continue;
+      if (stats.isSymbolicLink()) {
+        item.linkTarget = await fs.readlink(directory.child(name)).catch(() => undefined);
+        if (item.linkTarget === undefined) continue;
+      } else if (stats.isFile()) {
+        item.open = () => this.openForArchiveIn(directory, name);
+      } else {
+        continue; // sockets, pipes, devices
+      }
+      yield* pending.splice(0);
+      yield item;
+    }
+  }
+
+  /**
+   * Removes everything inside the root (the root itself stays): links as links, never followed, whatever the
+   * egg's denylist says. The freed bytes leave the quota.
+   */
+  async truncate(): Promise<void> {
+    const root = await this.jail.openRoot();
+    try {
+      for (const name of await fs.readdir(root.path)) {
+        this.quota.add(-(await removeTree(root, name)));
+      }
+    } catch (error) {
+      fromSystemError(error);
+    } finally {
+      await root.close();
+    }
+  }
+
+  /**
+   * Extracts an archive that lies outside the server (a backup) into the root, with every check of `decompress`:
+   * the archive is refused whole, before anything is written, for names leaving the root, links, hard links,
+   * count, ratio or a total past the quota; denylisted entries are skipped.
+   */
+  async extractFrom(handle: FileHandle): Promise<ExtractResult> {
+    const head = Buffer.alloc(512);
+    const { bytesRead } = await handle.read(head, 0, 512, 0);
+    const kind = detectArchive(head.subarray(0, bytesRead));
+    if (kind === undefined) throw new FilesystemError('EUNSUPPORTED');
+    const archiveBytes = (await handle.stat()).size;
+    return extractArchive({
+      jail: this.jail,
+      handle,
+      kind,
+      archiveBytes,
+      base: [],
+      denylist: this.denylist,
+      quota: this.quota,
+      limits: this.limits,
+    }).catch(fromSystemError);
   }
 
   /**

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import type { BackupService } from '../backups/backup-service';
 import { FilesystemError, isDiskFull } from '../fs/filesystem-error';
 import type { ServerManager } from '../server/server-manager';
 import { systemInfo } from '../system/system-info';
@@ -24,6 +25,8 @@ export interface DaemonAppOptions {
   config: DaemonAppConfig;
   manager: ServerManager;
   logger?: FastifyServerOptions['logger'];
+  /** With it, the backup routes `POST …/backup`, `POST …/backup/:backup/restore`, `DELETE …/backup/:backup`. */
+  backups?: BackupService;
   /** Bounds on connections and their time-outs; `defaultConnectionLimits()` for what is not given. */
   connectionLimits?: Partial<ConnectionLimits>;
   /**
@@ -109,7 +112,7 @@ export function buildDaemonApp(options: DaemonAppOptions): FastifyInstance {
   app.register(async (scope) => {
     scope.addHook('onRequest', nodeTokenAuth(config.token));
     scope.get('/api/system', () => systemInfo(config.dataDirectory));
-    await serverRoutes(scope, manager);
+    await serverRoutes(scope, manager, options.backups);
     await options.registerProtected?.(scope, manager, config);
   });
   return app;

@@ -1,7 +1,7 @@
 import type { DaemonPowerBody } from '@aerie/shared/daemon/remote-wire';
 import type { FastifyInstance } from 'fastify';
 import type { PowerAction } from '../server/console-server';
-import { INSTALLING_MESSAGE, SUSPENDED_MESSAGE } from '../server/managed-server';
+import { INSTALLING_MESSAGE, RESTORING_MESSAGE, SUSPENDED_MESSAGE } from '../server/managed-server';
 import { HttpError } from './http-errors';
 import { panelFailure, serverOf } from './route-helpers';
 
@@ -31,6 +31,7 @@ export async function powerRoutes(scope: FastifyInstance): Promise<void> {
         throw new HttpError(400, SUSPENDED_MESSAGE);
       }
       if (server.isInstalling) throw new HttpError(409, INSTALLING_MESSAGE);
+      if (server.isRestoring) throw new HttpError(409, RESTORING_MESSAGE);
       // Accepted now, carried out in the background: a later failure reaches the console as an error event.
       server.powerInBackground(action, waitMilliseconds(request.body?.wait_seconds));
       return reply.status(202).send();
@@ -58,6 +59,7 @@ export async function powerRoutes(scope: FastifyInstance): Promise<void> {
   scope.post('/api/servers/:server/install', async (request, reply) => {
     const server = serverOf(request);
     if (server.isInstalling) throw new HttpError(409, INSTALLING_MESSAGE);
+    if (server.isRestoring) throw new HttpError(409, RESTORING_MESSAGE);
     void server.install();
     return reply.status(202).send();
   });
@@ -66,6 +68,7 @@ export async function powerRoutes(scope: FastifyInstance): Promise<void> {
     const server = serverOf(request);
     if (server.powerLocked) throw new HttpError(409, REINSTALL_LOCKED_MESSAGE);
     if (server.isInstalling) throw new HttpError(409, INSTALLING_MESSAGE);
+    if (server.isRestoring) throw new HttpError(409, RESTORING_MESSAGE);
     void server.install({ reinstall: true });
     return reply.status(202).send();
   });

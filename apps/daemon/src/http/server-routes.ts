@@ -1,5 +1,7 @@
 import type { DaemonCreateServerBody } from '@aerie/shared/daemon/remote-wire';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { backupRoutes } from '../backups/backup-routes';
+import type { BackupService } from '../backups/backup-service';
 import type { ManagedServer } from '../server/managed-server';
 import type { ServerManager } from '../server/server-manager';
 import { fileRoutes } from './file-routes';
@@ -12,7 +14,11 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 export const INVALID_UUID_MESSAGE = 'The uuid field must be a valid version 4 UUID.';
 
 /** `/api/servers` and `/api/servers/:server/*`; mounted inside the node-token scope. */
-export async function serverRoutes(app: FastifyInstance, manager: ServerManager): Promise<void> {
+export async function serverRoutes(
+  app: FastifyInstance,
+  manager: ServerManager,
+  backups?: BackupService,
+): Promise<void> {
   app.get('/api/servers', async () => manager.list().map(presentServer));
 
   app.post<{ Body: Partial<DaemonCreateServerBody> | undefined }>('/api/servers', async (request, reply) => {
@@ -46,5 +52,6 @@ export async function serverRoutes(app: FastifyInstance, manager: ServerManager)
 
     await powerRoutes(scope);
     await fileRoutes(scope);
+    if (backups) await backupRoutes(scope, backups);
   });
 }

@@ -1,10 +1,13 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
+import { BACKUP_DOWNLOAD_PURPOSE } from '@aerie/shared/backups/backups-daemon-wire';
 import { FILE_DOWNLOAD_PURPOSE, FILE_UPLOAD_PURPOSE } from '@aerie/shared/files/file-wire';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { JwtDenylist } from '../auth/jwt-denylist';
 import { UsedTokenStore } from '../auth/used-token-store';
+import { backupDownloadRoute } from '../backups/backup-download';
+import type { BackupService } from '../backups/backup-service';
 import { FilesystemError, type FilesystemErrorCode } from '../fs/filesystem-error';
 import type { ServerManager } from '../server/server-manager';
 import type { DaemonAppConfig, DaemonAppOptions } from './app';
@@ -31,6 +34,8 @@ export interface SignedFileRoutesOptions {
    * its jti or its user, is refused like their socket tokens.
    */
   denylist: JwtDenylist;
+  /** With it, `GET /download/backup?token=` serves the local backups (same token checks and one-time store). */
+  backups?: BackupService;
 }
 
 /**
@@ -58,7 +63,7 @@ async function registerSignedFileRoutes(
   const limitBytes = options.uploadLimitMb * 1024 * 1024;
   const authorise = (
     token: string | undefined,
-    purpose: typeof FILE_DOWNLOAD_PURPOSE | typeof FILE_UPLOAD_PURPOSE,
+    purpose: typeof FILE_DOWNLOAD_PURPOSE | typeof FILE_UPLOAD_PURPOSE | typeof BACKUP_DOWNLOAD_PURPOSE,
   ) =>
     authoriseSignedFile(token, {
       purpose,
@@ -67,6 +72,13 @@ async function registerSignedFileRoutes(
       usedTokens,
       denylist: options.denylist,
     });
+
+  if (options.backups) {
+    await backupDownloadRoute(scope, {
+      backups: options.backups,
+      authorise: (token) => authorise(token, BACKUP_DOWNLOAD_PURPOSE),
+    });
+  }
 
   // Parts are read in the handler, after the token: a refused upload never has its files parsed.
   await scope.register(multipart, {

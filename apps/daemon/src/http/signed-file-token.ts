@@ -8,6 +8,8 @@ import type { ManagedServer } from '../server/managed-server';
 import type { ServerManager } from '../server/server-manager';
 import { HttpError, NOT_FOUND_MESSAGE } from './http-errors';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const TOKEN_USED_MESSAGE = 'jwt: this link has already been used, request a new one';
 
 export interface SignedFileAccess {
@@ -41,7 +43,9 @@ export async function authoriseSignedFile(
   const { claims } = result;
   const unique = claims.unique_id;
   const fileMissing = options.purpose === 'file_download' && !claims.file_path;
-  if (unique === undefined || unique === '' || fileMissing)
+  // The backup's uuid becomes a file name: nothing but a uuid is accepted.
+  const backupMissing = options.purpose === 'backup_download' && !UUID.test(claims.backup_uuid ?? '');
+  if (unique === undefined || unique === '' || fileMissing || backupMissing)
     throw new HttpError(403, JWT_ERROR_MESSAGES.claims);
   const server = options.manager.get(claims.server_uuid);
   if (!server) throw new HttpError(404, NOT_FOUND_MESSAGE);

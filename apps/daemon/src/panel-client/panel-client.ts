@@ -1,4 +1,9 @@
 import type {
+  RemoteBackupPartsResponse,
+  RemoteBackupStatus,
+  RemoteRestoreStatus,
+} from '@aerie/shared/backups/backups-daemon-wire';
+import type {
   DaemonInstallScript,
   DaemonInstallStatus,
   DaemonServerConfiguration,
@@ -15,6 +20,16 @@ export interface PanelApi {
   reportInstall(uuid: string, status: DaemonInstallStatus): Promise<void>;
   /** At boot: the panel clears installing/restoring flags this node left behind. */
   resetServers(): Promise<void>;
+}
+
+/** What the backups ask of the panel (`/api/remote/backups/*`, wings.md §1.4). */
+export interface BackupPanelApi {
+  /** `GET /backups/{backup}?size=N`: presigned UploadPart URLs for an archive of `size` bytes (s3 only). */
+  getBackupUploadParts(backup: string, size: number): Promise<RemoteBackupPartsResponse>;
+  /** `POST /backups/{backup}`: the backup's outcome. */
+  reportBackup(backup: string, status: RemoteBackupStatus): Promise<void>;
+  /** `POST /backups/{backup}/restore`: the restore's outcome (clears the server's restoring status). */
+  reportRestore(backup: string, status: RemoteRestoreStatus): Promise<void>;
 }
 
 /** The SFTP server's one question to the panel: may this login in, and with what. */
@@ -56,7 +71,7 @@ const SFTP_AUTH_TIMEOUT_MS = 10_000;
 const MAX_RETRY_DELAY_MS = 12_000;
 
 /** The daemon's HTTP client for the panel's remote API, authenticated as the node (`token_id.token`). */
-export class PanelClient implements PanelApi, SftpAuthApi {
+export class PanelClient implements PanelApi, SftpAuthApi, BackupPanelApi {
   readonly #base: string;
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
@@ -102,6 +117,18 @@ export class PanelClient implements PanelApi, SftpAuthApi {
 
   async resetServers(): Promise<void> {
     await this.#request('POST', '/servers/reset');
+  }
+
+  getBackupUploadParts(backup: string, size: number): Promise<RemoteBackupPartsResponse> {
+    return this.#request('GET', `/backups/${encodeURIComponent(backup)}?size=${size}`);
+  }
+
+  async reportBackup(backup: string, status: RemoteBackupStatus): Promise<void> {
+    await this.#request('POST', `/backups/${encodeURIComponent(backup)}`, status);
+  }
+
+  async reportRestore(backup: string, status: RemoteRestoreStatus): Promise<void> {
+    await this.#request('POST', `/backups/${encodeURIComponent(backup)}/restore`, status);
   }
 
   authenticateSftp(body: SftpAuthBody): Promise<SftpAuthAnswer> {

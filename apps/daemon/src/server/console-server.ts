@@ -1,4 +1,5 @@
 import type { EventEmitter } from 'node:events';
+import type { BackupCompletedEvent } from '@aerie/shared/backups/backups-daemon-wire';
 
 export type ServerState = 'offline' | 'starting' | 'running' | 'stopping';
 export type PowerAction = 'start' | 'stop' | 'restart' | 'kill';
@@ -33,6 +34,10 @@ export interface ConsoleServerEvents {
   stats: [stats: ServerStats];
   /** A power action failed after it was accepted; sockets show it as `daemon error`. */
   error: [message: string];
+  /** A backup ended (`backup completed:<uuid>` to sockets holding backup.read). */
+  'backup completed': [backup: string, event: BackupCompletedEvent];
+  /** A restore ended, successfully or not (`backup restore completed` to every socket). */
+  'backup restore completed': [];
   /** The server was removed from this daemon: sockets close with 1001. */
   deleted: [];
 }

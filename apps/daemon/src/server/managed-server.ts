@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire';
+import { serverMessages } from '@aerie/shared/servers/server-messages';
 import { DiskUsage } from '../disk/disk-usage';
 import type { DiskQuota } from '../fs/disk-quota';
 import type { ServerFilesystem } from '../fs/server-filesystem';
@@ -29,6 +30,8 @@ export const DISK_LIMIT_EXCEEDED_MESSAGE =
   'Server is exceeding the assigned disk space limit, stopping process now.';
 export const INSTALL_STARTED_MESSAGE = 'Starting installation process, this could take a few minutes...';
 export const INSTALL_COMPLETED_MESSAGE = 'Installation process completed.';
+/** Power actions, installs and new backups while a backup is being restored (the panel's text). */
+export const RESTORING_MESSAGE = serverMessages.restoringBackup;
 
 /** Grace periods before a kill: Wings' disk-limit and suspension stops (1 min) and its reinstall stop (10 s). */
 const DISK_LIMIT_STOP_MS = 60_000;
@@ -90,6 +93,7 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
   #sampling = false;
   #diskStopIssued = false;
   #installing = false;
+  #restoring = false;
   #installAbort: AbortController | undefined;
   #deleted = false;
   /** Told when a new configuration suspends this server: its sockets close and its signed URLs stop at once. */
@@ -126,6 +130,10 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
   get isInstalling(): boolean {
     return this.#installing;
   }
+  /** True from a restore's acceptance until it ended (power actions, installs and backups are refused). */
+  get isRestoring(): boolean {
+    return this.#restoring;
+  }
   get isTransferring(): boolean {
     return false;
   }
@@ -142,6 +150,7 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
 
   async power(action: PowerAction, waitMs = 0): Promise<void> {
     if (this.#installing) throw new ServerStateError(INSTALLING_MESSAGE);
+    if (this.#restoring) throw new ServerStateError(RESTORING_MESSAGE);
     if ((action === 'start' || action === 'restart') && this.isSuspended) {
       throw new ServerStateError(SUSPENDED_MESSAGE);
     }
@@ -203,6 +212,52 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
     return this.#files.filesystem;
   }
 
+  /**
+   * Marks the server as restoring a backup until the returned function is called: power actions and installs
+   * are refused meanwhile.
+   * @throws ServerStateError when it is installing or already restoring
+   */
+  beginRestore(): () => void {
+    if (this.#installing) throw new ServerStateError(INSTALLING_MESSAGE);
+    if (this.#restoring) throw new ServerStateError(RESTORING_MESSAGE);
+    this.#restoring = true;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.#restoring = false;
+    };
+  }
+
+  /**
+   * Asks the game to stop (its stop command or signal) and waits up to `timeoutMs` for it to be offline. No kill
+   * within that time (Wings' restore waits 2 minutes, then gives up).
+   * @returns whether the server is offline
+   */
+  async stopAndWait(timeoutMs: number): Promise<boolean> {
+    if (this.state === 'offline') return true;
+    const offline = new Promise<boolean>((resolve) => {
+      const onStatus = (state: ServerState) => {
+        if (state !== 'offline') return;
+        clearTimeout(timer);
+        this.off('status', onStatus);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.off('status', onStatus);
+        resolve(this.state === 'offline');
+      }, timeoutMs);
+      this.on('status', onStatus);
+    });
+    this.#game.power('stop', timeoutMs).catch(() => {});
+    return offline;
+  }
+
+  /** Says `text` on the console as the daemon (yellow `[Aerie Daemon]:` prefix). */
+  announce(text: string): void {
+    this.#say(text);
+  }
+
   /** Calls `listener` each time a configuration suspends this server (sync, install, start); returns the undo. */
   onSuspend(listener: () => void): () => void {
     this.#suspendListeners.add(listener);
@@ -222,6 +277,7 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
    */
   async install(options: { reinstall?: boolean } = {}): Promise<boolean> {
     if (this.#installing) throw new ServerStateError(INSTALLING_MESSAGE);
+    if (this.#restoring) throw new ServerStateError(RESTORING_MESSAGE);
     this.#installing = true;
     const abort = new AbortController();
     this.#installAbort = abort;
@@ -306,6 +362,7 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
   /** Wings' pre-boot: fresh configuration, suspension, then a fresh disk count against the limit. */
   async #beforeStart(): Promise<void> {
     if (this.#installing) throw new ServerStateError(INSTALLING_MESSAGE);
+    if (this.#restoring) throw new ServerStateError(RESTORING_MESSAGE);
     this.#apply(await this.#options.panel.getServer(this.uuid));
     if (this.isSuspended) throw new ServerStateError(SUSPENDED_MESSAGE);
     const limit = diskLimitBytes(this.#configuration);

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { BackupService, type BackupServiceOptions } from '../backups/backup-service';
 import { buildDaemonApp, type DaemonAppOptions } from '../http/app';
 import { PanelClient } from '../panel-client/panel-client';
 import { ProcessDriver } from '../runtime/process/process-driver';
@@ -15,6 +16,8 @@ export interface TestDaemon {
   url: string;
   manager: ServerManager;
   dataDirectory: string;
+  /** The daemon's backups, in `<dataDirectory>/backups` unless `backupOptions.directory` says otherwise. */
+  backups: BackupService;
   /** A request as the panel makes it (node token), unless `token` says otherwise (`null`: no header). */
   request(
     method: string,
@@ -36,6 +39,9 @@ export async function startTestDaemon(options: {
   dataDirectory?: string;
   serverOptions?: ServerManagerOptions['serverOptions'];
   plugins?: Pick<DaemonAppOptions, 'registerWebsocket' | 'registerProtected' | 'registerPublic'>;
+  /** The backup service's settings (a given `backups` is used as is, e.g. one also given to the signed routes). */
+  backupOptions?: Partial<BackupServiceOptions>;
+  backups?: BackupService;
 }): Promise<TestDaemon> {
   const dataDirectory = options.dataDirectory ?? (await mkdtemp(path.join(tmpdir(), 'aerie-daemon-data-')));
   const panel = new PanelClient({
@@ -57,7 +63,16 @@ export async function startTestDaemon(options: {
     statesDebounceMs: 50,
   });
   await manager.boot();
+  const backups =
+    options.backups ??
+    new BackupService({
+      directory: path.join(dataDirectory, 'backups'),
+      panel,
+      log: () => {},
+      ...options.backupOptions,
+    });
   const app = buildDaemonApp({
+    backups,
     config: {
       token: NODE_TOKEN,
       panelUrl: options.panel.url,
@@ -74,6 +89,7 @@ export async function startTestDaemon(options: {
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    await backups.idle();
     // As `aerie daemon` on SIGTERM: a keep-alive connection whose response the client already read in full (a
     // streamed body ends server-side a moment later) would otherwise hold close() until its timeout.
     app.server.closeAllConnections?.();
@@ -83,6 +99,7 @@ export async function startTestDaemon(options: {
     url,
     manager,
     dataDirectory,
+    backups,
     async request(method, route, { body, token = NODE_TOKEN, headers = {} } = {}) {
       const response = await fetch(`${url}${route}`, {
         method,

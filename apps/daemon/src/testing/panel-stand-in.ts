@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type {
+  RemoteBackupPartsResponse,
+  RemoteBackupStatus,
+  RemoteRestoreStatus,
+} from '@aerie/shared/backups/backups-daemon-wire';
+import type {
   DaemonInstallScript,
   DaemonInstallStatus,
   DaemonServerConfiguration,
@@ -93,6 +98,19 @@ export interface PanelStandIn {
     body: SftpAuthBody,
   ) => { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>;
   sftpLogins: SftpAuthBody[];
+  /** Every `POST /api/remote/backups/{uuid}` body, in order. */
+  backupReports: { uuid: string; body: RemoteBackupStatus }[];
+  /** Every `POST /api/remote/backups/{uuid}/restore` body, in order. */
+  restoreReports: { uuid: string; body: RemoteRestoreStatus }[];
+  /** Answers `GET /api/remote/backups/{uuid}?size=N` (404 until a test sets it). */
+  backupParts: (
+    uuid: string,
+    size: number,
+  ) => RemoteBackupPartsResponse | { status: number; body?: unknown } | Promise<RemoteBackupPartsResponse>;
+  /** Resolves with the next backup report of `uuid` (or the one already received). */
+  waitForBackupReport(uuid: string, timeoutMs?: number): Promise<RemoteBackupStatus>;
+  /** Resolves with the next restore report of `uuid` (or the one already received). */
+  waitForRestoreReport(uuid: string, timeoutMs?: number): Promise<RemoteRestoreStatus>;
   close(): Promise<void>;
 }
 
@@ -152,6 +170,39 @@ export async function startPanelStandIn(): Promise<PanelStandIn> {
     const answer = await standIn.sftpAuth(request.body);
     return reply.status(answer.status).send(answer.body ?? {});
   });
+  const backupReports: PanelStandIn['backupReports'] = [];
+  const restoreReports: PanelStandIn['restoreReports'] = [];
+  app.get<{ Params: { uuid: string }; Querystring: { size?: string } }>(
+    '/api/remote/backups/:uuid',
+    async (request, reply) => {
+      const answer = await standIn.backupParts(request.params.uuid, Number(request.query.size));
+      if ('status' in answer) return reply.status(answer.status).send(answer.body ?? {});
+      return answer;
+    },
+  );
+  app.post<{ Params: { uuid: string }; Body: RemoteBackupStatus }>(
+    '/api/remote/backups/:uuid',
+    async (request, reply) => {
+      backupReports.push({ uuid: request.params.uuid, body: request.body });
+      return reply.status(204).send();
+    },
+  );
+  app.post<{ Params: { uuid: string }; Body: RemoteRestoreStatus }>(
+    '/api/remote/backups/:uuid/restore',
+    async (request, reply) => {
+      restoreReports.push({ uuid: request.params.uuid, body: request.body });
+      return reply.status(204).send();
+    },
+  );
+  const waitFor = async <T>(list: { uuid: string; body: T }[], uuid: string, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = list.find((report) => report.uuid === uuid);
+      if (found) return found.body;
+      if (Date.now() > deadline) throw new Error(`No report for backup ${uuid} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -170,6 +221,11 @@ export async function startPanelStandIn(): Promise<PanelStandIn> {
     },
     sftpAuth: () => ({ status: 403, body: { errors: [{ detail: 'Not set up.' }] } }),
     sftpLogins,
+    backupReports,
+    restoreReports,
+    backupParts: () => ({ status: 404, body: { errors: [{ detail: 'Not set up.' }] } }),
+    waitForBackupReport: (uuid, timeoutMs = 20_000) => waitFor(backupReports, uuid, timeoutMs),
+    waitForRestoreReport: (uuid, timeoutMs = 20_000) => waitFor(restoreReports, uuid, timeoutMs),
     close: () => app.close(),
   };
   return standIn;

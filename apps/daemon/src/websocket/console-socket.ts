@@ -196,6 +196,11 @@ export class ConsoleSocket {
     this.#listen('install started', () => this.#send('install started', ['']));
     this.#listen('install completed', () => this.#send('install completed', ['']));
     this.#listen('stats', (stats) => this.#send('stats', [JSON.stringify(stats)], 'stats'));
+    this.#listen('backup completed', (backup, event) => {
+      if (this.#can(DAEMON_PERMISSIONS.readBackups))
+        this.#send(`backup completed:${backup}`, [JSON.stringify(event)]);
+    });
+    this.#listen('backup restore completed', () => this.#send('backup restore completed', ['']));
     this.#listen('error', (message) => this.#sendError(message, false));
     this.#tokenTimer = setInterval(() => this.#watchToken(), this.#options.limits.tokenCheckIntervalMs);
   }

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { attachmentDisposition } from '../http/content-disposition';
+import { HttpError, NOT_FOUND_MESSAGE } from '../http/http-errors';
+import type { SignedFileAccess } from '../http/signed-file-token';
+import type { BackupService } from './backup-service';
+
+/**
+ * `GET /download/backup?token=`: a panel-signed, one-time `backup_download` token (claims `server_uuid`,
+ * `backup_uuid`, `unique_id`) opens `<backup uuid>.tar.gz` of the backup directory as an attachment. The token
+ * checks (signature, purpose, denylist, suspension, server on this node, one use) are `authorise`'s.
+ */
+export async function backupDownloadRoute(
+  scope: FastifyInstance,
+  options: { backups: BackupService; authorise: (token: string | undefined) => Promise<SignedFileAccess> },
+): Promise<void> {
+  scope.get<{ Querystring: { token?: string } }>('/download/backup', async (request, reply) => {
+    const { claims } = await options.authorise(request.query.token);
+    const backup = (claims.backup_uuid ?? '').toLowerCase();
+    const archive = await options.backups.openArchive(backup);
+    if (!archive) throw new HttpError(404, NOT_FOUND_MESSAGE);
+    if (archive.size === 0) await archive.handle.close();
+    reply.header('content-type', 'application/octet-stream');
+    reply.header('content-length', archive.size);
+    reply.header('content-disposition', attachmentDisposition(`${backup}.tar.gz`));
+    reply.header('x-content-type-options', 'nosniff');
+    return reply.send(archive.size === 0 ? '' : archive.handle.createReadStream());
+  });
+}
