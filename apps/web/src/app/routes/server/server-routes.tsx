@@ -78,7 +78,11 @@ export const serverRoutes: RouteObject[] = [
     handle: { permission: ['user.*'] } satisfies ServerRouteHandle,
     lazy: async () => ({ Component: (await import('@/app/routes/server/users')).UsersRoute }),
   },
-  page('backups', 'backups', 'backup.*'),
+  {
+    path: 'backups',
+    handle: { permission: ['backup.*'] } satisfies ServerRouteHandle,
+    lazy: async () => ({ Component: (await import('@/app/routes/server/backups')).BackupsRoute }),
+  },
   {
     path: 'network',
     handle: { permission: ['allocation.*'] } satisfies ServerRouteHandle,
