@@ -2,6 +2,7 @@ import { createAccountFeature } from '@aerie/panel/features/account/account.feat
 import { createActivityFeature } from '@aerie/panel/features/activity/activity.feature';
 import { createApiKeysFeature } from '@aerie/panel/features/api-keys/api-keys.feature';
 import { createAuthFeature } from '@aerie/panel/features/auth/auth.feature';
+import { createBackupsFeature } from '@aerie/panel/features/backups/backups.feature';
 import { createDatabasesFeature } from '@aerie/panel/features/databases/databases.feature';
 import { createEggsFeature } from '@aerie/panel/features/eggs/eggs.feature';
 import { createLocationsFeature } from '@aerie/panel/features/locations/locations.feature';
@@ -31,6 +32,7 @@ function createFeatures(infrastructure: Infrastructure) {
   const servers = createServersFeature(infrastructure);
   const auth = createAuthFeature(infrastructure, servers, activity);
   const sshKeys = createSshKeysFeature(infrastructure, activity);
+  const backups = createBackupsFeature(infrastructure, { ...activity, ...servers });
   return {
     ...activity,
     ...servers,
@@ -47,7 +49,8 @@ function createFeatures(infrastructure: Infrastructure) {
     ...createServerSettingsFeature(infrastructure, activity),
     ...createStartupFeature(infrastructure, activity),
     ...createNetworkFeature(infrastructure, activity),
-    ...createSchedulesFeature(infrastructure, { ...activity, ...servers }),
+    ...backups,
+    ...createSchedulesFeature(infrastructure, { ...activity, ...servers, ...backups }),
     ...createSubusersFeature(infrastructure, { ...activity, ...servers, ...auth }),
     ...sshKeys,
     ...createSftpFeature(infrastructure, sshKeys),

@@ -88,6 +88,8 @@ describe('the servers bootstrap of aerie up', () => {
       memory: 512,
       disk: 1024,
       cpu: 100,
+      allocation_limit: 3,
+      backup_limit: 3,
       // The daemon installs it once it is up (daemon-installs.ts).
       status: 'installing',
       installed_at: null,

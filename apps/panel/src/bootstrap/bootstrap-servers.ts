@@ -59,6 +59,8 @@ export async function bootstrapServers(
     cpu: 100,
     // Room for two more ports from the local node's range, so Create Allocation works on a fresh install.
     allocationLimit: 3,
+    // Three backups, so the Backups page can be tried on a fresh install.
+    backupLimit: 3,
     // The daemon installs it once it answers (daemon-installs.ts); until then it shows as installing.
     status: 'installing',
     installedAt: null,

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Prepared } from './prepare';
 
 /**
- * Builds the panel, listens on HOST:PORT and starts the schedule worker; returns the app and the URL it answers on.
+ * Builds the panel, listens on HOST:PORT and starts the schedule worker and the backup pruner; returns the app and the URL it answers on.
  */
 export async function servePanel(
   config: Config,
@@ -22,10 +22,13 @@ export async function servePanel(
         : {}),
     },
   });
-  // The schedule worker runs with the app: it stops, its running schedules left idle, when the app closes.
+  // The schedule worker runs with the app: it stops, its running schedules left idle, when the app closes. So
+  // does the backup pruner, which marks failed the backups their node never answered for.
   app.addHook('onClose', () => app.ctx.scheduleTicker.stop());
+  app.addHook('onClose', () => app.ctx.backupPruner.stop());
   await app.listen({ host: config.host, port: config.port });
   app.ctx.scheduleTicker.start();
+  app.ctx.backupPruner.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

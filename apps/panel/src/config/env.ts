@@ -27,6 +27,15 @@ const port = (fallback: number) =>
 
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
 
+/** A whole number (at most 15 digits) with a default. */
+const wholeNumber = (fallback: string, message: string) =>
+  z
+    .string()
+    .trim()
+    .default(fallback)
+    .pipe(z.string().regex(/^\d{1,15}$/, message))
+    .transform(Number);
+
 /** A time zone this Node knows (the cron of schedules is read in it). */
 function isTimeZone(value: string): boolean {
   try {
@@ -119,6 +128,37 @@ export const envSchema = z
       .pipe(z.string().regex(/^[1-9]\d{0,3}$/, 'must be a whole number from 1 to 9999'))
       .transform(Number),
     TRUST_PROXY: z.string().trim().default('false'),
+    APP_BACKUP_DRIVER: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .default('wings')
+      .pipe(z.enum(['wings', 's3'], { error: 'must be wings (the node keeps backups) or s3' })),
+    AWS_DEFAULT_REGION: nonEmpty.default('us-east-1'),
+    AWS_ACCESS_KEY_ID: z.string().trim().optional(),
+    AWS_SECRET_ACCESS_KEY: z.string().trim().optional(),
+    AWS_BACKUPS_BUCKET: z.string().trim().optional(),
+    AWS_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+    AWS_USE_PATH_STYLE_ENDPOINT: booleanFlag.default(false),
+    BACKUP_MAX_PART_SIZE: wholeNumber(
+      String(5 * 1024 ** 3),
+      'must be a whole number of bytes from 5242880 (5 MiB) to 5368709120 (5 GiB)',
+    ).refine((value) => value >= 5 * 1024 ** 2 && value <= 5 * 1024 ** 3, {
+      error: 'must be a whole number of bytes from 5242880 (5 MiB) to 5368709120 (5 GiB)',
+    }),
+    BACKUP_PRESIGNED_URL_LIFESPAN: wholeNumber(
+      '60',
+      'must be a whole number of minutes from 1 to 10080',
+    ).refine((value) => value >= 1 && value <= 10_080, {
+      error: 'must be a whole number of minutes from 1 to 10080',
+    }),
+    BACKUP_THROTTLE_LIMIT: wholeNumber('2', 'must be a whole number of backups'),
+    BACKUP_THROTTLE_PERIOD: wholeNumber(
+      '600',
+      'must be a whole number of seconds (0 turns the throttle off)',
+    ),
+    BACKUP_PRUNE_AGE: wholeNumber('360', 'must be a whole number of minutes (0: never mark backups failed)'),
+    BACKUP_ROTATE_OLDEST: booleanFlag.default(false),
     DAEMON_PORT: port(8081),
     DAEMON_SFTP_PORT: port(2022),
     RUNTIME: z
@@ -153,6 +193,13 @@ export const envSchema = z
         code: 'custom',
         path: ['RECAPTCHA_SECRET_KEY'],
         message: 'RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY are required when RECAPTCHA_ENABLED is true',
+      });
+    }
+    if (env.APP_BACKUP_DRIVER === 's3' && !env.AWS_BACKUPS_BUCKET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AWS_BACKUPS_BUCKET'],
+        message: 'is required when APP_BACKUP_DRIVER is s3 (the bucket backups are stored in)',
       });
     }
   });

@@ -37,6 +37,8 @@ export interface Config {
   timezone: string;
   /** Tasks one schedule may have (SCHEDULE_TASK_LIMIT; upstream's PTERODACTYL_PER_SCHEDULE_TASK_LIMIT, 10). */
   scheduleTaskLimit: number;
+  /** Backups (reference/wings.md §7): where new ones are stored, the S3 store, limits and the failure check. */
+  backups: BackupConfig;
   /** Fastify's trustProxy: false, true, or a list of addresses/CIDRs of trusted proxies. */
   trustProxy: boolean | string[];
   /** The local daemon `aerie up` starts: its ports and how it runs servers (RUNTIME). */
@@ -45,6 +47,32 @@ export interface Config {
   demoPortRange: { from: number; to: number };
   webDist: string;
   logLevel: Env['LOG_LEVEL'];
+}
+
+export interface BackupConfig {
+  /** Where new backups go: the node's backup directory (`wings`) or the S3 bucket (`s3`). APP_BACKUP_DRIVER. */
+  driver: 'wings' | 's3';
+  /** The S3 store, when AWS_BACKUPS_BUCKET is set (backups already on S3 stay reachable with the driver back at wings). */
+  s3: {
+    region: string;
+    bucket: string;
+    endpoint: string | undefined;
+    forcePathStyle: boolean;
+    /** Unset: the SDK's default credential chain (instance roles…). */
+    credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  } | null;
+  /** Bytes per multipart part the node uploads (BACKUP_MAX_PART_SIZE, 5 GiB). */
+  maxPartSize: number;
+  /** Lifetime of the presigned part URLs, in seconds (BACKUP_PRESIGNED_URL_LIFESPAN minutes, 60). */
+  presignedUrlLifespanSeconds: number;
+  /** Non-failed backups a server may start within `throttlePeriodSeconds` (BACKUP_THROTTLE_LIMIT, 2). */
+  throttleLimit: number;
+  /** BACKUP_THROTTLE_PERIOD seconds (600); 0 turns the throttle off. */
+  throttlePeriodSeconds: number;
+  /** A backup its node never reported on is marked failed this long after it started (BACKUP_PRUNE_AGE minutes, 360); 0: never. */
+  pruneAgeMinutes: number;
+  /** A schedule's backup at the limit deletes the oldest unlocked successful backup first (BACKUP_ROTATE_OLDEST). */
+  rotateOldest: boolean;
 }
 
 /** Thrown when the configuration is invalid; the message lists every bad variable and why. */
@@ -125,6 +153,27 @@ export function loadConfig(env: Source = process.env): Config {
     avatarUrlTemplate: e.AVATAR_URL_TEMPLATE,
     timezone: e.APP_TIMEZONE,
     scheduleTaskLimit: e.SCHEDULE_TASK_LIMIT,
+    backups: {
+      driver: e.APP_BACKUP_DRIVER,
+      s3: e.AWS_BACKUPS_BUCKET
+        ? {
+            region: e.AWS_DEFAULT_REGION,
+            bucket: e.AWS_BACKUPS_BUCKET,
+            endpoint: e.AWS_ENDPOINT,
+            forcePathStyle: e.AWS_USE_PATH_STYLE_ENDPOINT,
+            credentials:
+              e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY
+                ? { accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY }
+                : undefined,
+          }
+        : null,
+      maxPartSize: e.BACKUP_MAX_PART_SIZE,
+      presignedUrlLifespanSeconds: e.BACKUP_PRESIGNED_URL_LIFESPAN * 60,
+      throttleLimit: e.BACKUP_THROTTLE_LIMIT,
+      throttlePeriodSeconds: e.BACKUP_THROTTLE_PERIOD,
+      pruneAgeMinutes: e.BACKUP_PRUNE_AGE,
+      rotateOldest: e.BACKUP_ROTATE_OLDEST,
+    },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     daemon: { port: e.DAEMON_PORT, sftpPort: e.DAEMON_SFTP_PORT, runtime: e.RUNTIME },
     demoPortRange: { from: e.DEMO_PORT_RANGE[0], to: e.DEMO_PORT_RANGE[1] },

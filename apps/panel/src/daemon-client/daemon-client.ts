@@ -3,6 +3,7 @@ import type { DaemonNodeDenyBody } from '@aerie/shared/daemon/deny-wire';
 import { DaemonServer } from './daemon-servers';
 import { type DaemonNode, DaemonTransport } from './daemon-transport';
 
+export { backupCallTimeoutMs } from './daemon-backups';
 export { fileCallTimeoutsMs } from './daemon-files';
 export type { DaemonServerDetails } from './daemon-servers';
 export {
@@ -30,7 +31,8 @@ export interface DaemonSystemInfo {
 
 /**
  * The panel's side of the daemon API (reference/wings.md §1.3), one file per Wings resource: a node's own calls
- * here, a server's through `forServer(node, uuid)` (`daemon-servers.ts`, its files in `daemon-files.ts`), all over
+ * here, a server's through `forServer(node, uuid)` (`daemon-servers.ts`, its files in `daemon-files.ts`, its
+ * backups in `daemon-backups.ts`), all over
  * one transport (`daemon-transport.ts`: the node token, a time-out per call, the errors).
  */
 export class DaemonClient {

@@ -1,5 +1,6 @@
 import type { DaemonServerDenyBody } from '@aerie/shared/daemon/deny-wire';
 import type { DaemonCreateServerBody, DaemonPowerBody } from '@aerie/shared/daemon/remote-wire';
+import { DaemonServerBackups } from './daemon-backups';
 import { DaemonServerFiles } from './daemon-files';
 import type { DaemonNode, DaemonTransport } from './daemon-transport';
 
@@ -20,6 +21,7 @@ export interface DaemonServerDetails {
 /** One server on its node's daemon: Wings' `/api/servers/{uuid}` and what hangs under it. */
 export class DaemonServer {
   readonly files: DaemonServerFiles;
+  readonly backups: DaemonServerBackups;
   readonly #transport: DaemonTransport;
   readonly #node: DaemonNode;
   readonly #uuid: string;
@@ -29,6 +31,7 @@ export class DaemonServer {
     this.#node = node;
     this.#uuid = uuid;
     this.files = new DaemonServerFiles(transport, node, uuid);
+    this.backups = new DaemonServerBackups(transport, node, uuid);
   }
 
   details(): Promise<DaemonServerDetails> {

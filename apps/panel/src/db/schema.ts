@@ -2,6 +2,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { AccountTables } from './schema-account';
 import type { ActivityTables } from './schema-activity';
 import type { ApplicationTables } from './schema-application';
+import type { BackupTables } from './schema-backups';
 import type { ScheduleTables } from './schema-schedules';
 import type { ServerTables } from './schema-servers';
 
@@ -73,7 +74,8 @@ export interface Database
     AccountTables,
     ApplicationTables,
     ActivityTables,
-    ScheduleTables {
+    ScheduleTables,
+    BackupTables {
   users: UsersTable;
   sessions: SessionsTable;
   recovery_tokens: RecoveryTokensTable;

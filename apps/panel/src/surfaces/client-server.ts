@@ -1,4 +1,5 @@
 import { serverActivityRoutes } from '@aerie/panel/features/activity/activity.client-routes';
+import { backupRoutes } from '@aerie/panel/features/backups/backups.client-routes';
 import { websocketRoutes } from '@aerie/panel/features/console/websocket.client-routes';
 import { fileRoutes } from '@aerie/panel/features/files/files.client-routes';
 import { networkRoutes } from '@aerie/panel/features/network/network.client-routes';
@@ -32,5 +33,6 @@ export async function clientServerSurface(app: FastifyInstance) {
   await app.register(scheduleRoutes);
   await app.register(scheduleTaskRoutes);
   await app.register(subuserRoutes);
+  await app.register(backupRoutes);
   await app.register(serverActivityRoutes);
 }

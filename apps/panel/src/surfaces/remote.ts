@@ -1,4 +1,5 @@
 import type { AppContext } from '@aerie/panel/app-context';
+import { backupsRemoteRoutes } from '@aerie/panel/features/backups/backups.remote-routes';
 import { authenticateNode } from '@aerie/panel/features/nodes/node-auth';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import { serversRemoteRoutes } from '@aerie/panel/features/servers/servers.remote-routes';
@@ -24,4 +25,5 @@ export async function remoteSurface(app: FastifyInstance, { ctx }: { ctx: AppCon
   });
   await app.register(serversRemoteRoutes, { ctx });
   await app.register(sftpAuthRemoteRoutes, { ctx });
+  await app.register(backupsRemoteRoutes, { ctx });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { laravelBoolean, nullableText } from '../validation/laravel-fields';
 
 /** Limits of the backup fields (spec §5, §9; reference §7.2). */
 export const backupLimits = {
@@ -31,3 +32,21 @@ export const backupFormSchema = z.object({
   isLocked: z.boolean(),
 });
 export type BackupForm = z.infer<typeof backupFormSchema>;
+
+/**
+ * POST …/backups (reference §7.2 "Backups"): `name` nullable|string|max:191 (blank: {@link defaultBackupName}),
+ * `is_locked` nullable|boolean (honoured only with `backup.delete`), `ignored` nullable|string (newline-separated
+ * rules, blank lines dropped; Aerie bounds it at {@link backupLimits.ignoredMax} characters).
+ */
+export const createBackupBodySchema = z.object({
+  name: nullableText(backupLimits.nameMax),
+  is_locked: laravelBoolean().nullish(),
+  ignored: nullableText(backupLimits.ignoredMax),
+});
+export type CreateBackupBody = z.output<typeof createBackupBodySchema>;
+
+/** POST …/backups/{backup}/restore: `truncate` required|boolean (remove every file before extracting). */
+export const restoreBackupBodySchema = z.object({
+  truncate: laravelBoolean(),
+});
+export type RestoreBackupBody = z.output<typeof restoreBackupBodySchema>;

@@ -20,3 +20,18 @@ export const backupMessages = {
   /** Why a backup is marked failed when its daemon never answered (Aerie's text, in the panel's log). */
   neverAnswered: 'The node never reported the end of this backup; it is marked as failed.',
 } as const;
+
+/** Error details of `/api/remote/backups/*` (the daemon's side; upstream's texts). */
+export const remoteBackupMessages = {
+  /** GET …/backups/{backup}?size=N without a positive whole `size`. */
+  sizeRequired: 'A non-empty "size" query parameter must be provided.',
+  /** GET …/backups/{backup} for an archive larger than S3 takes in one multipart upload (Aerie's text). */
+  tooLarge: (maxBytes: number) =>
+    `The backup is larger than the ${maxBytes} bytes one S3 multipart upload can take with the configured part size.`,
+  /** GET …/backups/{backup} for a backup not on S3. */
+  notS3: 'The configured backup adapter is not an S3 compatible adapter.',
+  /** GET …/backups/{backup} for a backup that already ended (409). */
+  alreadyCompleted: 'This backup is already in a completed state.',
+  /** POST …/backups/{backup} for a backup already successful. */
+  alreadySuccessful: 'Cannot update the status of a backup that is already marked as completed.',
+} as const;

@@ -10,7 +10,4 @@ export const scheduleMessages = {
   backupLimitZero: "A backup task cannot be created when the server's backup limit is set to 0.",
   /** Deleting a task without `schedule.update` (upstream's HttpForbiddenException text). */
   taskDeleteForbidden: 'You do not have permission to perform this action.',
-  /** Why a backup task fails when it runs, until the panel has a backups feature. */
-  backupsUnavailable:
-    'Backup tasks cannot run yet: this panel has no backups feature, so no backup was made.',
 } as const;

@@ -2,11 +2,16 @@ import { createHash } from 'node:crypto';
 import { randomAlphanumeric } from '@aerie/panel/crypto/tokens';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import { nodeAddress } from '@aerie/panel/features/nodes/nodes.service';
+import type { BACKUP_DOWNLOAD_PURPOSE } from '@aerie/shared/backups/backups-daemon-wire';
 import type { FILE_DOWNLOAD_PURPOSE, FILE_UPLOAD_PURPOSE } from '@aerie/shared/files/file-wire';
 import { SignJWT } from 'jose';
 
 /** What a token opens on the daemon; the daemon refuses a token anywhere else (wings.md §6.8 advisory). */
-export type DaemonJwtPurpose = 'websocket' | typeof FILE_DOWNLOAD_PURPOSE | typeof FILE_UPLOAD_PURPOSE;
+export type DaemonJwtPurpose =
+  | 'websocket'
+  | typeof FILE_DOWNLOAD_PURPOSE
+  | typeof FILE_UPLOAD_PURPOSE
+  | typeof BACKUP_DOWNLOAD_PURPOSE;
 
 /** `nbf` is set 5 minutes back to absorb clock drift between the panel and its nodes. */
 const NOT_BEFORE_SKEW_S = 300;

@@ -3,11 +3,12 @@ import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import type { Db } from '@aerie/panel/db/database';
 import type { Tx } from '@aerie/panel/db/transaction';
 import type { ActivityEntry } from '@aerie/panel/features/activity/activity-log';
+import type { BackupsService } from '@aerie/panel/features/backups/backups.service';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import type { PowerService } from '@aerie/panel/features/servers/power.service';
 import { type PowerSignal, powerSignals } from '@aerie/panel/features/servers/power-signal';
 import type { Log } from '@aerie/panel/logging/log';
-import { scheduleMessages } from '@aerie/shared/schedules/schedules-messages';
+import { ignoreRules } from '@aerie/shared/backups/backups-bodies';
 import { BatchedLoader, ConcurrencyGate, retryOnConflict, sleep } from './batching';
 import { nextRunAt } from './cron-expression';
 import { RunWrites } from './run-writes';
@@ -107,6 +108,8 @@ export class ScheduleRunner {
       db: Db;
       clock: () => Date;
       power: PowerService;
+      /** Backup tasks start a backup as the Backups page does (BACKUP_ROTATE_OLDEST applies to them). */
+      backups: Pick<BackupsService, 'create'>;
       daemon: DaemonClient;
       log: Log;
       timezone: string;
@@ -312,7 +315,7 @@ export class ScheduleRunner {
           }
         }
         try {
-          await this.#gate.run(() => this.#dispatch(server.uuid, node, task));
+          await this.#gate.run(() => this.#dispatch(server, node, task));
         } catch (error) {
           const message = messageOf(error);
           this.deps.log.warn(
@@ -362,8 +365,8 @@ export class ScheduleRunner {
     }
   }
 
-  async #dispatch(uuid: string, node: NodeRecord, task: TaskRecord): Promise<void> {
-    const target = { server: { uuid }, node };
+  async #dispatch(server: { id: number; uuid: string }, node: NodeRecord, task: TaskRecord): Promise<void> {
+    const target = { server: { uuid: server.uuid }, node };
     switch (task.action) {
       case 'command':
         return this.deps.power.command(target, task.payload);
@@ -375,7 +378,13 @@ export class ScheduleRunner {
         return this.deps.power.power(target, signal as PowerSignal);
       }
       case 'backup':
-        throw new Error(scheduleMessages.backupsUnavailable);
+        // The payload is the ignore list, one rule a line; no actor (the activity log shows the schedule's run).
+        await this.deps.backups.create(
+          { server: { id: server.id, uuid: server.uuid }, node },
+          { name: null, ignored: ignoreRules(task.payload), isLocked: false },
+          { actor: null, scheduled: true },
+        );
+        return;
       default:
         throw new Error(`Unknown task action "${String(task.action)}"`);
     }

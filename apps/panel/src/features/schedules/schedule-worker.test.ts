@@ -41,7 +41,15 @@ const virtualSleep = async (ms: number) => {
 
 function worker(options: Partial<ScheduleRunnerOptions> = {}) {
   const runner = new ScheduleRunner(
-    { db: t.db, clock, power: t.ctx.power, daemon: t.ctx.daemon, log, timezone: 'UTC' },
+    {
+      db: t.db,
+      clock,
+      power: t.ctx.power,
+      backups: t.ctx.backups,
+      daemon: t.ctx.daemon,
+      log,
+      timezone: 'UTC',
+    },
     { sleep: virtualSleep, heartbeatMs: 3_600_000, ...options },
   );
   const ticker = new ScheduleTicker({ db: t.db, clock, runner, log });
@@ -139,7 +147,15 @@ describe('due and not due', () => {
   it('claims due schedules in batches until none is left', async () => {
     for (let i = 0; i < 7; i++) await schedule([{ payload: `say ${i}` }]);
     const runner = new ScheduleRunner(
-      { db: t.db, clock, power: t.ctx.power, daemon: t.ctx.daemon, log, timezone: 'UTC' },
+      {
+        db: t.db,
+        clock,
+        power: t.ctx.power,
+        backups: t.ctx.backups,
+        daemon: t.ctx.daemon,
+        log,
+        timezone: 'UTC',
+      },
       { sleep: virtualSleep },
     );
     const ticker = new ScheduleTicker({ db: t.db, clock, runner, log }, { claimBatch: 3 });
@@ -276,20 +292,49 @@ describe('continue_on_failure', () => {
     expect(sent()).toEqual([{ commands: ['say one'] }, { action: 'restart' }]);
   });
 
-  it('fails backup tasks with a clear message until the panel has backups', async () => {
+  it('starts a backup for a backup task, its payload the ignore list, and fails one at the backup limit', async () => {
+    await t.db.deleteFrom('backups').execute();
+    await t.db.updateTable('servers').set({ backup_limit: 1 }).where('id', '=', s.server.id).execute();
     const id = await schedule([
-      { action: 'backup', payload: '', continueOnFailure: true },
+      { action: 'backup', payload: 'logs/\n\n*.log\n', continueOnFailure: true },
       { payload: 'say after the backup' },
-      { action: 'backup', payload: 'logs/' },
+      { action: 'backup', payload: '' },
       { payload: 'say never' },
     ]);
     await tickAndWait(worker());
     expect(sent()).toEqual([{ commands: ['say after the backup'] }]);
+    const backups = await t.db
+      .selectFrom('backups')
+      .selectAll()
+      .where('server_id', '=', s.server.id)
+      .execute();
+    expect(backups).toHaveLength(1);
+    expect(JSON.parse(backups[0]?.ignored_files as string)).toEqual(['logs/', '*.log']);
+    expect(backups[0]?.name).toMatch(/^Backup at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    const started = s.daemon.calls.filter((call) => call.path === `/api/servers/${s.server.uuid}/backup`);
+    expect(started.map((call) => call.body)).toEqual([
+      { adapter: 'wings', uuid: backups[0]?.uuid, ignore: 'logs/\n*.log' },
+    ]);
+    // The second backup task met the limit of 1 and ended the run.
     expect(logged.filter((line) => line.level === 'warn').map((line) => line.message)).toEqual([
-      `Schedule ${id} ("Test schedule") task 1 (backup) failed: Backup tasks cannot run yet: this panel has no backups feature, so no backup was made.`,
-      `Schedule ${id} ("Test schedule") task 3 (backup) failed: Backup tasks cannot run yet: this panel has no backups feature, so no backup was made.`,
+      `Schedule ${id} ("Test schedule") task 3 (backup) failed: Cannot create a new backup, this server has reached its limit of 1 backups.`,
+    ]);
+    const entries = await t.db
+      .selectFrom('activity_logs')
+      .select(['event', 'actor_id', 'properties'])
+      .where('server_id', '=', s.server.id)
+      .where('event', 'like', 'server:backup.%')
+      .execute();
+    expect(entries).toEqual([
+      {
+        event: 'server:backup.start',
+        actor_id: null,
+        properties: JSON.stringify({ name: backups[0]?.name, locked: false }),
+      },
     ]);
     await expectIdle(id);
+    await t.db.deleteFrom('backups').execute();
+    await t.db.updateTable('servers').set({ backup_limit: 0 }).where('id', '=', s.server.id).execute();
   });
 
   it('clears is_processing when a task throws something unexpected', async () => {

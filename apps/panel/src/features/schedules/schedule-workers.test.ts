@@ -25,9 +25,17 @@ const quiet: Log = { info: () => {}, warn: () => {}, error: () => {} };
 /** How many times each command reached the daemon. */
 const received = new Map<string, number>();
 
-function worker(ctx: Pick<AppContext, 'db' | 'power' | 'daemon'>, claimBatch: number) {
+function worker(ctx: Pick<AppContext, 'db' | 'power' | 'daemon' | 'backups'>, claimBatch: number) {
   const runner = new ScheduleRunner(
-    { db: ctx.db, clock, power: ctx.power, daemon: ctx.daemon, log: quiet, timezone: 'UTC' },
+    {
+      db: ctx.db,
+      clock,
+      power: ctx.power,
+      backups: ctx.backups,
+      daemon: ctx.daemon,
+      log: quiet,
+      timezone: 'UTC',
+    },
     { sleep: async () => {} },
   );
   return { runner, ticker: new ScheduleTicker({ db: ctx.db, clock, runner, log: quiet }, { claimBatch }) };

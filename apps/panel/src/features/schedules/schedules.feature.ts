@@ -1,4 +1,5 @@
 import type { ActivityLog } from '@aerie/panel/features/activity/activity-log';
+import type { BackupsService } from '@aerie/panel/features/backups/backups.service';
 import type { PowerService } from '@aerie/panel/features/servers/power.service';
 import type { Infrastructure } from '@aerie/panel/infrastructure';
 import { ScheduleRunner } from './schedule-runner';
@@ -13,9 +14,17 @@ import { SchedulesService } from './schedules.service';
  */
 export function createSchedulesFeature(
   { db, clock, config, daemon, log }: Infrastructure,
-  { activity, power }: { activity: ActivityLog; power: PowerService },
+  { activity, power, backups }: { activity: ActivityLog; power: PowerService; backups: BackupsService },
 ) {
-  const scheduleRunner = new ScheduleRunner({ db, clock, power, daemon, log, timezone: config.timezone });
+  const scheduleRunner = new ScheduleRunner({
+    db,
+    clock,
+    power,
+    backups,
+    daemon,
+    log,
+    timezone: config.timezone,
+  });
   return {
     schedules: new SchedulesService({
       db,

@@ -23,6 +23,12 @@ import { type AdminServer, findAdminServer } from './admin-server';
 import { type DeploySpec, pickAllocation } from './server-deployment';
 import { storeVariables, validateEnvironment } from './server-variables';
 
+/** What a feature removes of a server about to be deleted, given the server and its node. */
+export type ServerDeletionStep = (
+  server: { id: number; uuid: string },
+  node: ReturnType<typeof toNodeRecord>,
+) => Promise<void>;
+
 /** Parallel deployments that lose their picked allocation to another request try again this often. */
 const DEPLOY_ATTEMPTS = 5;
 
@@ -41,7 +47,17 @@ class NodeFull extends Error {}
  * of either; the daemon is told after the commit.
  */
 export class ServerManagementService {
+  readonly #deletionSteps: ServerDeletionStep[] = [];
+
   constructor(private readonly deps: { db: Db; daemon: DaemonClient; clock: () => Date; log: Log }) {}
+
+  /**
+   * Adds what another feature removes of a server before it is deleted (its backups' archives), while its daemon
+   * still knows it. A step is best effort: it logs what it could not remove and never stops the deletion.
+   */
+  onDelete(step: ServerDeletionStep): void {
+    this.#deletionSteps.push(step);
+  }
 
   async create(input: CreateServerBody): Promise<AdminServer> {
     const { db } = this.deps;
@@ -324,10 +340,19 @@ export class ServerManagementService {
 
   /**
    * Deletes the server from its daemon (a daemon that no longer knows it is fine), then from the panel: its
-   * allocations are released, its variables and subusers go with it. `force` deletes the panel's rows even when
+   * allocations are released, its variables, subusers, schedules and backups go with it (the backups' archives
+   * removed first by the step the backups feature registers, as best it can). `force` deletes the panel's rows even when
    * the daemon cannot be reached.
    */
   async delete(server: AdminServer, force: boolean): Promise<void> {
+    if (this.#deletionSteps.length > 0) {
+      const node = await this.nodeOf(server.row.node_id);
+      for (const step of this.#deletionSteps) {
+        await step({ id: server.row.id, uuid: server.row.uuid }, node).catch((error: unknown) =>
+          this.deps.log.warn({ err: error }, `Could not clean up after server ${server.row.uuid}`),
+        );
+      }
+    }
     try {
       await this.onDaemon(server, (daemon) => daemon.destroy());
     } catch (error) {
