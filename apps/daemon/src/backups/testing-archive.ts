@@ -46,16 +46,15 @@ export async function buildTarGz(
   const pack = tar.pack();
   for (const entry of entries) {
     const data = entry.data === undefined ? undefined : Buffer.from(entry.data);
-    pack.entry(
-      {
-        name: entry.name,
-        type: entry.type ?? 'file',
-        linkname: entry.linkname,
-        size: entry.size ?? data?.length ?? 0,
-        mode: entry.type === 'directory' ? 0o755 : 0o644,
-      },
-      data,
-    );
+    const header = {
+      name: entry.name,
+      type: entry.type ?? 'file',
+      linkname: entry.linkname,
+      size: entry.size ?? data?.length ?? 0,
+      mode: entry.type === 'directory' ? 0o755 : 0o644,
+    };
+    if (data === undefined) pack.entry(header);
+    else pack.entry(header, data);
   }
   pack.finalize();
   const chunks: Buffer[] = [];

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { serverMessages } from '@aerie/shared/servers/server-messages';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { type DaemonJwtClaims, verifyDaemonJwt } from '../auth/daemon-jwt';
@@ -167,8 +168,12 @@ export class ConsoleSocket {
     if (!isPowerAction(action) || !this.#can(POWER_PERMISSIONS[action])) return;
     this.#server.power(action, 0).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      // Wings tells everyone about the lock: it is the user's own doing, not an internal error.
-      this.#sendError(message, message === POWER_LOCKED_MESSAGE);
+      // Wings tells everyone about the lock: it is the user's own doing, not an internal error. So is a restore
+      // the user started.
+      this.#sendError(
+        message,
+        message === POWER_LOCKED_MESSAGE || message === serverMessages.restoringBackup,
+      );
     });
   }
 
