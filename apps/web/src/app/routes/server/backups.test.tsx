@@ -503,6 +503,36 @@ describe('backups: live completion', () => {
     expect(screen.getByText(footer(1, 2))).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Create backup' })).toBeInTheDocument();
   });
+
+  it('loads the list again on (re)authentication while a backup shows as running', async () => {
+    let finished = false;
+    panel.on(`GET ${serverApi}/backups`, () => ({
+      body: backupList([
+        finished
+          ? backupItem({
+              ...running.attributes,
+              completed_at: new Date().toISOString(),
+              is_successful: true,
+              bytes: 2048,
+              checksum,
+            })
+          : running,
+      ]),
+    }));
+    openBackups();
+    await findRow('Before update');
+    const socket = await pageSocket();
+    finished = true;
+    act(() => socket.receive('auth success'));
+    await waitFor(() => expect(row('Before update')).toHaveTextContent('2 kB'));
+    expect(within(row('Before update')).queryByText('Backup in progress')).not.toBeInTheDocument();
+    expect(requestsTo(panel, 'GET', '/backups')).toHaveLength(2);
+
+    // Nothing runs any more: another authentication asks for nothing.
+    act(() => socket.receive('auth success'));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(requestsTo(panel, 'GET', '/backups')).toHaveLength(2);
+  });
 });
 
 describe('backups: restore', () => {

@@ -1,13 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
+import { DaemonEvent } from '@aerie/shared/console/socket-events';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Pagination } from '@/components/ui/pagination';
 import { SpinnerBlock } from '@/components/ui/spinner';
-import { backupsQueryOptions } from '@/features/backups/api/backups';
+import { backupKeys, backupsQueryOptions, isRunning } from '@/features/backups/api/backups';
 import { BackupRow } from '@/features/backups/components/backup-row';
 import { backupsFlashKey } from '@/features/backups/components/backups-flash-keys';
 import { CreateBackupModal } from '@/features/backups/components/create-backup-modal';
+import { useSocketEvent } from '@/features/console/hooks/use-console-socket';
 import { Can } from '@/features/servers/components/can';
 import { useServer } from '@/features/servers/hooks/use-server';
 import { usePageParam } from '@/hooks/use-page-param';
@@ -22,7 +24,8 @@ const notice =
 /**
  * The Backups page's content (spec §2 "Backups"): a page of backups (`?page=`, the dashboard's pagination), the
  * spec's empty texts, "{count} of {limit} backups have been created for this server." and Create backup
- * (backup.create) while the server's backup limit is above its count. Load errors flash under `backups`.
+ * (backup.create) while the server's backup limit is above its count. Load errors flash under `backups`. Running
+ * backups finish by their socket events (the rows listen).
  */
 export function BackupsPage() {
   const { t } = useTranslation('server');
@@ -31,6 +34,15 @@ export function BackupsPage() {
   const list = useQuery(backupsQueryOptions(server.id, page));
   const [modal, setModal] = useState<ModalState>(null);
   const limit = server.featureLimits.backups;
+
+  // A backup that ended while the socket was down sent its `backup completed` to nobody: each (re)authentication
+  // loads the list again while one shows as running.
+  const queryClient = useQueryClient();
+  useSocketEvent(DaemonEvent.authSuccess, () => {
+    if (list.data?.items.some(isRunning)) {
+      void queryClient.invalidateQueries({ queryKey: backupKeys.all(server.id) });
+    }
+  });
 
   useEffect(() => {
     if (list.error) flashActions().clearAndAddHttpError({ key: backupsFlashKey, error: list.error });
