@@ -1,3 +1,4 @@
+import type { CreateBackupBody, RestoreBackupBody } from '@aerie/shared/backups/backups-bodies';
 import type { BackupCompletedEvent } from '@aerie/shared/backups/backups-daemon-wire';
 import type {
   BackupAttributes,
@@ -38,15 +39,6 @@ export interface BackupPage extends PaginatedResult<Backup> {
   backupCount: number;
 }
 
-/** What POST …/backups takes (reference §7.2): a blank name lets the panel name it `Backup at …`. */
-export interface CreateBackupBody {
-  name: string | null;
-  /** Ignore rules, one per line; blank: the daemon reads the ignore file in the server's root. */
-  ignored: string;
-  /** Ignored by the panel unless the caller holds backup.delete. */
-  is_locked: boolean;
-}
-
 export const toBackup = (attributes: BackupAttributes): Backup => ({
   uuid: attributes.uuid,
   name: attributes.name,
@@ -85,7 +77,10 @@ export async function getBackups(serverId: string, page: number, signal?: AbortS
   };
 }
 
-/** POST …/backups: the backup starts on the node; the answer is the running backup. */
+/**
+ * POST …/backups: the backup starts on the node; the answer is the running backup. A null name lets the panel name it
+ * `Backup at …`; blank ignore rules let the daemon read the ignore file in the server's root.
+ */
 export async function createBackup(serverId: string, body: CreateBackupBody): Promise<Backup> {
   const response = await apiClient.post<BackupResponse>(base(serverId), body);
   return toBackup(response.attributes);
@@ -99,7 +94,7 @@ export async function getBackupDownloadUrl(serverId: string, uuid: string): Prom
 
 /** POST …/backups/{backup}/restore: 204; the server is `restoring_backup` until the daemon says it is done. */
 export async function restoreBackup(serverId: string, uuid: string, truncate: boolean): Promise<void> {
-  await apiClient.post(`${one(serverId, uuid)}/restore`, { truncate });
+  await apiClient.post(`${one(serverId, uuid)}/restore`, { truncate } satisfies RestoreBackupBody);
 }
 
 /** POST …/backups/{backup}/lock: toggles the lock; the answer is the backup as it now is. */
