@@ -106,7 +106,10 @@ export interface PanelStandIn {
   backupParts: (
     uuid: string,
     size: number,
-  ) => RemoteBackupPartsResponse | { status: number; body?: unknown } | Promise<RemoteBackupPartsResponse>;
+  ) =>
+    | RemoteBackupPartsResponse
+    | { status: number; body?: unknown }
+    | Promise<RemoteBackupPartsResponse | { status: number; body?: unknown }>;
   /** Resolves with the next backup report of `uuid` (or the one already received). */
   waitForBackupReport(uuid: string, timeoutMs?: number): Promise<RemoteBackupStatus>;
   /** Resolves with the next restore report of `uuid` (or the one already received). */
