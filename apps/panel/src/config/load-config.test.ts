@@ -86,6 +86,59 @@ describe('configuration', () => {
     );
   });
 
+  it('reads the backup settings (Pterodactyl’s names and defaults)', () => {
+    expect(load().backups).toEqual({
+      driver: 'wings',
+      s3: null,
+      maxPartSize: 5 * 1024 ** 3,
+      presignedUrlLifespanSeconds: 3600,
+      throttleLimit: 2,
+      throttlePeriodSeconds: 600,
+      pruneAgeMinutes: 360,
+      rotateOldest: false,
+    });
+    expect(
+      load({
+        APP_BACKUP_DRIVER: 'S3',
+        AWS_DEFAULT_REGION: 'eu-west-3',
+        AWS_ACCESS_KEY_ID: 'id',
+        AWS_SECRET_ACCESS_KEY: 'secret',
+        AWS_BACKUPS_BUCKET: 'backups',
+        AWS_ENDPOINT: 'https://s3.example.com',
+        AWS_USE_PATH_STYLE_ENDPOINT: 'true',
+        BACKUP_MAX_PART_SIZE: '104857600',
+        BACKUP_PRESIGNED_URL_LIFESPAN: '30',
+        BACKUP_THROTTLE_LIMIT: '5',
+        BACKUP_THROTTLE_PERIOD: '0',
+        BACKUP_PRUNE_AGE: '60',
+        BACKUP_ROTATE_OLDEST: 'yes',
+      }).backups,
+    ).toEqual({
+      driver: 's3',
+      s3: {
+        region: 'eu-west-3',
+        bucket: 'backups',
+        endpoint: 'https://s3.example.com',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+      },
+      maxPartSize: 104857600,
+      presignedUrlLifespanSeconds: 1800,
+      throttleLimit: 5,
+      throttlePeriodSeconds: 0,
+      pruneAgeMinutes: 60,
+      rotateOldest: true,
+    });
+    expect(messageOf({ APP_BACKUP_DRIVER: 's3' })).toContain(
+      'AWS_BACKUPS_BUCKET: is required when APP_BACKUP_DRIVER is s3',
+    );
+    expect(messageOf({ APP_BACKUP_DRIVER: 'ftp' })).toContain('APP_BACKUP_DRIVER: must be wings');
+    expect(messageOf({ BACKUP_MAX_PART_SIZE: '1024' })).toContain(
+      'BACKUP_MAX_PART_SIZE: must be a whole number of bytes',
+    );
+    expect(messageOf({ AWS_SECRET_ACCESS_KEY: 'x', AWS_ENDPOINT: 'nope' })).not.toContain('"x"');
+  });
+
   it('requires the reCAPTCHA keys when reCAPTCHA is on', () => {
     expect(messageOf({ RECAPTCHA_ENABLED: 'true' })).toContain(
       'RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY are required when RECAPTCHA_ENABLED is true',
