@@ -53,6 +53,7 @@ describe('DAEMON_CONFIG: the node configuration document', () => {
       panelUrl: 'https://panel.example.com',
       allowedOrigins: [],
       dataDirectory: '/srv/aerie-daemon',
+      backupDirectory: '/srv/aerie-daemon/backups',
       uploadLimitMb: 256,
       runtime: 'process',
       logLevel: 'info',

@@ -15,11 +15,18 @@ describe('loadDaemonConfig', () => {
       panelUrl: 'http://127.0.0.1:8080',
       allowedOrigins: [],
       dataDirectory: path.resolve('data/daemon'),
+      backupDirectory: path.resolve('data/daemon/backups'),
       uploadLimitMb: 100,
       runtime: 'process',
       logLevel: 'info',
     });
     expect(loadDaemonConfig({ ...token, DATA_DIR: '/srv/aerie' }).dataDirectory).toBe('/srv/aerie/daemon');
+    expect(loadDaemonConfig({ ...token, DATA_DIR: '/srv/aerie' }).backupDirectory).toBe(
+      '/srv/aerie/daemon/backups',
+    );
+    expect(loadDaemonConfig({ ...token, DAEMON_BACKUP_DIR: '/mnt/backups' }).backupDirectory).toBe(
+      '/mnt/backups',
+    );
     expect(
       loadDaemonConfig({
         ...token,
@@ -32,6 +39,7 @@ describe('loadDaemonConfig', () => {
     ).toMatchObject({
       uploadLimitMb: 512,
       dataDirectory: '/var/lib/aerie-daemon',
+      backupDirectory: '/var/lib/aerie-daemon/backups',
       panelUrl: 'https://panel.example.com',
       allowedOrigins: ['https://a.example.com', 'https://b.example.com'],
       runtime: 'docker',
