@@ -44,7 +44,8 @@ const activity = (event: string) =>
     .where('server_id', '=', s.server.id)
     .where('event', '=', event)
     .execute();
-const error = (response: { json(): { errors: unknown[] } }) => response.json().errors[0];
+const error = (response: { json(): { errors: { code: string; status: string; detail: string }[] } }) =>
+  response.json().errors[0] as { code: string; status: string; detail: string };
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -346,7 +347,7 @@ describe('POST …/backups/{backup}/lock', () => {
 });
 
 describe('POST …/backups/{backup}/restore', () => {
-  const restore = (uuid: string, body: unknown = { truncate: true }) =>
+  const restore = (uuid: string, body: Record<string, unknown> = { truncate: true }) =>
     s.owner.browser.post(`${base()}/${uuid}/restore`, body);
   const status = async () =>
     (
