@@ -41,7 +41,7 @@ function createFeatures(infrastructure: Infrastructure) {
     ...createApiKeysFeature(infrastructure, activity),
     ...createPanelSettingsFeature(infrastructure),
     ...createLocationsFeature(infrastructure),
-    ...createDatabasesFeature(infrastructure),
+    ...createDatabasesFeature(infrastructure, { ...activity, ...servers }),
     ...createOverviewFeature(infrastructure),
     ...createUsersFeature(infrastructure),
     ...createNodesFeature(infrastructure),

@@ -6,6 +6,7 @@ import * as m0005 from '@aerie/panel/db/migrations/0005-user-ssh-keys';
 import * as m0006 from '@aerie/panel/db/migrations/0006-activity-logs';
 import * as m0007 from '@aerie/panel/db/migrations/0007-schedules';
 import * as m0008 from '@aerie/panel/db/migrations/0008-backups';
+import * as m0009 from '@aerie/panel/db/migrations/0009-server-databases';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import type { Db } from './database';
 
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0006-activity-logs': m0006,
   '0007-schedules': m0007,
   '0008-backups': m0008,
+  '0009-server-databases': m0009,
 };
 
 const migratorFor = (db: Db) => new Migrator({ db, provider: { getMigrations: async () => migrations } });

@@ -3,6 +3,7 @@ import type { AccountTables } from './schema-account';
 import type { ActivityTables } from './schema-activity';
 import type { ApplicationTables } from './schema-application';
 import type { BackupTables } from './schema-backups';
+import type { DatabaseTables } from './schema-databases';
 import type { ScheduleTables } from './schema-schedules';
 import type { ServerTables } from './schema-servers';
 
@@ -75,7 +76,8 @@ export interface Database
     ApplicationTables,
     ActivityTables,
     ScheduleTables,
-    BackupTables {
+    BackupTables,
+    DatabaseTables {
   users: UsersTable;
   sessions: SessionsTable;
   recovery_tokens: RecoveryTokensTable;

@@ -3,6 +3,7 @@ import { applicationKeyRoutes } from '@aerie/panel/features/api-keys/application
 import { assertResourceAccess } from '@aerie/panel/features/auth/application-api-auth';
 import { assertTwoFactorSatisfied, identifyClient } from '@aerie/panel/features/auth/client-api-auth';
 import { databaseHostRoutes } from '@aerie/panel/features/databases/database-hosts.application-routes';
+import { serverDatabaseApplicationRoutes } from '@aerie/panel/features/databases/server-databases.application-routes';
 import { nestRoutes } from '@aerie/panel/features/eggs/nests.application-routes';
 import { locationRoutes } from '@aerie/panel/features/locations/locations.application-routes';
 import { nodeRoutes } from '@aerie/panel/features/nodes/nodes.application-routes';
@@ -41,6 +42,7 @@ export async function applicationSurface(app: FastifyInstance, { ctx }: { ctx: A
   await app.register(nodeRoutes, { ctx, prefix: '/nodes' });
   await app.register(nestRoutes, { ctx, prefix: '/nests' });
   await app.register(serverRoutes, { ctx, prefix: '/servers' });
+  await app.register(serverDatabaseApplicationRoutes, { ctx, prefix: '/servers' });
   await app.register(databaseHostRoutes, { ctx, prefix: '/database-hosts' });
   await app.register(overviewRoutes, { ctx, prefix: '/overview' });
   await app.register(panelSettingsRoutes, { ctx, prefix: '/settings' });

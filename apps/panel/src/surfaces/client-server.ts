@@ -1,6 +1,7 @@
 import { serverActivityRoutes } from '@aerie/panel/features/activity/activity.client-routes';
 import { backupRoutes } from '@aerie/panel/features/backups/backups.client-routes';
 import { websocketRoutes } from '@aerie/panel/features/console/websocket.client-routes';
+import { serverDatabaseRoutes } from '@aerie/panel/features/databases/server-databases.client-routes';
 import { fileRoutes } from '@aerie/panel/features/files/files.client-routes';
 import { networkRoutes } from '@aerie/panel/features/network/network.client-routes';
 import { scheduleTaskRoutes } from '@aerie/panel/features/schedules/schedule-tasks.client-routes';
@@ -34,5 +35,6 @@ export async function clientServerSurface(app: FastifyInstance) {
   await app.register(scheduleTaskRoutes);
   await app.register(subuserRoutes);
   await app.register(backupRoutes);
+  await app.register(serverDatabaseRoutes);
   await app.register(serverActivityRoutes);
 }

@@ -1,7 +1,7 @@
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { Db } from '@aerie/panel/db/database';
 import { insertReturningId } from '@aerie/panel/db/insert-id';
-import { displayError, notFound } from '@aerie/panel/http/errors';
+import { displayError, HttpError, notFound } from '@aerie/panel/http/errors';
 import { fieldRuleFailed } from '@aerie/panel/http/validate';
 import { type DatabaseHostBody, databaseHostMessages } from '@aerie/shared/databases/database-hosts-bodies';
 import { type DatabaseHost, toDatabaseHost } from './database-host';
@@ -70,7 +70,14 @@ export class DatabaseHostsService {
     return (await this.find(host.id)) as DatabaseHost;
   }
 
+  /** @throws HttpError 400 HasActiveServersException while a server's database is on the host, 404 */
   async delete(id: number): Promise<void> {
+    const used = await this.deps.db
+      .selectFrom('databases')
+      .select('id')
+      .where('database_host_id', '=', id)
+      .executeTakeFirst();
+    if (used) throw new HttpError(400, 'HasActiveServersException', databaseHostMessages.hasDatabases);
     const result = await this.deps.db.deleteFrom('database_hosts').where('id', '=', id).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound();
   }

@@ -58,7 +58,7 @@ const serverVariableTransformer: Transformer<ServerVariable> = {
   }),
 };
 
-/** The server's includes besides its location (reference §2.3). `databases` comes with the databases feature. */
+/** The server's includes besides its location and databases (reference §2.3). */
 export const serverIncludes: Record<string, Relation<AdminServer>> = {
   user: { gate: 'users', transformer: () => userTransformer, load: byId(findUsers, (s) => s.row.owner_id) },
   subusers: {

@@ -48,6 +48,7 @@ class NodeFull extends Error {}
  */
 export class ServerManagementService {
   readonly #deletionSteps: ServerDeletionStep[] = [];
+  readonly #afterDaemonSteps: ServerDeletionStep[] = [];
 
   constructor(private readonly deps: { db: Db; daemon: DaemonClient; clock: () => Date; log: Log }) {}
 
@@ -57,6 +58,15 @@ export class ServerManagementService {
    */
   onDelete(step: ServerDeletionStep): void {
     this.#deletionSteps.push(step);
+  }
+
+  /**
+   * Adds what another feature removes of a server once its daemon has deleted it (or a forced delete went past it),
+   * before the panel's rows go: its databases on their hosts, as upstream's ServerDeletionService drops them only
+   * after the daemon. Best effort as well.
+   */
+  afterDaemonDelete(step: ServerDeletionStep): void {
+    this.#afterDaemonSteps.push(step);
   }
 
   async create(input: CreateServerBody): Promise<AdminServer> {
@@ -341,18 +351,11 @@ export class ServerManagementService {
   /**
    * Deletes the server from its daemon (a daemon that no longer knows it is fine), then from the panel: its
    * allocations are released, its variables, subusers, schedules and backups go with it (the backups' archives
-   * removed first by the step the backups feature registers, as best it can). `force` deletes the panel's rows even when
-   * the daemon cannot be reached.
+   * removed first by the step the backups feature registers, as best it can; its databases dropped on their hosts
+   * once the daemon let it go). `force` deletes the panel's rows even when the daemon cannot be reached.
    */
   async delete(server: AdminServer, force: boolean): Promise<void> {
-    if (this.#deletionSteps.length > 0) {
-      const node = await this.nodeOf(server.row.node_id);
-      for (const step of this.#deletionSteps) {
-        await step({ id: server.row.id, uuid: server.row.uuid }, node).catch((error: unknown) =>
-          this.deps.log.warn({ err: error }, `Could not clean up after server ${server.row.uuid}`),
-        );
-      }
-    }
+    await this.runDeletionSteps(server, this.#deletionSteps);
     try {
       await this.onDaemon(server, (daemon) => daemon.destroy());
     } catch (error) {
@@ -360,7 +363,18 @@ export class ServerManagementService {
       if (!gone && !force) throw applicationDaemonError(error);
       if (!gone) this.deps.log.warn({ err: error }, `Deleting server ${server.row.uuid} without its daemon`);
     }
+    await this.runDeletionSteps(server, this.#afterDaemonSteps);
     await this.removeRows(server.row.id);
+  }
+
+  private async runDeletionSteps(server: AdminServer, steps: ServerDeletionStep[]) {
+    if (steps.length === 0) return;
+    const node = await this.nodeOf(server.row.node_id);
+    for (const step of steps) {
+      await step({ id: server.row.id, uuid: server.row.uuid }, node).catch((error: unknown) =>
+        this.deps.log.warn({ err: error }, `Could not clean up after server ${server.row.uuid}`),
+      );
+    }
   }
 
   private async insert(

@@ -1,4 +1,5 @@
 import { toWireDate } from '@aerie/panel/db/dialect';
+import { serverDatabasesRelation } from '@aerie/panel/features/databases/server-database.transformer';
 import { locationTransformer } from '@aerie/panel/features/locations/location.transformer';
 import { findLocations } from '@aerie/panel/features/locations/locations.repository';
 import type { Transformer } from '@aerie/panel/http/application/transformer';
@@ -52,6 +53,7 @@ export const serverTransformer: Transformer<AdminServer> = {
   },
   includes: {
     ...serverIncludes,
+    databases: serverDatabasesRelation<AdminServer>(),
     location: {
       gate: 'locations',
       transformer: () => locationTransformer,
