@@ -106,6 +106,10 @@ try {
     db: counted,
     clock: () => new Date(),
     power,
+    // Only command tasks here: a backup task would be a bench of its own (bench:backups).
+    backups: {
+      create: () => Promise.reject(new Error('bench:schedules seeds no backup tasks')),
+    },
     daemon: daemonClient,
     log,
     timezone: 'UTC',
