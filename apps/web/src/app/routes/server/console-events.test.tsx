@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { authenticate, consoleServer, openConsole, terminalText } from '@/testing/console-page';
 import { FakeWebSocket } from '@/testing/fake-web-socket';
+import { fileList, fileObject, listedNames } from '@/testing/files-page';
 import { setUpPanelTestServer } from '@/testing/panel-test-hooks';
 import { pageUser } from '@/testing/render-app';
 import { serverDetail } from '@/testing/server-fixtures';
@@ -190,6 +191,21 @@ describe('console page: install, transfer and restore events', () => {
     await daemon(socket, 'backup restore completed', '');
     expect(await screen.findByRole('heading', { name: 'Console' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/server/abcd1234');
+  });
+
+  it('lists the restored files, not the ones read before the restore, once it completes', async () => {
+    let names = ['before.txt'];
+    panel.on('GET /api/client/servers/abcd1234/files/list', () => ({
+      body: fileList(names.map((name) => fileObject({ name }))),
+    }));
+    const { socket, user } = await openConsole(panel, { path: '/server/abcd1234/files' });
+    await waitFor(() => expect(listedNames()).toEqual(['before.txt']));
+    authenticate(socket, 'offline');
+    names = ['restored.txt'];
+    await daemon(socket, 'backup restore completed', '');
+    expect(await screen.findByRole('heading', { name: 'Console' })).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'File Manager' }));
+    await waitFor(() => expect(listedNames()).toEqual(['restored.txt']));
   });
 });
 

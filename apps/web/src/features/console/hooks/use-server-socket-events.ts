@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
 import { useSocketEvent } from '@/features/console/hooks/use-console-socket';
+import { fileKeys } from '@/features/files/api/files';
 import { serverCache } from '@/features/servers/api/server-cache';
 import { useServerStateStore } from '@/features/servers/stores/server-state-store';
 
@@ -26,6 +27,8 @@ export function useServerSocketEvents(serverId: string) {
   });
   useSocketEvent(DaemonEvent.backupRestoreCompleted, () => {
     serverCache.setStatus(queryClient, serverId, null);
+    // The restore rewrote the files: listings and contents read before it are not what is on the disk now.
+    void queryClient.invalidateQueries({ queryKey: fileKeys.all(serverId) });
     void navigate(paths.server(serverId));
   });
   useSocketEvent(DaemonEvent.transferStatus, (status) => {
