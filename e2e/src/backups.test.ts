@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,8 @@ import { type RunningPanel, startPanel } from './support/panel-process';
 import { signIn } from './support/sign-in';
 
 /**
- * A backup of the demo server made from the Backups page, a file deleted in the file manager, the backup restored
+ * A backup of the demo server made from the Backups page, downloaded, locked and unlocked, a file deleted in the
+ * file manager, the backup restored
  * from its row menu, and the file back with the same bytes: once on the node's disk (`wings`), once in an S3 bucket
  * (moto's S3 server in its own process, the panel configured with APP_BACKUP_DRIVER=s3).
  */
@@ -36,7 +38,7 @@ const tab = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Server', exact: true }).getByRole('link', { name, exact: true });
 
 async function backUpDeleteAndRestore(panel: RunningPanel, label: string): Promise<void> {
-  const page = await browser.newPage();
+  const page = await browser.newPage({ acceptDownloads: true });
   onTestFailed(async () => {
     console.log(panel.output());
     await page.screenshot({ path: join(tmpdir(), `aerie-e2e-backups-${label}.png`) }).catch(() => undefined);
@@ -63,6 +65,30 @@ async function backUpDeleteAndRestore(panel: RunningPanel, label: string): Promi
   await backup.getByText(/^sha1:[0-9a-f]{40}$/).waitFor({ timeout: 60_000 });
   await expect(backup.getByText('Backup in progress').count()).resolves.toBe(0);
   await page.getByText('1 of 3 backups have been created for this server.').waitFor();
+  const checksum = (await backup.getByText(/^sha1:/).textContent()) as string;
+
+  // Downloaded through the link the panel signs (the node's one-time link, or the store's presigned URL): the very
+  // archive whose checksum the row shows.
+  const menu = () =>
+    page.getByRole('button', { name: 'Actions for Before the cleanup', exact: true }).click();
+  await menu();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('menuitem', { name: 'Download', exact: true }).click(),
+  ]);
+  const archive = await download.path();
+  expect(`sha1:${createHash('sha1').update(readFileSync(archive)).digest('hex')}`).toBe(checksum);
+
+  // Locked: no Delete in its menu until it is unlocked, which asks first.
+  await menu();
+  await page.getByRole('menuitem', { name: 'Lock', exact: true }).click();
+  await backup.getByLabel('Locked').waitFor();
+  await menu();
+  await page.getByRole('menuitem', { name: 'Unlock', exact: true }).waitFor();
+  expect(await page.getByRole('menuitem', { name: 'Delete', exact: true }).count()).toBe(0);
+  await page.getByRole('menuitem', { name: 'Unlock', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes, unlock' }).click();
+  await backup.getByLabel('Locked').waitFor({ state: 'detached' });
 
   await tab(page, 'File Manager').click();
   await page.getByRole('button', { name: 'Actions for demo-server.mjs', exact: true }).click();
@@ -95,8 +121,10 @@ describe('backups on the node (wings)', () => {
     await panel?.stop();
   });
 
-  it('backs up the demo server, and a restore brings back a deleted file', { timeout: 240_000 }, () =>
-    backUpDeleteAndRestore(panel, 'wings'),
+  it(
+    'backs up the demo server, downloads and locks the backup, and a restore brings back a deleted file',
+    { timeout: 240_000 },
+    () => backUpDeleteAndRestore(panel, 'wings'),
   );
 });
 
@@ -121,7 +149,9 @@ describe('backups in an S3 bucket', () => {
     await s3?.stop();
   });
 
-  it('backs up to the bucket, and a restore from it brings back a deleted file', { timeout: 240_000 }, () =>
-    backUpDeleteAndRestore(panel, 's3'),
+  it(
+    'backs up to the bucket, downloads and locks the backup, and a restore from it brings back a deleted file',
+    { timeout: 240_000 },
+    () => backUpDeleteAndRestore(panel, 's3'),
   );
 });
