@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type S3TestServer, startS3TestServer } from '@aerie/daemon/testing/s3-server';
+import { type S3TestServer, s3TestServerMissing, startS3TestServer } from '@aerie/daemon/testing/s3-server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { launchChromium } from './support/browser';
@@ -128,7 +128,7 @@ describe('backups on the node (wings)', () => {
   );
 });
 
-describe('backups in an S3 bucket', () => {
+describe.skipIf(s3TestServerMissing)('backups in an S3 bucket', () => {
   let panel: RunningPanel;
   let s3: S3TestServer;
   beforeAll(async () => {
