@@ -29,6 +29,7 @@ export const s3TestServerMissing: string | undefined = (() => {
   const probe = spawnSync(python(), ['-c', 'import moto.server'], { stdio: 'ignore', timeout: 20_000 });
   return probe.status === 0 ? undefined : "moto's S3 server is not installed (pip install 'moto[server]')";
 })();
+if (s3TestServerMissing) console.warn(`Skipping the S3 backup tests: ${s3TestServerMissing}`);
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
