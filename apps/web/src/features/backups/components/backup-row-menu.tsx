@@ -1,11 +1,11 @@
 import { canAll } from '@aerie/shared/permissions/can';
 import clsx from 'clsx';
-import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TrashIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { type Backup, hasFailed, isRunning } from '@/features/backups/api/backups';
 import { useServerPermissions } from '@/features/servers/hooks/use-server';
+import { useDismissableMenu } from '@/hooks/use-dismissable-menu';
 
 export type BackupAction = 'download' | 'restore' | 'lock' | 'unlock' | 'delete';
 
@@ -45,26 +45,7 @@ interface BackupRowMenuProps {
 export function BackupRowMenu({ backup, busy, onAction }: BackupRowMenuProps) {
   const { t } = useTranslation('server');
   const actions = useBackupActions(backup);
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const close = (event: MouseEvent | KeyboardEvent) => {
-      if (
-        event instanceof KeyboardEvent
-          ? event.key === 'Escape'
-          : !root.current?.contains(event.target as Node)
-      )
-        setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', close);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', close);
-    };
-  }, [open]);
+  const { open, setOpen, root } = useDismissableMenu();
 
   if (actions.length === 0) return null;
 

@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type FileEntry, isArchiveType } from '@/features/files/api/transformers';
 import { useFilePermissions } from '@/features/files/hooks/use-file-permissions';
+import { useDismissableMenu } from '@/hooks/use-dismissable-menu';
 
 export type FileAction =
   | 'rename'
@@ -33,26 +33,7 @@ export function useRowActions(file: FileEntry): FileAction[] {
 export function FileRowMenu({ file, onAction }: { file: FileEntry; onAction: (action: FileAction) => void }) {
   const { t } = useTranslation('server');
   const actions = useRowActions(file);
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const close = (event: MouseEvent | KeyboardEvent) => {
-      if (
-        event instanceof KeyboardEvent
-          ? event.key === 'Escape'
-          : !root.current?.contains(event.target as Node)
-      )
-        setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', close);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', close);
-    };
-  }, [open]);
+  const { open, setOpen, root } = useDismissableMenu();
 
   if (actions.length === 0) return null;
   return (
