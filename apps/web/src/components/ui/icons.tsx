@@ -126,6 +126,13 @@ export const LogoMark = (props: IconProps) => (
   </svg>
 );
 
+export const DatabaseIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <ellipse cx="12" cy="5.5" rx="7" ry="2.5" />
+    <path d="M5 5.5v13c0 1.4 3.1 2.5 7 2.5s7-1.1 7-2.5v-13M5 12c0 1.4 3.1 2.5 7 2.5s7-1.1 7-2.5" />
+  </Icon>
+);
+
 export const TrashIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="M4 7h16M10 11v6M14 11v6" />

@@ -9,7 +9,6 @@ export interface ServerRouteHandle {
   console?: boolean;
 }
 
-type TitleKey = keyof typeof server.title;
 type NavKey = Exclude<keyof typeof server.nav, 'label' | 'admin'>;
 
 /** The tab row, in order (spec "Tab menu"). Tab permissions differ from route permissions for startup/settings. */
@@ -26,18 +25,6 @@ export const serverTabs: readonly { path: string; nav: NavKey; permission?: stri
     { path: 'settings', nav: 'settings', permission: ['settings.*', 'file.sftp'], matchAny: true },
     { path: 'activity', nav: 'activity', permission: ['activity.read'] },
   ];
-
-/** A page a later release fills in: for now its title only. Replace the `lazy` of a route to ship the page. */
-const titledPage = (title: TitleKey) => async () => {
-  const { ServerPageRoute } = await import('@/app/routes/server/server-page');
-  return { element: <ServerPageRoute titleKey={title} /> };
-};
-
-const page = (path: string, title: TitleKey, permission?: string): RouteObject => ({
-  path,
-  handle: { permission: permission ? [permission] : undefined } satisfies ServerRouteHandle,
-  lazy: titledPage(title),
-});
 
 /** Children of /server/:id, all exact; anything else is not-found. */
 export const serverRoutes: RouteObject[] = [
@@ -62,7 +49,11 @@ export const serverRoutes: RouteObject[] = [
     handle: { permission: ['file.*'] } satisfies ServerRouteHandle,
     lazy: async () => ({ Component: (await import('@/app/routes/server/file-editor')).EditFileRoute }),
   },
-  page('databases', 'databases', 'database.*'),
+  {
+    path: 'databases',
+    handle: { permission: ['database.*'] } satisfies ServerRouteHandle,
+    lazy: async () => ({ Component: (await import('@/app/routes/server/databases')).DatabasesRoute }),
+  },
   {
     path: 'schedules',
     handle: { permission: ['schedule.*'] } satisfies ServerRouteHandle,
