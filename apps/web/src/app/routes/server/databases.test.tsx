@@ -217,7 +217,7 @@ describe('databases: create', () => {
       errorEnvelope(
         422,
         'ValidationException',
-        'The database field must only contain letters, numbers, dashes, and underscores.',
+        'The database may only contain letters, numbers, and dashes.',
       ),
     );
     const { dialog, user } = await openModal();
@@ -225,7 +225,7 @@ describe('databases: create', () => {
     await user.type(within(dialog).getByLabelText('Database Name'), 'my.db');
     await user.click(within(dialog).getByRole('button', { name: 'Create Database' }));
     const flash = await within(dialog).findByText(
-      'The database field must only contain letters, numbers, dashes, and underscores.',
+      'The database may only contain letters, numbers, and dashes.',
     );
     expect(flash.closest('[role="alert"]')).toHaveTextContent('Error');
     expect(screen.getByRole('dialog', { name: 'Create new database' })).toBeInTheDocument();
