@@ -90,6 +90,7 @@ describe('the servers bootstrap of aerie up', () => {
       cpu: 100,
       allocation_limit: 3,
       backup_limit: 3,
+      database_limit: 2,
       // The daemon installs it once it is up (daemon-installs.ts).
       status: 'installing',
       installed_at: null,

@@ -61,6 +61,8 @@ export async function bootstrapServers(
     allocationLimit: 3,
     // Three backups, so the Backups page can be tried on a fresh install.
     backupLimit: 3,
+    // Two databases, so the Databases page works as soon as an admin adds a database host.
+    databaseLimit: 2,
     // The daemon installs it once it answers (daemon-installs.ts); until then it shows as installing.
     status: 'installing',
     installedAt: null,
