@@ -22,7 +22,8 @@ export interface DatabaseHost {
   nodeId: number | null;
 }
 
-interface DatabaseHostAttributes {
+/** `database_host` attributes of the Application API (never the password). */
+export interface DatabaseHostAttributes {
   id: number;
   name: string;
   host: string;
@@ -32,7 +33,7 @@ interface DatabaseHostAttributes {
   driver: DatabaseDriver;
 }
 
-const toDatabaseHost = (attributes: DatabaseHostAttributes): DatabaseHost => ({
+export const toDatabaseHost = (attributes: DatabaseHostAttributes): DatabaseHost => ({
   id: attributes.id,
   name: attributes.name,
   driver: attributes.driver,
@@ -51,6 +52,7 @@ export const databaseHostKeys = {
   all: ['admin', 'database-hosts'] as const,
   list: (page: number) => [...databaseHostKeys.all, 'list', page] as const,
   detail: (id: number) => [...databaseHostKeys.all, 'detail', id] as const,
+  options: () => [...databaseHostKeys.all, 'options'] as const,
   nodes: ['admin', 'database-hosts', 'node-options'] as const,
 };
 
@@ -61,6 +63,17 @@ export async function getDatabaseHosts(page: number, signal?: AbortSignal): Prom
     { params: listQuery({ page }), signal },
   );
   return toPage(list, toDatabaseHost);
+}
+
+/** Every database host (up to the API's 1,000 a page), by name, for a drop-down. */
+export async function getAllDatabaseHosts(signal?: AbortSignal): Promise<DatabaseHost[]> {
+  const list = await apiClient.get<ApplicationList<DatabaseHostAttributes>>(
+    '/api/application/database-hosts',
+    { params: listQuery({ perPage: 1000 }), signal },
+  );
+  return list.data
+    .map(({ attributes }) => toDatabaseHost(attributes))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** GET /api/application/database-hosts/{id} */
@@ -120,3 +133,9 @@ export const databaseHostQueryOptions = (id: number) =>
 
 export const nodeOptionsQueryOptions = () =>
   queryOptions({ queryKey: databaseHostKeys.nodes, queryFn: ({ signal }) => getNodeOptions(signal) });
+
+export const databaseHostOptionsQueryOptions = () =>
+  queryOptions({
+    queryKey: databaseHostKeys.options(),
+    queryFn: ({ signal }) => getAllDatabaseHosts(signal),
+  });

@@ -7,17 +7,18 @@ import { SpinnerBlock } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { adminServerQueryOptions } from '@/features/admin-servers/api/admin-servers';
 import { ServerBuildTab } from '@/features/admin-servers/components/server-build-tab';
+import { ServerDatabasesTab } from '@/features/admin-servers/components/server-databases-tab';
 import { ServerDetailsTab } from '@/features/admin-servers/components/server-details-tab';
 import { ServerManageTab } from '@/features/admin-servers/components/server-manage-tab';
 import { ServerStartupTab } from '@/features/admin-servers/components/server-startup-tab';
 import { ServerStatusBadge } from '@/features/admin-servers/components/server-status-badge';
 
-const tabs = ['details', 'build', 'startup', 'manage'] as const;
+const tabs = ['details', 'build', 'startup', 'databases', 'manage'] as const;
 type Tab = (typeof tabs)[number];
 
 export const serverFlashKey = 'admin:server';
 
-/** A server in the admin area: tabs for details, build, startup and manage (`/admin/servers/view/{id}/{tab}`). */
+/** A server in the admin area: tabs for details, build, startup, databases and manage (`/admin/servers/view/{id}/{tab}`). */
 export function ServerView() {
   const { t } = useTranslation('admin');
   const params = useParams();
@@ -62,6 +63,7 @@ export function ServerView() {
       {tab === 'details' && <ServerDetailsTab server={server} />}
       {tab === 'build' && <ServerBuildTab server={server} />}
       {tab === 'startup' && <ServerStartupTab server={server} />}
+      {tab === 'databases' && <ServerDatabasesTab server={server} />}
       {tab === 'manage' && <ServerManageTab server={server} />}
     </AdminPage>
   );
