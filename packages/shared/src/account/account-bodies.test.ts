@@ -50,12 +50,12 @@ describe('account API body rules', () => {
 
   it('api keys: an array of at most 50 strings, counted in items', () => {
     expect(
-      summary(createApiKeyBodySchema, { description: 'd', allowed_ips: Array(51).fill('1.1.1.1') }),
+      summary(createApiKeyBodySchema, { description: 'a key', allowed_ips: Array(51).fill('1.1.1.1') }),
     ).toEqual([['allowed_ips', 'max', 'The allowed ips may not have more than 50 items.']]);
-    expect(summary(createApiKeyBodySchema, { description: 'd', allowed_ips: ['1.1.1.1', 7] })).toEqual([
+    expect(summary(createApiKeyBodySchema, { description: 'a key', allowed_ips: ['1.1.1.1', 7] })).toEqual([
       ['allowed_ips.1', 'string', 'The allowed_ips.1 must be a string.'],
     ]);
-    expect(summary(createApiKeyBodySchema, { description: 'd', allowed_ips: { a: 1 } })).toEqual([
+    expect(summary(createApiKeyBodySchema, { description: 'a key', allowed_ips: { a: 1 } })).toEqual([
       ['allowed_ips', 'array', 'The allowed ips must be an array.'],
     ]);
   });

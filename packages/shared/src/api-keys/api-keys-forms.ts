@@ -11,9 +11,9 @@ export const apiKeyMessages = {
   descriptionMax: 'The description may not be greater than 500 characters.',
 } as const;
 
-/** Length rules of the form (spec section 9; the maximum is the API's). */
+/** Length rules of the form: the API's own (spec section 9), so the panel refuses what the form refuses. */
 export const apiKeyFormLimits = {
-  descriptionMin: 4,
+  descriptionMin: apiKeyLimits.descriptionMin,
   descriptionMax: apiKeyLimits.descriptionMax,
 } as const;
 

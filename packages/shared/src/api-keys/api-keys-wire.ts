@@ -9,6 +9,8 @@ export const apiKeyLimits = {
   perUser: 25,
   /** `allowed_ips` entries per key. */
   allowedIpsMax: 50,
+  /** Spec §5 and §9: the form and the API both refuse a shorter description (after trimming). */
+  descriptionMin: 4,
   descriptionMax: 500,
   /** `ptlc_` + 11 letters/digits. */
   identifierLength: 16,

@@ -88,6 +88,24 @@ describe('POST /api/client/account/api-keys', () => {
     ).toBe(200);
   });
 
+  it('requires a description of at least 4 characters, as the form does (spaces around it do not count)', async () => {
+    const { browser } = await signedIn();
+    for (const description of ['abc', '  ab  ']) {
+      const short = await browser.post('/api/client/account/api-keys', { description, allowed_ips: [] });
+      expect(short.statusCode).toBe(422);
+      expect(short.json()).toEqual({
+        errors: [entry('description', 'min', 'The description must be at least 4 characters.')],
+      });
+    }
+    expect((await browser.get('/api/client/account/api-keys')).json().data).toEqual([]);
+    const four = await browser.post('/api/client/account/api-keys', {
+      description: ' abcd ',
+      allowed_ips: [],
+    });
+    expect(four.statusCode).toBe(200);
+    expect(four.json().attributes.description).toBe('abcd');
+  });
+
   it('refuses more than 50 IPs', async () => {
     const { browser } = await signedIn();
     const ips = Array.from({ length: 51 }, (_, i) => `10.0.0.${i + 1}`);
@@ -122,7 +140,7 @@ describe('POST /api/client/account/api-keys', () => {
       entry('allowed_ips.6', '', '"1.2.3.4/33" is not a valid IP address or CIDR range.'),
     ]);
     const notArray = await browser.post('/api/client/account/api-keys', {
-      description: 'x',
+      description: 'a key',
       allowed_ips: '1.1.1.1',
     });
     expect(notArray.json().errors).toEqual([
