@@ -42,6 +42,35 @@ describe('two-factor enforcement', () => {
     unwire();
   });
 
+  it('shows only the 2-Factor Required banner after a page was refused, no "Error" flash beside it', async () => {
+    server.on('GET /api/client/account/api-keys', () =>
+      errorEnvelope(
+        400,
+        'TwoFactorAuthRequiredException',
+        'Two-factor authentication is required on this account in order to access this endpoint.',
+      ),
+    );
+    const { router } = renderApp('/', { user: pageUser() });
+    await screen.findByRole('heading', { name: 'Dashboard' });
+    const unwire = wireApiClient(apiClient, {
+      navigate: (to, options) => router.navigate(to, options),
+      currentPath: () => router.state.location.pathname,
+    });
+    await act(() => router.navigate('/account/api'));
+
+    expect(await screen.findByRole('heading', { name: 'Account Overview' })).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.state).toEqual({ twoFactorRedirect: true }));
+    // Give a late flash from the refused page the time to show up.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const alerts = screen.getAllByRole('alert');
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toHaveTextContent(
+      '2-Factor RequiredYour account must have two-factor authentication enabled in order to continue.',
+    );
+    expect(screen.queryByText('Error')).not.toBeInTheDocument();
+    unwire();
+  });
+
   it('does not navigate again when already on /account', async () => {
     const { router } = renderApp('/account', { user: pageUser() });
     await screen.findByRole('heading', { name: 'Account Overview' });

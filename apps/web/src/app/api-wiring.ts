@@ -1,5 +1,5 @@
 import { paths } from '@/config/paths';
-import type { ApiClient, RequestInfo } from '@/lib/api-client';
+import { type ApiClient, isTwoFactorRequired, type RequestInfo } from '@/lib/api-client';
 import { useProgressStore } from '@/stores/progress-store';
 
 /** Polling calls (server usage) and debug-bar calls would keep the bar running forever, so they don't count. */
@@ -26,7 +26,7 @@ export function wireApiClient(client: ApiClient, { navigate, currentPath }: Wiri
       if (movesProgressBar(info)) useProgressStore.getState().setComplete();
     }),
     client.onError((error) => {
-      if (error.status !== 400 || error.code !== 'TwoFactorAuthRequiredException') return;
+      if (!isTwoFactorRequired(error)) return;
       if (currentPath() !== paths.account) navigate(paths.account, { state: { twoFactorRedirect: true } });
     }),
   ];

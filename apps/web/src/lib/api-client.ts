@@ -97,6 +97,14 @@ function codeFromBody(body: unknown, status: number): string {
   return typeof code === 'string' ? code : `HttpStatus${status}`;
 }
 
+/**
+ * The panel's refusal of an account that must turn on two-factor first (spec §8): the app answers it by moving to
+ * /account, where the '2-Factor Required' banner says it all (app/api-wiring.ts).
+ */
+export function isTwoFactorRequired(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 400 && error.code === 'TwoFactorAuthRequiredException';
+}
+
 /** Turns anything thrown by a call (or by code around it) into the text a flash message shows. */
 export function errorToMessage(error: unknown): string {
   if (error instanceof Error && error.message !== '') return error.message;

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { errorToMessage } from '@/lib/api-client';
+import { errorToMessage, isTwoFactorRequired } from '@/lib/api-client';
 
 export type FlashType = 'error' | 'info' | 'success' | 'warning';
 
@@ -18,7 +18,10 @@ interface FlashState {
   items: FlashMessage[];
   addFlash: (flash: NewFlash) => void;
   addError: (error: { key?: string; message: string; title?: string }) => void;
-  /** Replaces every flash with the error's message under `key` (title 'Error'); no error just clears them. */
+  /**
+   * Replaces every flash with the error's message under `key` (title 'Error'); no error just clears them. A
+   * two-factor refusal only clears them: the redirect to /account and its '2-Factor Required' banner answer it.
+   */
   clearAndAddHttpError: (options: { key?: string; error?: unknown }) => void;
   /** Clears the flashes of one key, or all of them. */
   clearFlashes: (key?: string) => void;
@@ -33,9 +36,10 @@ export const useFlashStore = create<FlashState>()((set) => ({
     set((state) => ({ items: [...state.items, { id: nextId++, key, type: 'error', title, message }] })),
   clearAndAddHttpError: ({ key, error }) =>
     set({
-      items: error
-        ? [{ id: nextId++, key, type: 'error', title: 'Error', message: errorToMessage(error) }]
-        : [],
+      items:
+        error && !isTwoFactorRequired(error)
+          ? [{ id: nextId++, key, type: 'error', title: 'Error', message: errorToMessage(error) }]
+          : [],
     }),
   clearFlashes: (key) =>
     set((state) => ({ items: key === undefined ? [] : state.items.filter((item) => item.key !== key) })),
