@@ -24,11 +24,15 @@ export function ApiKeyRow({ apiKey, onDelete }: ApiKeyRowProps) {
           {t('api_keys.last_used', { date: lastUsed })}
         </p>
       </div>
-      <CopyOnClick text={apiKey.identifier} className="hidden md:inline-flex">
-        <code className="rounded bg-ink-950 px-2 py-1 font-mono text-xs text-ink-200">
-          {apiKey.identifier}
-        </code>
-      </CopyOnClick>
+      {/* Phones (390 px) leave the description the row: the identifier shows from md up. Its own box, as
+          CopyOnClick's inline-flex would win over a `hidden` on the button itself. */}
+      <div className="hidden shrink-0 md:block">
+        <CopyOnClick text={apiKey.identifier}>
+          <code className="rounded bg-ink-950 px-2 py-1 font-mono text-xs text-ink-200">
+            {apiKey.identifier}
+          </code>
+        </CopyOnClick>
+      </div>
       <button
         type="button"
         aria-label={t('api_keys.delete', { description: apiKey.description })}

@@ -37,7 +37,41 @@ beforeEach(() => server.reset());
 const panel = async (title: string) =>
   (await screen.findByRole('heading', { name: title })).parentElement as HTMLElement;
 
+/** Tailwind's display utilities: one of them beside `hidden` on the same element can win over it. */
+const displayUtilities = [
+  'block',
+  'inline',
+  'inline-block',
+  'flex',
+  'inline-flex',
+  'grid',
+  'inline-grid',
+  'table',
+];
+
 describe('API key list', () => {
+  it('lays a row out for phones: the identifier only from md up, the description wrapping between words', async () => {
+    server.on('GET /api/client/account/api-keys', () =>
+      listOf(apiKey('ptlc_aaaaaaaaaaa', 'Deploy bot for the production cluster', usedAt)),
+    );
+    renderApp('/account/api', { user: pageUser() });
+    const list = await panel('API Keys');
+    const [row] = await within(list).findAllByRole('listitem');
+    const identifier = within(row as HTMLElement).getByText('ptlc_aaaaaaaaaaa');
+    // Below md the identifier's box is display:none, and nothing on that box turns it back on.
+    const hidden = identifier.closest('.hidden') as HTMLElement | null;
+    expect(hidden).not.toBeNull();
+    expect(row).toContainElement(hidden);
+    expect([...(hidden as HTMLElement).classList].filter((name) => displayUtilities.includes(name))).toEqual(
+      [],
+    );
+    expect(hidden).toHaveClass('md:block');
+    // The description takes the row's free width and wraps at spaces, never inside a word.
+    const description = within(row as HTMLElement).getByText('Deploy bot for the production cluster');
+    expect(description).not.toHaveClass('break-all');
+    expect(description.parentElement).toHaveClass('min-w-0', 'flex-1');
+  });
+
   it('says Loading... until the keys arrive, then shows description, last use and identifier', async () => {
     server.on('GET /api/client/account/api-keys', () => ({
       ...listOf(
