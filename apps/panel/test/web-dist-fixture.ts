@@ -1,9 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+
+/** The hashed asset's content; the build also writes its brotli (.br) and gzip (.gz) copies beside it. */
+export const FIXTURE_ASSET = { path: '/assets/index-Abc123.js', body: 'console.log("aerie");\n' };
 
 /**
- * A tiny stand-in for the Vite build (index.html, a hashed asset, a favicon and a few translation files),
- * so panel tests never depend on the web app being built.
+ * A tiny stand-in for the Vite build (index.html, a hashed asset with its precompressed copies, a favicon and a
+ * few translation files), so panel tests never depend on the web app being built.
  */
 export function createWebDistFixture(dir: string): string {
   const dist = join(dir, 'web-dist');
@@ -22,7 +26,9 @@ export function createWebDistFixture(dir: string): string {
       '</html>',
     ].join('\n'),
   );
-  writeFileSync(join(dist, 'assets/index-Abc123.js'), 'console.log("aerie");\n');
+  writeFileSync(join(dist, 'assets/index-Abc123.js'), FIXTURE_ASSET.body);
+  writeFileSync(join(dist, 'assets/index-Abc123.js.br'), brotliCompressSync(FIXTURE_ASSET.body));
+  writeFileSync(join(dist, 'assets/index-Abc123.js.gz'), gzipSync(FIXTURE_ASSET.body));
   writeFileSync(join(dist, 'favicon.ico'), Buffer.from([0, 0, 1, 0]));
   for (const [lng, ns, body] of [
     ['en', 'translation', { hello: 'Hello' }],

@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser } from '@aerie/panel/test/factories';
+import { FIXTURE_ASSET } from '@aerie/panel/test/web-dist-fixture';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HtmlShell, WebBuildMissingError } from './html-shell';
 
@@ -143,6 +145,33 @@ describe('static files', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe('console.log("aerie");\n');
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it.each([
+    ['br', 'br', brotliDecompressSync],
+    ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+    ['gzip', 'gzip', gunzipSync],
+    ['br;q=0, gzip', 'gzip', gunzipSync],
+  ] as const)('answers Accept-Encoding: %s with the build-time %s copy', async (accept, encoding, decode) => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: FIXTURE_ASSET.path,
+      headers: { 'accept-encoding': accept },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe(encoding);
+    expect(response.headers['content-type']).toMatch(/^text\/javascript|^application\/javascript/);
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(decode(response.rawPayload).toString()).toBe(FIXTURE_ASSET.body);
+  });
+
+  it('sends the plain file to a client that accepts no compression', async () => {
+    for (const headers of [{}, { 'accept-encoding': 'identity' }]) {
+      const response = await t.app.inject({ method: 'GET', url: FIXTURE_ASSET.path, headers });
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.body).toBe(FIXTURE_ASSET.body);
+    }
   });
 
   it('serves top-level files of the build, but never index.html directly', async () => {
