@@ -54,3 +54,60 @@ describe('GET /locales/{lng}/{ns}.json', () => {
     expect(response.json()).toEqual(notFound);
   });
 });
+
+/** Pterodactyl's own client (i18next-multiload-backend-adapter) asks for every language and namespace at once. */
+describe('GET /locales/locale.json?locale={lngs}&namespace={nss}', () => {
+  it('answers one language and namespace, nested as {lng: {ns: …}}, from the same file', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/locales/locale.json?locale=en&namespace=auth',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.json()).toEqual({ en: { auth: { login: 'Login to Continue' } } });
+  });
+
+  it.each([
+    '/locales/locale.json?locale=en+pt-BR&namespace=auth+translation',
+    '/locales/locale.json?locale=en%20pt-BR&namespace=auth%20translation',
+  ])('answers several languages and namespaces at once (%s); a pair with no file is empty', async (url) => {
+    const response = await t.app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      en: { auth: { login: 'Login to Continue' }, translation: { hello: 'Hello' } },
+      'pt-BR': { auth: { login: 'Entrar' }, translation: {} },
+    });
+  });
+
+  it('lets the browser revalidate the answer with its ETag', async () => {
+    const url = '/locales/locale.json?locale=en&namespace=auth&hash=abc';
+    const first = await t.app.inject({ method: 'GET', url });
+    expect(first.headers['cache-control']).toBe('public, max-age=0');
+    expect(first.headers.etag).toMatch(/^"[\w-]+"$/);
+    const again = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it.each([
+    '/locales/locale.json',
+    '/locales/locale.json?locale=en',
+    '/locales/locale.json?namespace=auth',
+    '/locales/locale.json?locale=&namespace=auth',
+    '/locales/locale.json?locale=../../x&namespace=auth',
+    '/locales/locale.json?locale=en&namespace=../index',
+    '/locales/locale.json?locale=en&namespace=auth.json',
+    '/locales/locale.json?locale=en&namespace=Bad_NS',
+    '/locales/locale.json?locale=EN_bad&namespace=auth',
+    '/locales/locale.json?locale=en&locale=de&namespace=auth',
+    `/locales/locale.json?locale=en&namespace=${Array.from({ length: 33 }, (_, i) => `ns${i}`).join('+')}`,
+  ])('answers 404 JSON for %s', async (url) => {
+    const response = await t.app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual(notFound);
+  });
+});
