@@ -8,8 +8,22 @@ export const browser = {
   },
 };
 
-/** Only same-origin paths are followed after sign-in; anything else (e.g. '//evil.example') goes home. */
+/**
+ * Only same-origin paths are followed after sign-in; anything else (e.g. '//evil.example', 'https://…', '/\\evil')
+ * goes to `fallback`. The path is read the way the browser will read it (it drops tabs and newlines and takes '\\'
+ * for '/', so '/\t/evil' would be '//evil'), and only a result on this origin is kept.
+ */
 export function safeLocalPath(url: string | null | undefined, fallback = '/'): string {
-  if (!url?.startsWith('/') || url.startsWith('//') || url.startsWith('/\\')) return fallback;
-  return url;
+  if (typeof url !== 'string' || !url.startsWith('/') || url.startsWith('//') || url.startsWith('/\\')) {
+    return fallback;
+  }
+  const origin = window.location.origin;
+  let parsed: URL;
+  try {
+    parsed = new URL(url, origin);
+  } catch {
+    return fallback;
+  }
+  if (parsed.origin !== origin) return fallback;
+  return `${parsed.pathname}${parsed.search}${parsed.hash}`;
 }

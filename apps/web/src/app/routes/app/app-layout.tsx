@@ -1,9 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
-import { Navigate, Outlet } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { QueryProvider } from '@/app/query-provider';
 import { Footer } from '@/components/layout/footer';
 import { NavigationBar } from '@/components/layout/navigation-bar';
-import { paths } from '@/config/paths';
+import { loginPathFor } from '@/features/auth/utils/intended-address';
 import { useSearchShortcut } from '@/features/search/hooks/use-search-shortcut';
 import { useUserStore } from '@/stores/user-store';
 
@@ -15,6 +15,7 @@ const SearchModal = lazy(async () => ({
 /** The signed-in frame: navigation bar, the page, the footer. Guests are sent to the login page. */
 export function AppLayout() {
   const user = useUserStore((state) => state.user);
+  const location = useLocation();
   const [searching, setSearching] = useState(false);
   // Mounted from the first opening on, so closing keeps its fade.
   const [searchOpened, setSearchOpened] = useState(false);
@@ -24,7 +25,10 @@ export function AppLayout() {
   };
   useSearchShortcut(openSearch, user !== null);
 
-  if (!user) return <Navigate to={paths.auth.login} replace />;
+  // The login page keeps where the guest was going, and goes there once signed in (spec §4 Login).
+  if (!user) {
+    return <Navigate to={loginPathFor(`${location.pathname}${location.search}${location.hash}`)} replace />;
+  }
   return (
     <QueryProvider>
       <div className="flex min-h-screen flex-col">

@@ -3,11 +3,11 @@ import { FormProvider, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/field';
-import { paths } from '@/config/paths';
 import { loginCheckpoint } from '@/features/auth/api/auth';
 import { AuthFormContainer } from '@/features/auth/components/auth-form-container';
 import { AuthLink } from '@/features/auth/components/auth-link';
-import { browser, safeLocalPath } from '@/lib/browser';
+import { afterSignIn, loginPathFor } from '@/features/auth/utils/intended-address';
+import { browser } from '@/lib/browser';
 import { flashActions } from '@/stores/flash-store';
 
 interface CheckpointValues {
@@ -16,7 +16,14 @@ interface CheckpointValues {
 }
 
 /** Second sign-in step for accounts with two-factor on: a code from the device, or a recovery code. */
-export function CheckpointForm({ confirmationToken }: { confirmationToken: string }) {
+export function CheckpointForm({
+  confirmationToken,
+  intended = null,
+}: {
+  confirmationToken: string;
+  /** Where the guest was going before the login page (already checked to be a local path). */
+  intended?: string | null;
+}) {
   const { t } = useTranslation('auth');
   const [isMissingDevice, setIsMissingDevice] = useState(false);
   const [redirecting, setRedirecting] = useState(false);
@@ -33,7 +40,7 @@ export function CheckpointForm({ confirmationToken }: { confirmationToken: strin
           : { authenticationCode: code.replace(/\s/g, '') },
       );
       setRedirecting(true);
-      browser.loadPage(safeLocalPath(result.intended));
+      browser.loadPage(afterSignIn(intended, result.intended));
     } catch (error) {
       clearAndAddHttpError({ error });
     }
@@ -81,7 +88,7 @@ export function CheckpointForm({ confirmationToken }: { confirmationToken: strin
             >
               {isMissingDevice ? t('checkpoint.have_device') : t('checkpoint.lost_device')}
             </button>
-            <AuthLink to={paths.auth.login}>{t('checkpoint.return_to_login')}</AuthLink>
+            <AuthLink to={loginPathFor(intended)}>{t('checkpoint.return_to_login')}</AuthLink>
           </div>
         </form>
       </FormProvider>

@@ -127,6 +127,65 @@ describe('login page', () => {
   });
 });
 
+describe('the intended address (spec §4 Login: "go to the intended address, else /")', () => {
+  const signInAt = async (path: string) => {
+    const view = renderApp(path);
+    await view.user.type(await screen.findByLabelText('Username or Email'), 'casey');
+    await view.user.type(screen.getByLabelText('Password'), 'secret');
+    await view.user.click(screen.getByRole('button', { name: 'Login' }));
+    return view;
+  };
+
+  it('sends a signed-out deep link to the login page, and there after signing in', async () => {
+    server.on('POST /auth/login', () => ({ body: { data: { complete: true, intended: '/' } } }));
+    const load = vi.spyOn(browser, 'loadPage').mockImplementation(() => undefined);
+    const { router } = await signInAt('/account/api?page=2#keys');
+    expect(router.state.location.pathname).toBe('/auth/login');
+    await waitFor(() => expect(load).toHaveBeenCalledWith('/account/api?page=2#keys'));
+  });
+
+  it('keeps the address through the device checkpoint, and on the way back to the login form', async () => {
+    server.on('POST /auth/login', () => ({
+      body: { data: { complete: false, confirmation_token: 'c'.repeat(64) } },
+    }));
+    server.on('POST /auth/login/checkpoint', () => ({ body: { data: { complete: true, intended: '/' } } }));
+    const load = vi.spyOn(browser, 'loadPage').mockImplementation(() => undefined);
+    const { user } = await signInAt('/server/abcd1234/files');
+    expect(await screen.findByRole('heading', { name: 'Device Checkpoint' })).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Return to Login' }));
+    expect(await screen.findByRole('heading', { name: 'Login to Continue' })).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Username or Email'), 'casey');
+    await user.type(screen.getByLabelText('Password'), 'secret');
+    await user.click(screen.getByRole('button', { name: 'Login' }));
+    await user.type(await screen.findByLabelText('Authentication Code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(load).toHaveBeenCalledWith('/server/abcd1234/files'));
+  });
+
+  it('follows an address the panel sent the guest with (/auth/login?redirect=…)', async () => {
+    server.on('POST /auth/login', () => ({ body: { data: { complete: true, intended: '/' } } }));
+    const load = vi.spyOn(browser, 'loadPage').mockImplementation(() => undefined);
+    await signInAt(`/auth/login?redirect=${encodeURIComponent('/account/api')}`);
+    await waitFor(() => expect(load).toHaveBeenCalledWith('/account/api'));
+  });
+
+  it.each([
+    '//evil.example/',
+    'https://evil.example/account',
+    '/\\evil.example',
+    '/\t/evil.example',
+    '\\evil.example',
+    'javascript:alert(1)',
+    'account/api',
+    '/auth/logout',
+  ])('never leaves the panel (or signs out again) for redirect=%j: it goes to /', async (target) => {
+    server.on('POST /auth/login', () => ({ body: { data: { complete: true, intended: '/' } } }));
+    const load = vi.spyOn(browser, 'loadPage').mockImplementation(() => undefined);
+    await signInAt(`/auth/login?redirect=${encodeURIComponent(target)}`);
+    await waitFor(() => expect(load).toHaveBeenCalledWith('/'));
+  });
+});
+
 describe('login captcha', () => {
   const captchaScripts = () =>
     [...document.querySelectorAll('script')].filter((s) => s.src.includes('recaptcha'));

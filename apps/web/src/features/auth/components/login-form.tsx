@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/field';
 import { paths } from '@/config/paths';
@@ -11,12 +11,15 @@ import { login } from '@/features/auth/api/auth';
 import { AuthFormContainer } from '@/features/auth/components/auth-form-container';
 import { AuthLink } from '@/features/auth/components/auth-link';
 import { useRecaptcha } from '@/features/auth/hooks/use-recaptcha';
-import { browser, safeLocalPath } from '@/lib/browser';
+import { afterSignIn, intendedFromSearch } from '@/features/auth/utils/intended-address';
+import { browser } from '@/lib/browser';
 import { flashActions } from '@/stores/flash-store';
 
 export function LoginForm() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const intended = intendedFromSearch(search);
   const captcha = useRecaptcha();
   const [redirecting, setRedirecting] = useState(false);
   const form = useForm<LoginFormValues>({
@@ -34,10 +37,10 @@ export function LoginForm() {
       if (result.complete) {
         setRedirecting(true);
         // A full load, so the panel renders the shell with the signed-in user.
-        browser.loadPage(safeLocalPath(result.intended));
+        browser.loadPage(afterSignIn(intended, result.intended));
         return;
       }
-      navigate(paths.auth.checkpoint, { state: { token: result.confirmation_token } });
+      navigate(paths.auth.checkpoint, { state: { token: result.confirmation_token, intended } });
     } catch (error) {
       captcha.reset();
       clearAndAddHttpError({ error });
