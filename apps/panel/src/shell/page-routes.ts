@@ -38,7 +38,8 @@ export async function pageRoutes(
     const path = (request.url.split('?')[0] ?? '/').replace(/\/+$/, '') || '/';
     if (NOT_PAGES.test(path)) throw notFound();
     const user = request.user;
-    if (!user && !path.startsWith('/auth/') && path !== '/auth') return reply.redirect('/auth/login', 302);
+    if (!user && !path.startsWith('/auth/') && path !== '/auth')
+      return reply.redirect(loginFor(request.url), 302);
     if (user && GUEST_ONLY.test(path)) return reply.redirect('/', 302);
     const nonce = scriptNonce();
     const site = await siteConfiguration();
@@ -61,6 +62,17 @@ export async function pageRoutes(
       .type('text/html; charset=utf-8')
       .send(html);
   });
+}
+
+/**
+ * The login page for a guest's page load: `/auth/login?redirect=<path and query>`, so signing in ends where the
+ * guest was going (spec §4 Login; the web app follows only a same-origin path). Plain for the dashboard, and for
+ * anything that does not start with a single `/` (it could name another host).
+ */
+export function loginFor(url: string): string {
+  if (url === '/' || !url.startsWith('/') || url.startsWith('//') || url.startsWith('/\\'))
+    return '/auth/login';
+  return `/auth/login?${new URLSearchParams({ redirect: url })}`;
 }
 
 /** `https://www.gravatar.com` of `https://www.gravatar.com/avatar/{md5}?s=400`; the env schema made it a URL. */

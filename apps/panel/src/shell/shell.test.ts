@@ -79,14 +79,25 @@ describe('the HTML shell', () => {
 });
 
 describe('page routes', () => {
-  it.each(['/', '/account', '/account/api', '/server/abc12345/files', '/anything/else'])(
-    'sends a guest from %s to the login page',
-    async (path) => {
-      const response = await new TestBrowser(t.app).request({ method: 'GET', url: path });
-      expect(response.statusCode).toBe(302);
-      expect(response.headers.location).toBe('/auth/login');
-    },
-  );
+  it.each([
+    ['/', '/auth/login'],
+    ['/account', '/auth/login?redirect=%2Faccount'],
+    ['/account/api', '/auth/login?redirect=%2Faccount%2Fapi'],
+    ['/server/abc12345/files', '/auth/login?redirect=%2Fserver%2Fabc12345%2Ffiles'],
+    ['/?page=2', '/auth/login?redirect=%2F%3Fpage%3D2'],
+    ['/anything/else?a=1&b=2', '/auth/login?redirect=%2Fanything%2Felse%3Fa%3D1%26b%3D2'],
+  ])('sends a guest from %s to the login page, remembering the address: %s', async (path, location) => {
+    const response = await new TestBrowser(t.app).request({ method: 'GET', url: path });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe(location);
+  });
+
+  it('never puts another host in the remembered address', async () => {
+    const { loginFor } = await import('./page-routes');
+    expect(loginFor('//evil.example/x')).toBe('/auth/login');
+    expect(loginFor('/\\evil.example')).toBe('/auth/login');
+    expect(loginFor('http://evil.example/')).toBe('/auth/login');
+  });
 
   it.each([
     '/auth/login',
