@@ -2,7 +2,7 @@ import '@xterm/xterm/css/xterm.css';
 import { ClientEvent, DaemonEvent } from '@aerie/shared/console/socket-events';
 import { FitAddon } from '@xterm/addon-fit';
 import { type ITerminalInitOnlyOptions, type ITerminalOptions, Terminal } from '@xterm/xterm';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useConsoleSocket } from '@/features/console/hooks/use-console-socket';
 import { useServer } from '@/features/servers/hooks/use-server';
@@ -50,10 +50,58 @@ const options: ITerminalOptions & ITerminalInitOnlyOptions = {
 // A line's own newline would leave an empty row under it; the reset stops its colours leaking into the next.
 const asLine = (line: string) => `${line.replace(/(?:\r\n|\r|\n)$/, '')}${reset}`;
 
+/** How many of the last lines the screen-reader log keeps. */
+export const SPOKEN_LINES = 20;
+// CSI (colours, cursor moves) and OSC (titles, links) sequences, which a screen reader would spell out.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: escape sequences are what this removes
+const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]/g;
+/** The text of a terminal write, one entry per non-empty line, without escape sequences. */
+const spokenLines = (text: string) =>
+  text
+    .replace(ESCAPES, '')
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trimEnd())
+    .filter((line) => line !== '');
+
+/**
+ * The drawn terminal is hidden from screen readers (xterm.js marks its rows aria-hidden); what it writes is mirrored,
+ * as plain text, into a visually hidden polite log of the last SPOKEN_LINES lines, so new output is read out without
+ * interrupting. Lines are added in batches (one render per 100 ms at most) so a chatty server cannot flood React.
+ */
+function useSpokenLog() {
+  const [lines, setLines] = useState<{ id: number; text: string }[]>([]);
+  const pending = useRef<string[]>([]);
+  const nextId = useRef(0);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+
+  const say = useCallback((text: string) => {
+    pending.current.push(...spokenLines(text));
+    timer.current ??= setTimeout(() => {
+      timer.current = null;
+      const added = pending.current.splice(0).slice(-SPOKEN_LINES);
+      setLines((shown) =>
+        [...shown, ...added.map((line) => ({ id: nextId.current++, text: line }))].slice(-SPOKEN_LINES),
+      );
+    }, 100);
+  }, []);
+  const clear = useCallback(() => {
+    pending.current = [];
+    setLines([]);
+  }, []);
+  return { lines, say, clear };
+}
+
 /**
  * The console: an xterm.js terminal showing console output as it comes (ANSI colours, 2,000 lines of scrollback),
  * daemon messages and state changes after the prelude, installer and transfer output. On every (re)connect it
- * starts afresh and asks for the last lines.
+ * starts afresh and asks for the last lines. Screen readers get the same lines in a polite log (useSpokenLog).
  */
 export function ConsoleTerminal() {
   const { t } = useTranslation('server');
@@ -64,6 +112,8 @@ export function ConsoleTerminal() {
   const [terminal, setTerminal] = useState<Terminal | null>(null);
   const transferring = useRef(server.isTransferring);
   transferring.current = server.isTransferring;
+  const spoken = useSpokenLog();
+  const { say, clear } = spoken;
 
   useEffect(() => {
     if (!host.current) return;
@@ -84,32 +134,37 @@ export function ConsoleTerminal() {
 
   useEffect(() => {
     if (!terminal || !socket) return;
-    const write = (line = '') => terminal.writeln(asLine(line));
+    const writeln = (text: string) => {
+      terminal.writeln(text);
+      say(text);
+    };
+    const write = (line = '') => writeln(asLine(line));
     const unsubscribe = [
       socket.on(DaemonEvent.consoleOutput, write),
       socket.on(DaemonEvent.installOutput, write),
       socket.on(DaemonEvent.transferLogs, write),
-      socket.on(DaemonEvent.daemonMessage, (line = '') =>
-        terminal.writeln(`${terminalPrelude}${asLine(line)}`),
-      ),
+      socket.on(DaemonEvent.daemonMessage, (line = '') => writeln(`${terminalPrelude}${asLine(line)}`)),
       socket.on(DaemonEvent.daemonError, (line = '') =>
-        terminal.writeln(`${terminalPrelude}${errorStyle}${asLine(line)}`),
+        writeln(`${terminalPrelude}${errorStyle}${asLine(line)}`),
       ),
       socket.on(DaemonEvent.status, (status = '') =>
-        terminal.writeln(`${terminalPrelude}${t('console.terminal.marked_as', { status })}${reset}`),
+        writeln(`${terminalPrelude}${t('console.terminal.marked_as', { status })}${reset}`),
       ),
     ];
     return () => {
       for (const off of unsubscribe) off();
     };
-  }, [terminal, socket, t]);
+  }, [terminal, socket, t, say]);
 
   useEffect(() => {
     if (!terminal || !socket || !connected) return;
     // A transfer's logs come from the new node after a reconnect: keep what the old one said.
-    if (!transferring.current) terminal.clear();
+    if (!transferring.current) {
+      terminal.clear();
+      clear();
+    }
     socket.send(ClientEvent.sendLogs);
-  }, [terminal, socket, connected]);
+  }, [terminal, socket, connected, clear]);
 
   return (
     <section
@@ -117,6 +172,11 @@ export function ConsoleTerminal() {
       className="overflow-hidden rounded-t-xl border border-ink-800 bg-[#10151b] p-2"
     >
       <div ref={host} data-testid="console-terminal" className="h-[28rem] min-h-0" />
+      <div role="log" aria-live="polite" aria-label={t('console.terminal.output_label')} className="sr-only">
+        {spoken.lines.map((line) => (
+          <p key={line.id}>{line.text}</p>
+        ))}
+      </div>
     </section>
   );
 }

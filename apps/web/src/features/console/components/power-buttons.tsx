@@ -7,7 +7,8 @@ import { useServerStateStore } from '@/features/servers/stores/server-state-stor
 
 /**
  * Start / Restart / Stop (spec §4 "Power buttons"): Start only when offline, Restart once a state is known, Stop
- * unless offline or unknown; while stopping, Stop becomes Kill. Each needs its control permission.
+ * unless offline or unknown; while stopping, Stop becomes Kill. Each needs its control permission. A button that
+ * does not apply stays focusable (aria-disabled, presses ignored): pressing Start disables it, and focus stays put.
  */
 export function PowerButtons() {
   const { t } = useTranslation('server');
@@ -20,12 +21,24 @@ export function PowerButtons() {
     <Can action={['control.start', 'control.stop', 'control.restart']} matchAny>
       <fieldset className="flex gap-2" aria-label={t('console.power.label')}>
         <Can action="control.start">
-          <Button variant="primary" size="sm" disabled={status !== 'offline'} onClick={() => power('start')}>
+          <Button
+            variant="primary"
+            size="sm"
+            focusableWhenDisabled
+            disabled={status !== 'offline'}
+            onClick={() => power('start')}
+          >
             {t('console.power.start')}
           </Button>
         </Can>
         <Can action="control.restart">
-          <Button variant="secondary" size="sm" disabled={!status} onClick={() => power('restart')}>
+          <Button
+            variant="secondary"
+            size="sm"
+            focusableWhenDisabled
+            disabled={!status}
+            onClick={() => power('restart')}
+          >
             {t('console.power.restart')}
           </Button>
         </Can>
@@ -33,6 +46,7 @@ export function PowerButtons() {
           <Button
             variant="danger"
             size="sm"
+            focusableWhenDisabled
             disabled={!status || status === 'offline'}
             onClick={() => power(killable ? 'kill' : 'stop')}
           >
