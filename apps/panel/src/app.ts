@@ -42,6 +42,16 @@ export interface BuildAppOptions {
 }
 
 /**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes a function trusting that many hops: Fastify itself now
+ * trusts no hop for a number (the immediate peer cannot be checked), so a count is only for a panel that nothing
+ * reaches but its proxies (README "Configuration").
+ */
+function fastifyTrustProxy(trust: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (typeof trust !== 'number') return trust;
+  return (_address: string, hop: number) => hop < trust;
+}
+
+/**
  * Builds the panel's Fastify app without listening. The caller owns the database: closing the app does not
  * close it. Throws WebBuildMissingError when the web build is missing.
  */
@@ -51,7 +61,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const shell = HtmlShell.load(config.webDist);
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: JSON_BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
     // Request logs of every asset and poll would drown the useful lines.
@@ -63,6 +73,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorateRequest('user', null);
   app.decorateRequest('apiKey', null);
   app.addHook('onClose', () => ctx.mailer.drain());
+  app.addHook('onClose', () => ctx.shared.close());
 
   registerErrorHandling(app);
   registerSecurityHeaders(app);

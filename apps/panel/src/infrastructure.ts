@@ -5,6 +5,7 @@ import type { Db } from '@aerie/panel/db/database';
 import { PanelSettings } from '@aerie/panel/features/panel-settings/panel-settings';
 import type { Log } from '@aerie/panel/logging/log';
 import { Mailer } from '@aerie/panel/mail/mailer';
+import { createSharedStore, type SharedStore } from '@aerie/panel/shared-store/shared-store';
 
 /** What every feature may be given: configuration, storage, time, secrets, mail, the nodes' daemons, the log. */
 export interface Infrastructure {
@@ -19,6 +20,11 @@ export interface Infrastructure {
   mailer: Mailer;
   /** Calls to the nodes' daemons, with the default time-outs. */
   daemon: DaemonClient;
+  /**
+   * What several panel processes must see alike (rate limits, sign-in throttles, cross-process events): Redis with
+   * REDIS_URL, else this process's memory. Closed with the app.
+   */
+  shared: SharedStore;
   log: Log;
 }
 
@@ -32,7 +38,9 @@ export function createInfrastructure(input: {
   const { config, db, appKey, log } = input;
   const secretBox = new SecretBox(appKey);
   const clock = input.clock ?? (() => new Date());
+  const shared = createSharedStore(config.redis, log);
   const settings = new PanelSettings({
+    changes: shared,
     db,
     clock,
     secretBox,
@@ -58,6 +66,7 @@ export function createInfrastructure(input: {
     settings,
     mailer: new Mailer(config, log, () => settings.mail()),
     daemon: new DaemonClient(secretBox),
+    shared,
     log,
   };
 }

@@ -128,6 +128,12 @@ export const envSchema = z
       .pipe(z.string().regex(/^[1-9]\d{0,3}$/, 'must be a whole number from 1 to 9999'))
       .transform(Number),
     TRUST_PROXY: z.string().trim().default('false'),
+    REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+    REDIS_PREFIX: z
+      .string()
+      .trim()
+      .default('aerie:')
+      .pipe(z.string().regex(/^[\w:.-]{1,64}$/, 'must be 1-64 letters, digits or _ : . -')),
     APP_BACKUP_DRIVER: z
       .string()
       .trim()

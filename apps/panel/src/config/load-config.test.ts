@@ -173,5 +173,34 @@ describe('configuration', () => {
   it('reads TRUST_PROXY as a flag or a list of proxies', () => {
     expect(load({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(load({ TRUST_PROXY: '10.0.0.1, 10.0.0.0/8' }).trustProxy).toEqual(['10.0.0.1', '10.0.0.0/8']);
+    expect(load({ TRUST_PROXY: 'loopback, ::1, fd00::/8' }).trustProxy).toEqual([
+      'loopback',
+      '::1',
+      'fd00::/8',
+    ]);
+  });
+
+  it('reads a number in TRUST_PROXY as proxy hops (0: none), and names a bad entry', () => {
+    expect(load({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(load({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(load({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(messageOf({ TRUST_PROXY: '10.0.0.1, nginx' })).toBe(
+      'Invalid configuration:\n  - TRUST_PROXY: must be true, false, a number of proxy hops, or a comma-separated list of proxy addresses or CIDRs (not "nginx")',
+    );
+    expect(messageOf({ TRUST_PROXY: '10.0.0.0/33' })).toMatch(/TRUST_PROXY: .*not "10\.0\.0\.0\/33"/);
+  });
+
+  it('reads REDIS_URL (unset: state in memory) and REDIS_PREFIX', () => {
+    expect(load().redis).toBeUndefined();
+    expect(load({ REDIS_URL: 'redis://127.0.0.1:6379/2' }).redis).toEqual({
+      url: 'redis://127.0.0.1:6379/2',
+      prefix: 'aerie:',
+    });
+    expect(load({ REDIS_URL: 'rediss://r.example:6380', REDIS_PREFIX: 'panel-a:' }).redis?.prefix).toBe(
+      'panel-a:',
+    );
+    expect(messageOf({ REDIS_URL: 'http://r.example' })).toMatch(
+      /REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/,
+    );
   });
 });

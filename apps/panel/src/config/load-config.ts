@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
+import ipaddr from 'ipaddr.js';
 import { type Env, envSchema } from './env';
 
 export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -39,8 +40,16 @@ export interface Config {
   scheduleTaskLimit: number;
   /** Backups (reference/wings.md §7): where new ones are stored, the S3 store, limits and the failure check. */
   backups: BackupConfig;
-  /** Fastify's trustProxy: false, true, or a list of addresses/CIDRs of trusted proxies. */
-  trustProxy: boolean | string[];
+  /**
+   * Fastify's trustProxy (TRUST_PROXY): false (X-Forwarded-* ignored), true (every hop trusted), a number of
+   * proxy hops in front of the panel, or a list of addresses/CIDRs of trusted proxies.
+   */
+  trustProxy: boolean | number | string[];
+  /**
+   * Where state several panel processes share lives (REDIS_URL): rate limits, sign-in throttles, cross-process
+   * events. Unset: in this process's memory. `prefix` (REDIS_PREFIX) starts every key and channel.
+   */
+  redis: { url: string; prefix: string } | undefined;
   /** The local daemon `aerie up` starts: its ports and how it runs servers (RUNTIME). */
   daemon: { port: number; sftpPort: number; runtime: 'process' | 'process-unsafe' | 'docker' };
   /** Ports on 127.0.0.1 the local node offers to servers (the demo server takes the first). */
@@ -100,14 +109,40 @@ function withoutEmpty(source: Source): Source {
   );
 }
 
-function parseTrustProxy(value: string): boolean | string[] {
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list like any CIDR. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrCidr(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  if (rest.length > 0 || address === undefined || !ipaddr.isValid(address)) return false;
+  if (prefix === undefined) return true;
+  const bits = ipaddr.parse(address).kind() === 'ipv4' ? 32 : 128;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= bits;
+}
+
+/**
+ * TRUST_PROXY: `false` (default) or `0`: X-Forwarded-For is ignored and the address is the peer's; a whole number
+ * N: the panel sits behind N proxies (the address is the Nth from the right of X-Forwarded-For); `true`: every hop
+ * is trusted (the leftmost entry wins, so only behind a proxy that overwrites the header); else a comma-separated
+ * list of the proxies' addresses or CIDRs.
+ * @returns the value for Fastify, or a message saying what is wrong
+ */
+function parseTrustProxy(value: string): boolean | number | string[] | { error: string } {
   const lowered = value.toLowerCase();
-  if (['false', '0', 'no', 'off', ''].includes(lowered)) return false;
-  if (['true', '1', 'yes', 'on'].includes(lowered)) return true;
-  return value
+  if (['false', 'no', 'off', ''].includes(lowered)) return false;
+  if (['true', 'yes', 'on'].includes(lowered)) return true;
+  if (/^\d{1,3}$/.test(lowered)) return Number(lowered) === 0 ? false : Number(lowered);
+  const entries = value
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean);
+  const bad = entries.filter((entry) => !isAddressOrCidr(entry));
+  if (bad.length > 0)
+    return {
+      error: `must be true, false, a number of proxy hops, or a comma-separated list of proxy addresses or CIDRs (not ${bad.map((entry) => JSON.stringify(entry)).join(', ')})`,
+    };
+  return entries;
 }
 
 /**
@@ -129,6 +164,10 @@ export function loadConfig(env: Source = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  if (typeof trustProxy === 'object' && 'error' in trustProxy) {
+    throw new ConfigError(`Invalid configuration:\n  - TRUST_PROXY: ${trustProxy.error}`);
+  }
   return {
     dataDir,
     host: e.HOST,
@@ -174,7 +213,8 @@ export function loadConfig(env: Source = process.env): Config {
       pruneAgeMinutes: e.BACKUP_PRUNE_AGE,
       rotateOldest: e.BACKUP_ROTATE_OLDEST,
     },
-    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    trustProxy,
+    redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_PREFIX } : undefined,
     daemon: { port: e.DAEMON_PORT, sftpPort: e.DAEMON_SFTP_PORT, runtime: e.RUNTIME },
     demoPortRange: { from: e.DEMO_PORT_RANGE[0], to: e.DEMO_PORT_RANGE[1] },
     webDist: resolve(e.WEB_DIST ?? join(repoRoot, 'apps/web/dist')),

@@ -7,6 +7,7 @@ import * as m0006 from '@aerie/panel/db/migrations/0006-activity-logs';
 import * as m0007 from '@aerie/panel/db/migrations/0007-schedules';
 import * as m0008 from '@aerie/panel/db/migrations/0008-backups';
 import * as m0009 from '@aerie/panel/db/migrations/0009-server-databases';
+import * as m0010 from '@aerie/panel/db/migrations/0010-sign-in-addresses';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import type { Db } from './database';
 
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007-schedules': m0007,
   '0008-backups': m0008,
   '0009-server-databases': m0009,
+  '0010-sign-in-addresses': m0010,
 };
 
 const migratorFor = (db: Db) => new Migrator({ db, provider: { getMigrations: async () => migrations } });

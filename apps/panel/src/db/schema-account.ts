@@ -2,7 +2,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { DbDate } from './schema';
 import type { ApplicationKeyColumns } from './schema-application';
 
-/** Tables of migrations 0002-account-api-keys-settings and 0005-user-ssh-keys. Read dates through db/dialect.ts. */
+/** Tables of migrations 0002-account-api-keys-settings, 0005-user-ssh-keys and 0010-sign-in-addresses. Read dates through db/dialect.ts. */
 type CreatedAt = ColumnType<DbDate, Date, never>;
 type Timestamp = ColumnType<DbDate, Date, Date>;
 type NullableTimestamp = ColumnType<DbDate | null, Date | null | undefined, Date | null>;
@@ -48,8 +48,17 @@ export interface SettingsTable {
   value: string;
 }
 
+/** An address a user signed in from (migration 0010-sign-in-addresses). */
+export interface SignInAddressesTable {
+  user_id: number;
+  /** HMAC-SHA-256 hex, under the app key, of the address (an IPv6 address by its /64). */
+  address_hash: string;
+  last_used_at: Timestamp;
+}
+
 export interface AccountTables {
   api_keys: ApiKeysTable;
   settings: SettingsTable;
   user_ssh_keys: UserSshKeysTable;
+  sign_in_addresses: SignInAddressesTable;
 }

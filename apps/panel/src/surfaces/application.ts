@@ -25,7 +25,7 @@ import type { FastifyInstance } from 'fastify';
  * these checks, so nobody below a root admin with the resource learns what exists.
  */
 export async function applicationSurface(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const consume = perUserRateLimit('api-application', ctx.config.apiApplicationRateLimit);
+  const consume = perUserRateLimit(ctx.shared, 'api-application', ctx.config.apiApplicationRateLimit);
 
   app.addHook('onRequest', async (request, reply) => {
     const user = await identifyClient(ctx.apiKeys, request);

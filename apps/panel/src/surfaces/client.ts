@@ -19,7 +19,7 @@ import { clientServerSurface } from './client-server';
  * API_CLIENT_RATELIMIT requests per minute per user; 0 = off.
  */
 export async function clientSurface(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const consume = perUserRateLimit('api-client', ctx.config.apiClientRateLimit);
+  const consume = perUserRateLimit(ctx.shared, 'api-client', ctx.config.apiClientRateLimit);
 
   app.addHook('onRequest', async (request, reply) => {
     const user = await identifyClient(ctx.apiKeys, request);

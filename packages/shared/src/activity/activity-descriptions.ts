@@ -16,6 +16,7 @@ export const activityDescriptions: Record<ActivityEvent, ActivityDescription> = 
   'auth:token': 'Solved two-factor challenge',
   'auth:recovery-token': 'Used two-factor recovery token',
   'auth:ip-blocked': 'Blocked request from unlisted IP address for :identifier',
+  'auth:throttled': 'Log in refused after too many failed attempts',
   'user:account.email-changed': 'Changed email from :old to :new',
   'user:account.password-changed': 'Changed password',
   'user:api-key.create': 'Created new API key :identifier',

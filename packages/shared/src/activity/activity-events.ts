@@ -1,6 +1,6 @@
 /**
  * Every activity event name the panel records or will record (reference §7.3, plus the `auth:` events of
- * Pterodactyl's authentication listeners). Written `<area>:<subject>.<verb>`; clients translate by name.
+ * Pterodactyl's authentication listeners; `auth:throttled`, a sign-in refused for too many attempts, is Aerie's). Written `<area>:<subject>.<verb>`; clients translate by name.
  * `server:file.chmod` is Aerie's own (upstream logs no chmod), and so are the schedule worker's `server:schedule.run`,
  * `.fail`, `.stop` and `.skip` (upstream logs a run by hand only), recorded with no actor when a run ends.
  */
@@ -11,6 +11,7 @@ export const activityEvents = [
   'auth:token',
   'auth:recovery-token',
   'auth:ip-blocked',
+  'auth:throttled',
   'user:account.email-changed',
   'user:account.password-changed',
   'user:api-key.create',

@@ -1,7 +1,7 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import type { User } from '@aerie/panel/features/users/user';
 import { presentPageUser } from '@aerie/panel/features/users/user.presenter';
-import { tooManyRequests, unauthenticated } from '@aerie/panel/http/errors';
+import { HttpError, unauthenticated } from '@aerie/panel/http/errors';
 import { expectsJson } from '@aerie/panel/http/expects-json';
 import { originOf } from '@aerie/panel/http/request-origin';
 import { validateBody } from '@aerie/panel/http/validate';
@@ -13,15 +13,12 @@ import {
 } from '@aerie/shared/auth/auth-bodies';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { rotateCsrf } from './csrf';
+import { rotateCsrf, sendXsrfCookie } from './csrf';
 import { isOwnPageRequest } from './own-page-request';
-
-const FORGOT_PASSWORD_PER_MINUTE = 2;
 
 /** Sign-in, 2FA checkpoint, forgotten password and sign-out (wire: reference §4.4, contract.md). */
 export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const { sessions, recaptcha } = ctx;
+  const { sessions, recaptcha, passwordResetThrottle } = ctx;
 
   const signIn = async (request: FastifyRequest, reply: FastifyReply, user: User) => {
     await sessions.signIn(request, reply, user);
@@ -51,22 +48,11 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     return signIn(request, reply, user);
   });
 
-  const forgotLimiter = new RateLimiterMemory({
-    keyPrefix: 'forgot-password',
-    points: FORGOT_PASSWORD_PER_MINUTE,
-    duration: 60,
-  });
-
   app.post('/auth/password', async (request) => {
-    try {
-      await forgotLimiter.consume(request.ip);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      throw tooManyRequests(
-        Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
-        FORGOT_PASSWORD_PER_MINUTE,
-      );
-    }
+    await passwordResetThrottle.consumeLinkRequest(
+      (request.body as Record<string, unknown> | undefined)?.email,
+      request.ip,
+    );
     const body = request.body as Record<string, unknown> | undefined;
     await recaptcha.assertHuman(body?.['g-recaptcha-response'], request.ip);
     const input = validateBody(forgotPasswordBodySchema, body);
@@ -76,12 +62,24 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   app.post('/auth/password/reset', async (request, reply) => {
     const input = validateBody(resetPasswordBodySchema, request.body);
-    const user = await ctx.passwordReset.reset(input);
+    await passwordResetThrottle.assertResetAllowed(input.email, request.ip);
+    const user = await ctx.passwordReset.reset(input).catch(async (error: unknown) => {
+      if (error instanceof HttpError && error.statusCode === 400)
+        await passwordResetThrottle.recordResetFailure(input.email, request.ip);
+      throw error;
+    });
     // The reset signed the user out everywhere; sign this browser in again unless 2FA must be passed first.
     if (user.useTotp) await sessions.signOut(request, reply);
     else await sessions.signIn(request, reply, user);
     rotateCsrf(reply);
     return { success: true, redirect_to: '/', send_to_login: user.useTotp };
+  });
+
+  // Laravel Sanctum's CSRF handshake, which Pterodactyl's own client calls before signing in: a readable
+  // XSRF-TOKEN cookie it echoes as X-XSRF-TOKEN (see csrf.ts).
+  app.get('/sanctum/csrf-cookie', async (request, reply) => {
+    sendXsrfCookie(request, reply);
+    return reply.status(204).send();
   });
 
   // The navigation's plain link. Another site must not be able to sign users out with an <img src> or a link:

@@ -7,8 +7,8 @@ import { findUserById } from '@aerie/panel/features/users/users.repository';
 import { displayError } from '@aerie/panel/http/errors';
 import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
-import { accountKey, type LoginLockout } from './login-lockout';
 import { consumeRecoveryToken } from './recovery-tokens';
+import { type SignInThrottle, signInAccount } from './sign-in-throttle';
 import type { TotpVerifier } from './totp-verifier';
 
 export interface CheckpointInput {
@@ -22,7 +22,7 @@ export class CheckpointService {
   constructor(
     private readonly deps: {
       db: Db;
-      lockout: LoginLockout;
+      throttle: SignInThrottle;
       totp: TotpVerifier;
       appKey: Buffer;
       clock: () => Date;
@@ -33,7 +33,7 @@ export class CheckpointService {
   /**
    * @param session the browser's session: the confirmation token is only valid in the session it was issued to
    * @returns the user to sign in
-   * @throws HttpError 429 on lockout; 400 DisplayException when the step expired, the confirmation token does
+   * @throws HttpError 429 when the sign-in throttle refuses (the login's counts: codes and passwords add up); 400 DisplayException when the step expired, the confirmation token does
    *   not match, or the code / recovery token is wrong (each failure counts toward the lockout and, once the
    *   account is known, is logged on it as `auth:fail`)
    */
@@ -42,17 +42,30 @@ export class CheckpointService {
     session: ActiveSession | null,
     input: CheckpointInput,
   ): Promise<User> {
-    const { db, lockout, clock } = this.deps;
+    const { db, throttle, clock } = this.deps;
     const { ip } = origin;
-    await lockout.assertNotLocked(ip);
+    await throttle.assertAddressAllowed(ip);
     const pending = session?.data.checkpoint;
     if (!pending || pending.expiresAt <= clock().getTime())
       throw displayError(errorMessages.checkpointExpired);
-    const account = accountKey(pending.userId, '');
-    await lockout.assertNotLocked(ip, account);
+    const account = signInAccount(pending.userId, '');
+    const refusal = await throttle.accountRefusal(ip, account);
+    if (refusal) {
+      const pendingUser = await findUserById(db, pending.userId);
+      if (pendingUser && (await throttle.shouldLogRefusal(ip, account)))
+        await this.deps.activity.record(db, {
+          event: 'auth:throttled',
+          actor: null,
+          subjects: { user: pendingUser },
+          ip,
+          isApi: false,
+          properties: requestMetadata(origin),
+        });
+      throw refusal;
+    }
 
     const fail = async (message: string) => {
-      await lockout.recordFailure(ip, account);
+      await throttle.recordFailure(ip, account);
       return displayError(message);
     };
     if (!safeEqual(sha256(input.confirmationToken), pending.tokenHash)) {
@@ -82,7 +95,7 @@ export class CheckpointService {
     } else {
       await record('auth:token');
     }
-    await lockout.clearAccount(account);
+    await throttle.clearAccountAddress(ip, account);
     return user;
   }
 

@@ -3,20 +3,25 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export const CSRF_COOKIE = 'aerie_csrf';
 
+/** Laravel's readable copy of a CSRF token, which axios and Laravel-style clients echo as `X-XSRF-TOKEN`. */
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * CSRF protection in cookie mode: a secret in an HttpOnly cookie, and tokens derived from it in the shell's
- * meta tag that the SPA echoes in `X-CSRF-Token`. Every mutating request needs one, unless it is authenticated
- * by an API key (`Authorization: Bearer`), which a foreign site cannot make a browser send, and except
- * /api/remote, which only node tokens open.
+ * CSRF protection in cookie mode: a secret in an HttpOnly cookie, and tokens derived from it, which a client sends
+ * back in `X-CSRF-Token` (the SPA, from the shell's meta tag) or `X-XSRF-TOKEN` (Pterodactyl's own client and any
+ * Laravel-style client, from the readable `XSRF-TOKEN` cookie: `GET /sanctum/csrf-cookie` and every page set it).
+ * Both are checked the same way against the same secret. Every mutating request needs one, unless it is
+ * authenticated by an API key (`Authorization: Bearer`), which a foreign site cannot make a browser send, and
+ * except /api/remote, which only node tokens open.
  * Failures reach the error handler, which answers 419 "CSRF token mismatch.".
  */
 export async function registerCsrf(app: FastifyInstance): Promise<void> {
   await app.register(csrfProtection, {
     cookieKey: CSRF_COOKIE,
     cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true },
-    getToken: (request) => request.headers['x-csrf-token'] as string | undefined,
+    getToken: (request) => headerValue(request, 'x-csrf-token') ?? headerValue(request, 'x-xsrf-token'),
     logLevel: 'debug',
   });
   app.addHook('onRequest', (request, reply, done) => {
@@ -28,9 +33,28 @@ export async function registerCsrf(app: FastifyInstance): Promise<void> {
   });
 }
 
-/** A token for the shell; creates the secret cookie on a first visit. */
-export const csrfTokenFor = (request: FastifyRequest, reply: FastifyReply) =>
-  reply.generateCsrf({ secure: request.protocol === 'https' });
+const headerValue = (request: FastifyRequest, name: string): string | undefined => {
+  const value = request.headers[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
+
+/**
+ * A token for the shell; creates the secret cookie on a first visit, and puts the same token in the readable
+ * XSRF-TOKEN cookie.
+ */
+export const csrfTokenFor = (request: FastifyRequest, reply: FastifyReply) => sendXsrfCookie(request, reply);
+
+/**
+ * Sets XSRF-TOKEN to a token of the browser's secret (made on a first visit), SameSite=Lax, readable by the page's
+ * scripts, Secure over HTTPS. @returns the token
+ */
+export function sendXsrfCookie(request: FastifyRequest, reply: FastifyReply): string {
+  const secure = request.protocol === 'https';
+  const token = reply.generateCsrf({ secure });
+  reply.setCookie(XSRF_COOKIE, token, { path: '/', sameSite: 'lax', httpOnly: false, secure });
+  return token;
+}
 
 /** Drops the secret on sign-in and sign-out, so the next page gets tokens from a fresh one. */
-export const rotateCsrf = (reply: FastifyReply) => reply.clearCookie(CSRF_COOKIE, { path: '/' });
+export const rotateCsrf = (reply: FastifyReply) =>
+  reply.clearCookie(CSRF_COOKIE, { path: '/' }).clearCookie(XSRF_COOKIE, { path: '/' });

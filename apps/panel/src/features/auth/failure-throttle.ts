@@ -1,6 +1,6 @@
 import type { HttpError } from '@aerie/panel/http/errors';
-import type { RateLimiterRes } from 'rate-limiter-flexible';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { SharedStore } from '@aerie/panel/shared-store/shared-store';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface FailureThrottleOptions {
   /** Names the counters (rate-limiter-flexible's key prefix): two throttles never share a count. */
@@ -15,34 +15,53 @@ export interface FailureThrottleOptions {
 /**
  * Counts failed secret checks (a password, a 2FA code) under one or more keys and refuses further attempts while
  * any of the keys is over its count. Only failures are counted, so a user who types the right secret is never
- * slowed down. Counters are in memory, per process (see docs/architecture.md).
+ * slowed down. Counters live in the shared store: this process's memory, or Redis shared by every panel process
+ * when REDIS_URL is set.
  */
 export class FailureThrottle {
-  readonly #counts: RateLimiterMemory;
+  readonly #counts: RateLimiterAbstract;
 
-  constructor(private readonly options: FailureThrottleOptions) {
-    this.#counts = new RateLimiterMemory({
-      keyPrefix: options.name,
+  constructor(
+    store: SharedStore,
+    private readonly options: FailureThrottleOptions,
+  ) {
+    this.#counts = store.counter({
+      name: options.name,
       points: options.attempts,
-      duration: options.windowSeconds,
+      windowSeconds: options.windowSeconds,
     });
   }
 
   /** @throws the refusal (an HttpError 429) when one of `keys` has used up its attempts. */
   async assertNotLocked(keys: readonly string[]): Promise<void> {
-    const { attempts, refusal } = this.options;
+    const wait = await this.lockedFor(keys);
+    if (wait !== null) throw this.options.refusal(wait, this.options.attempts);
+  }
+
+  /** @returns the whole seconds until the last of `keys` over its count is free again, or null when none is. */
+  async lockedFor(keys: readonly string[]): Promise<number | null> {
+    const { attempts } = this.options;
     const states = await Promise.all(keys.map((key) => this.#counts.get(key)));
     const locked = states.filter(
       (state): state is RateLimiterRes => state !== null && state.consumedPoints >= attempts,
     );
-    if (locked.length === 0) return;
+    if (locked.length === 0) return null;
     const waitMs = Math.max(...locked.map((state) => state.msBeforeNext));
-    throw refusal(Math.max(1, Math.ceil(waitMs / 1000)), attempts);
+    return Math.max(1, Math.ceil(waitMs / 1000));
   }
 
-  async recordFailure(keys: readonly string[]): Promise<void> {
+  /** @returns the highest count among `keys` after this failure */
+  async recordFailure(keys: readonly string[]): Promise<number> {
     // consume() rejects once a key is over its limit; the count still went up, which is all we need.
-    await Promise.allSettled(keys.map((key) => this.#counts.consume(key)));
+    const results = await Promise.allSettled(keys.map((key) => this.#counts.consume(key)));
+    return Math.max(
+      0,
+      ...results.map((result) =>
+        result.status === 'fulfilled'
+          ? result.value.consumedPoints
+          : ((result.reason as Partial<RateLimiterRes>).consumedPoints ?? 0),
+      ),
+    );
   }
 
   async clear(key: string): Promise<void> {

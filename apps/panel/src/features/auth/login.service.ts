@@ -8,40 +8,45 @@ import { displayError } from '@aerie/panel/http/errors';
 import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import { limits } from '@aerie/shared/limits';
-import { accountKey, type LoginLockout } from './login-lockout';
 import { verifyPassword } from './password-hash';
+import { type SignInThrottle, signInAccount } from './sign-in-throttle';
 
 /** Checks credentials for POST /auth/login; the route decides between signing in and the 2FA checkpoint. */
 export class LoginService {
   constructor(
-    private readonly deps: { db: Db; lockout: LoginLockout; clock: () => Date; activity: ActivityLog },
+    private readonly deps: { db: Db; throttle: SignInThrottle; clock: () => Date; activity: ActivityLog },
   ) {}
 
   /**
    * @returns the user whose username/email and password match
-   * @throws HttpError 429 when the IP or the account is locked out; 400 DisplayException
+   * @throws HttpError 429 "Too many login attempts. Please try again in N seconds." while the address, or the
+   *   account from this address, is over its count, or the account is slowed down and this address never signed
+   *   in to it (SignInThrottle; logged on a known account as `auth:throttled`, once a minute); 400 DisplayException
    *   "No account matching those credentials could be found." for an unknown user and a wrong password alike
    *   (a wrong password is logged on the account as `auth:fail`; an unknown name concerns no account and is not)
    */
   async authenticate(origin: RequestOrigin, login: string, password: string): Promise<User> {
-    const { db, lockout } = this.deps;
+    const { db, throttle } = this.deps;
     const { ip } = origin;
-    await lockout.assertNotLocked(ip);
+    await throttle.assertAddressAllowed(ip);
     const user = await findUserByLogin(db, login);
-    const account = accountKey(user?.id, login);
-    await lockout.assertNotLocked(ip, account);
+    const account = signInAccount(user?.id, login);
+    // Upstream's `Failed` event keeps the credential as typed, under the field it was read as.
+    const typed = { [login.includes('@') ? 'email' : 'username']: login };
+    const refusal = await throttle.accountRefusal(ip, account);
+    if (refusal) {
+      if (user && (await throttle.shouldLogRefusal(ip, account)))
+        await this.#record('auth:throttled', null, user, origin, typed);
+      throw refusal;
+    }
     // Unknown users are checked against a dummy hash, so both failures take the same time.
     const valid = await verifyPassword(user?.passwordHash ?? null, password);
     if (!user || !valid) {
-      await lockout.recordFailure(ip, account);
-      if (user) {
-        // Upstream's `Failed` event keeps the credential as typed, under the field it was read as.
-        const field = login.includes('@') ? 'email' : 'username';
-        await this.#record('auth:fail', null, user, origin, { [field]: login });
-      }
+      await throttle.recordFailure(ip, account);
+      if (user) await this.#record('auth:fail', null, user, origin, typed);
       throw displayError(errorMessages.loginFailed);
     }
-    await lockout.clearAccount(account);
+    await throttle.clearAccountAddress(ip, account);
     return user;
   }
 
@@ -62,13 +67,17 @@ export class LoginService {
     };
   }
 
-  /** Logs a completed sign-in (password alone, or after the 2FA step) on the account, by the user. */
-  succeeded(user: User, origin: RequestOrigin): Promise<void> {
-    return this.#record('auth:success', user, user, origin);
+  /**
+   * A completed sign-in (password alone, or after the 2FA step): logged on the account, by the user, and the
+   * address remembered as one the account is never slowed down from.
+   */
+  async succeeded(user: User, origin: RequestOrigin): Promise<void> {
+    await this.deps.throttle.signedIn(origin.ip, user.id);
+    await this.#record('auth:success', user, user, origin);
   }
 
   async #record(
-    event: 'auth:fail' | 'auth:checkpoint' | 'auth:success',
+    event: 'auth:fail' | 'auth:throttled' | 'auth:checkpoint' | 'auth:success',
     actor: User | null,
     user: User,
     origin: RequestOrigin,

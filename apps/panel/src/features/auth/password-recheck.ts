@@ -1,5 +1,6 @@
 import type { User } from '@aerie/panel/features/users/user';
 import { type HttpError, tooManyRequests } from '@aerie/panel/http/errors';
+import type { SharedStore } from '@aerie/panel/shared-store/shared-store';
 import { limits } from '@aerie/shared/limits';
 import ipaddr from 'ipaddr.js';
 import { FailureThrottle } from './failure-throttle';
@@ -29,12 +30,16 @@ export function throttleAddress(ip: string): string {
  * (429 TooManyRequestsHttpException "Too Many Attempts." with Retry-After and X-RateLimit-*).
  */
 export class PasswordRecheck {
-  readonly #throttle = new FailureThrottle({
-    name: 'password-recheck',
-    attempts: limits.passwordRecheckAttempts,
-    windowSeconds: limits.passwordRecheckWindowSeconds,
-    refusal: tooManyRequests,
-  });
+  readonly #throttle: FailureThrottle;
+
+  constructor(store: SharedStore) {
+    this.#throttle = new FailureThrottle(store, {
+      name: 'password-recheck',
+      attempts: limits.passwordRecheckAttempts,
+      windowSeconds: limits.passwordRecheckWindowSeconds,
+      refusal: tooManyRequests,
+    });
+  }
 
   /**
    * @param wrongPassword the route's own answer to a wrong or missing password

@@ -77,18 +77,29 @@ describe('POST /auth/password', () => {
     });
   });
 
-  it('allows two requests a minute per IP, then 429 Too Many Attempts', async () => {
+  it('allows two requests a minute per email and address, then 429 Too Many Attempts', async () => {
     const browser = newBrowser();
     expect((await browser.post('/auth/password', { email: 'a@example.com' })).statusCode).toBe(200);
-    expect((await browser.post('/auth/password', { email: 'b@example.com' })).statusCode).toBe(200);
-    const third = await browser.post('/auth/password', { email: 'c@example.com' });
+    expect((await browser.post('/auth/password', { email: 'A@example.com' })).statusCode).toBe(200);
+    const third = await browser.post('/auth/password', { email: 'a@example.com' });
     expect(third.statusCode).toBe(429);
     expect(third.json()).toEqual({
       errors: [{ code: 'TooManyRequestsHttpException', status: '429', detail: 'Too Many Attempts.' }],
     });
     expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
-    // Another IP is not affected.
+    // Someone else from the same address, and the same email from another address, are not affected.
+    expect((await browser.post('/auth/password', { email: 'b@example.com' })).statusCode).toBe(200);
     expect((await newBrowser().post('/auth/password', { email: 'a@example.com' })).statusCode).toBe(200);
+  });
+
+  it('allows ten requests a minute from one address for all emails together', async () => {
+    const browser = newBrowser();
+    for (let i = 0; i < 10; i++) {
+      expect((await browser.post('/auth/password', { email: `many${i}@example.com` })).statusCode).toBe(200);
+    }
+    const eleventh = await browser.post('/auth/password', { email: 'many10@example.com' });
+    expect(eleventh.statusCode).toBe(429);
+    expect(eleventh.json().errors[0].detail).toBe('Too Many Attempts.');
   });
 
   it('sends a new link for the same address at most once a minute', async () => {
@@ -204,6 +215,39 @@ describe('POST /auth/password/reset', () => {
     } finally {
       t.advanceClock(-61 * 60 * 1000);
     }
+  });
+
+  it('answers 429 after 5 wrong tokens for one email from one address, and nobody else is held up', async () => {
+    await createTestUser(t.ctx, { email: 'ivan@example.com' });
+    const body = { password: 'a brand new password', password_confirmation: 'a brand new password' };
+    const guesser = newBrowser();
+    for (let i = 0; i < 5; i++) {
+      const wrong = await guesser.post('/auth/password/reset', {
+        ...body,
+        email: 'ivan@example.com',
+        token: `${i}`.repeat(64),
+      });
+      expect(wrong.statusCode).toBe(400);
+    }
+    const sixth = await guesser.post('/auth/password/reset', {
+      ...body,
+      email: 'ivan@example.com',
+      token: 'a'.repeat(64),
+    });
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.json().errors[0]).toEqual({
+      code: 'TooManyRequestsHttpException',
+      status: '429',
+      detail: 'Too Many Attempts.',
+    });
+    // The owner, from their own address, still resets with the mailed link.
+    const { token } = await requestLink('ivan@example.com');
+    const owner = await newBrowser().post('/auth/password/reset', {
+      ...body,
+      email: 'ivan@example.com',
+      token,
+    });
+    expect(owner.statusCode).toBe(200);
   });
 
   it('refuses a short or unconfirmed password with 422 entries', async () => {

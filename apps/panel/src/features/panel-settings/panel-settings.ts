@@ -59,8 +59,11 @@ export interface RecaptchaSettings {
 /**
  * Panel-wide settings stored in the `settings` table, each overriding a default from the environment. The table
  * is read whole and cached for a few seconds; a write through this class is seen at once here, and by other
- * panel replicas within CACHE_MS.
+ * panel replicas as soon as they hear of it (`changes`: Redis with REDIS_URL), else within CACHE_MS.
  */
+/** The event a settings write publishes to every panel process. */
+const SETTINGS_CHANGED = 'settings-changed';
+
 export class PanelSettings {
   #snapshot: { values: Map<string, string>; until: number } | null = null;
 
@@ -70,8 +73,17 @@ export class PanelSettings {
       clock: () => Date;
       secretBox: SecretBox;
       defaults: PanelSettingsDefaults;
+      /** Tells every panel process of a write, so each drops its cached copy (shared-store events). */
+      changes?: {
+        publish(channel: string, message: string): Promise<void>;
+        subscribe(channel: string, listener: (message: string) => void): void;
+      };
     },
-  ) {}
+  ) {
+    deps.changes?.subscribe(SETTINGS_CHANGED, () => {
+      this.#snapshot = null;
+    });
+  }
 
   /** Who must have 2FA enabled to use the client API: 0 nobody, 1 root admins, 2 everyone. */
   async twoFactorRequired(): Promise<TwoFactorRequirement> {
@@ -148,6 +160,7 @@ export class PanelSettings {
       }
     });
     this.#snapshot = null;
+    await this.deps.changes?.publish(SETTINGS_CHANGED, entries.map(([key]) => key).join(','));
   }
 
   /** Stores one setting, or removes it with `null` so the default applies again. */

@@ -11,6 +11,7 @@ import {
 } from '@aerie/panel/features/servers/servers.repository';
 import { parseSshPublicKey } from '@aerie/panel/features/ssh-keys/ssh-public-key';
 import { badRequest, HttpError } from '@aerie/panel/http/errors';
+import type { SharedStore } from '@aerie/panel/shared-store/shared-store';
 import { hasPermission } from '@aerie/shared/permissions/can';
 import {
   type SftpAuthAnswer,
@@ -30,6 +31,9 @@ export interface SftpLoginAttempt {
   ip: string;
 }
 
+/** Failed SFTP logins from one client address, all usernames together, per minute (as the sign-in's ceiling). */
+export const SFTP_ADDRESS_FAILURES = 50;
+
 const forbidden = (detail: string) => new HttpError(403, 'HttpForbiddenException', detail);
 const invalidCredentials = () => forbidden(sftpAuthMessages.invalidCredentials);
 
@@ -40,28 +44,41 @@ const invalidCredentials = () => forbidden(sftpAuthMessages.invalidCredentials);
  * admin, or subuser holding `file.sftp`, and a server in a usable state.
  *
  * Unknown user, unknown server, wrong password and unknown key all answer the same 403. Failed passwords (and
- * unreadable keys) are counted per panel username and client address: past 5 a minute the panel answers 429
- * before looking at anything. A key the user does not hold is not counted, as upstream: SSH clients offer every
+ * unreadable keys) are counted per panel username and client address (past 5 a minute that username from that
+ * address gets 429 before anything is looked at) and per client address for all usernames (past 50 a minute, the
+ * ceiling of the sign-in throttle, that address gets 429): someone guessing one user's password never keeps
+ * another user, or the same user from elsewhere, out. Counted in the shared store (Redis with REDIS_URL). A key the user does not hold is not counted, as upstream: SSH clients offer every
  * key they have, one after the other, and guessing a public key gains nothing without its private half (the
  * daemon verifies the signature).
  */
 export class SftpAuthService {
-  readonly #throttle = new FailureThrottle({
-    name: 'sftp-login',
-    attempts: sftpAuthLimits.attempts,
-    windowSeconds: sftpAuthLimits.windowSeconds,
-    refusal: (seconds) =>
-      new HttpError(429, 'TooManyRequestsHttpException', sftpAuthMessages.tooManyAttempts(seconds), {
-        headers: { 'retry-after': String(seconds) },
-      }),
-  });
+  readonly #throttle: FailureThrottle;
+  readonly #addressCeiling: FailureThrottle;
 
   constructor(
     private readonly deps: {
       db: Db;
       sshKeys: { owns(userId: number, fingerprint: string): Promise<boolean> };
+      store: SharedStore;
     },
-  ) {}
+  ) {
+    const refusal = (seconds: number) =>
+      new HttpError(429, 'TooManyRequestsHttpException', sftpAuthMessages.tooManyAttempts(seconds), {
+        headers: { 'retry-after': String(seconds) },
+      });
+    this.#throttle = new FailureThrottle(deps.store, {
+      name: 'sftp-login',
+      attempts: sftpAuthLimits.attempts,
+      windowSeconds: sftpAuthLimits.windowSeconds,
+      refusal,
+    });
+    this.#addressCeiling = new FailureThrottle(deps.store, {
+      name: 'sftp-login-address',
+      attempts: SFTP_ADDRESS_FAILURES,
+      windowSeconds: sftpAuthLimits.windowSeconds,
+      refusal,
+    });
+  }
 
   /**
    * @throws HttpError 400 without a server identifier; 429 throttled; 403 bad credentials or no `file.sftp`; 409
@@ -71,7 +88,9 @@ export class SftpAuthService {
     const { db } = this.deps;
     const parts = splitSftpUsername(attempt.username);
     if (!parts) throw badRequest(sftpAuthMessages.noServer);
-    const throttleKey = `${parts.user.toLowerCase()}|${throttleAddress(attempt.ip)}`;
+    const address = throttleAddress(attempt.ip);
+    const throttleKey = `${parts.user.toLowerCase()}|${address}`;
+    await this.#addressCeiling.assertNotLocked([address]);
     await this.#throttle.assertNotLocked([throttleKey]);
 
     const [user, server] = await Promise.all([
@@ -90,7 +109,11 @@ export class SftpAuthService {
       valid = await verifyPassword(user?.passwordHash ?? null, attempt.password);
     }
     if (!user || !server || !valid) {
-      if (counts) await this.#throttle.recordFailure([throttleKey]);
+      if (counts)
+        await Promise.all([
+          this.#throttle.recordFailure([throttleKey]),
+          this.#addressCeiling.recordFailure([address]),
+        ]);
       throw invalidCredentials();
     }
 

@@ -6,5 +6,11 @@ export function createSftpFeature(
   infrastructure: Infrastructure,
   sshKeys: { sshKeys: { owns(userId: number, fingerprint: string): Promise<boolean> } },
 ) {
-  return { sftpAuth: new SftpAuthService({ db: infrastructure.db, sshKeys: sshKeys.sshKeys }) };
+  return {
+    sftpAuth: new SftpAuthService({
+      db: infrastructure.db,
+      sshKeys: sshKeys.sshKeys,
+      store: infrastructure.shared,
+    }),
+  };
 }
