@@ -3,6 +3,7 @@ import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser } from '@aerie/panel/test/factories';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { signInLimits } from './sign-in-throttle';
 
 /** A local stand-in for Google's siteverify: only the response "human" passes, and it records what it got. */
 let siteverify: FastifyInstance;
@@ -110,5 +111,26 @@ describe('reCAPTCHA on sign-in and forgotten password', () => {
     } finally {
       await unreachable.close();
     }
+  });
+});
+
+describe('the per-account slow-down with reCAPTCHA on', () => {
+  it('lets the owner in from a new address with the captcha while strangers fail against the account', async () => {
+    const { user, password } = await createTestUser(t.ctx);
+    for (let i = 0; i < signInLimits.accountFreeFailures + 3; i++) {
+      const response = await new TestBrowser(t.app, `10.41.0.${i + 1}`).post('/auth/login', {
+        user: user.username,
+        password: 'wrong',
+        'g-recaptcha-response': 'human',
+      });
+      expect(response.statusCode).toBe(400);
+    }
+    // The captcha every attempt passed stands in for the wait.
+    const owner = await new TestBrowser(t.app, '10.41.1.1').post('/auth/login', {
+      user: user.username,
+      password,
+      'g-recaptcha-response': 'human',
+    });
+    expect(owner.statusCode).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import { daemonJti } from '@aerie/panel/features/console/daemon-jwt';
 import type { NodeRow } from '@aerie/panel/features/nodes/nodes.service';
+import { SFTP_ADDRESS_FAILURES } from '@aerie/panel/features/sftp/sftp-auth.service';
 import type { User } from '@aerie/panel/features/users/user';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser } from '@aerie/panel/test/factories';
@@ -166,6 +167,34 @@ describe('POST /api/remote/sftp/auth', () => {
     });
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
     expect((await from('192.0.2.8', password)).statusCode).toBe(200);
+  });
+
+  it('lets another user in from the address a guesser is locked out at, up to the address ceiling', async () => {
+    const target = await createTestUser(t.ctx);
+    const neighbour = await createTestUser(t.ctx);
+    await addSubuser(t.ctx, server, target.user, ['file.sftp']);
+    await addSubuser(t.ctx, server, neighbour.user, ['file.sftp']);
+    const from = (person: Person | string, secret: string) =>
+      auth({
+        type: 'password',
+        username: `${typeof person === 'string' ? person : person.user.username}.${server.uuid_short}`,
+        password: secret,
+        ip: '192.0.2.60',
+      });
+    for (let i = 0; i < 6; i++) await from(target, 'wrong');
+    expect((await from(target, target.password)).statusCode).toBe(429);
+    // Same address, another account: not held up by the guesser.
+    expect((await from(neighbour, neighbour.password)).statusCode).toBe(200);
+
+    // Failures for many usernames from one address add up to its ceiling (50 a minute, the 5 above included).
+    for (let i = 5; i < SFTP_ADDRESS_FAILURES; i++) {
+      expect((await from(`nobody${i}`, 'wrong')).statusCode).toBe(403);
+    }
+    const over = await from(neighbour, neighbour.password);
+    expect(over.statusCode).toBe(429);
+    expect(over.json().errors[0].code).toBe('TooManyRequestsHttpException');
+    // Only that address.
+    expect((await login(neighbour)).statusCode).toBe(200);
   });
 
   it('does not count key offers the user does not hold', async () => {

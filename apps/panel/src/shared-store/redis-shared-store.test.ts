@@ -1,0 +1,86 @@
+import { closedPort } from '@aerie/panel/test/closed-port';
+import { requireTestRedis, skipWithoutRedis, uniqueRedisPrefix } from '@aerie/panel/test/redis';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RedisSharedStore } from './redis-shared-store';
+import { MemorySharedStore, type SharedStore } from './shared-store';
+
+const silent = { warn: () => {} };
+const opened: SharedStore[] = [];
+const open = (url: string, prefix: string) => {
+  const store = new RedisSharedStore({ url, prefix }, silent);
+  opened.push(store);
+  return store;
+};
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
+});
+
+const counterOf = (store: SharedStore) => store.counter({ name: 'hits', points: 3, windowSeconds: 60 });
+
+describe.skipIf(skipWithoutRedis)('RedisSharedStore (two panel processes on one Redis)', () => {
+  it('shares counts between stores of one prefix, and not with another prefix', async () => {
+    const url = requireTestRedis();
+    const prefix = uniqueRedisPrefix();
+    const [one, two] = [counterOf(open(url, prefix)), counterOf(open(url, prefix))];
+    await one.consume('key');
+    await two.consume('key');
+    await one.consume('key');
+    const refused = await two.consume('key').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RateLimiterRes);
+    expect((refused as RateLimiterRes).msBeforeNext).toBeGreaterThan(0);
+    // Another installation on the same Redis counts on its own.
+    const other = counterOf(open(url, uniqueRedisPrefix()));
+    expect((await other.consume('key')).consumedPoints).toBe(1);
+  });
+
+  it('delivers an event to every store subscribed to it, the publisher included', async () => {
+    const url = requireTestRedis();
+    const prefix = uniqueRedisPrefix();
+    const [one, two] = [open(url, prefix), open(url, prefix)];
+    const heard: string[] = [];
+    const arrived = new Promise<void>((resolve) => {
+      two.subscribe('settings-changed', (message) => {
+        heard.push(`two:${message}`);
+        resolve();
+      });
+    });
+    one.subscribe('settings-changed', (message) => heard.push(`one:${message}`));
+    open(url, uniqueRedisPrefix()).subscribe('settings-changed', (message) => heard.push(`other:${message}`));
+    // Subscribing is asynchronous: publish until the other process hears it.
+    for (let i = 0; i < 50 && !heard.some((line) => line.startsWith('two:')); i++) {
+      await one.publish('settings-changed', 'app:name');
+      await Promise.race([arrived, new Promise((resolve) => setTimeout(resolve, 50))]);
+    }
+    expect(heard).toContain('two:app:name');
+    expect(heard.some((line) => line.startsWith('other:'))).toBe(false);
+  });
+});
+
+describe('SharedStore without Redis', () => {
+  it('counts in memory and hears its own events (one process, no REDIS_URL)', async () => {
+    const store = new MemorySharedStore();
+    const counter = counterOf(store);
+    for (let i = 0; i < 3; i++) await counter.consume('key');
+    await expect(counter.consume('key')).rejects.toBeInstanceOf(RateLimiterRes);
+    const heard: string[] = [];
+    store.subscribe('settings-changed', (message) => heard.push(message));
+    await store.publish('settings-changed', 'x');
+    expect(heard).toEqual(['x']);
+  });
+
+  it('keeps counting in this process while Redis cannot be reached, and logs it', async () => {
+    const warnings: string[] = [];
+    const store = new RedisSharedStore(
+      { url: `redis://127.0.0.1:${await closedPort()}`, prefix: 'unreachable:' },
+      { warn: (_context: object | string, message?: string) => warnings.push(String(message)) },
+    );
+    opened.push(store);
+    const counter = counterOf(store);
+    for (let i = 0; i < 3; i++) await counter.consume('key');
+    await expect(counter.consume('key')).rejects.toBeInstanceOf(RateLimiterRes);
+    await store.publish('settings-changed', 'lost');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(warnings[0]).toMatch(/Redis \(REDIS_URL\) cannot be reached/);
+  });
+});
