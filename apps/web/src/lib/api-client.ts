@@ -33,6 +33,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Hands back a successful answer's text as is instead of parsing JSON (file contents). */
   raw?: boolean;
+  /** How many more tries a read gets (default {@link ApiClientOptions.readRetries}); writes never get any. */
+  retries?: number;
 }
 
 /** What request listeners see: the method and the path (with query) that was asked for. */
@@ -44,8 +46,28 @@ export interface RequestInfo {
 export interface ApiClientOptions {
   /** Prefix for every path; empty in the browser (same origin). */
   baseUrl: string;
+  /** The whole budget of a call, its retries included (spec §7, §9: 20 s). */
   timeoutMs: number;
   csrfToken: () => string | null;
+  /** More tries for a read (GET) that met a network error or a 5xx answer. */
+  readRetries: number;
+  /** The wait before retry number `retry` (0, 1, …). */
+  retryDelayMs: (retry: number) => number;
+}
+
+/** 0.5 s before the first retry, then twice as long each time. */
+export const defaultRetryDelayMs = (retry: number) => 500 * 2 ** retry;
+
+/**
+ * Whether a failed call may be sent again: only a read (GET: asking again changes nothing on the panel) whose
+ * attempt met a network error or a 5xx answer. A write is never repeated (the panel may have done it before the
+ * answer was lost), nor is a 4xx (asking again gets the same answer) or a time-out (the call's budget is spent).
+ */
+export function isRetryable(method: HttpMethod, error: unknown): boolean {
+  if (method !== 'GET' || !(error instanceof ApiError)) return false;
+  return (
+    (error.status === 0 && error.code === 'NetworkError') || (error.status >= 500 && error.status <= 599)
+  );
 }
 
 type Listener<T extends unknown[]> = (...args: T) => void;
@@ -79,6 +101,22 @@ function parseJson(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason once the caller gives up. */
+function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+  });
 }
 
 /** Message for people: the first error's detail, else the body's `error` string, else the generic message. */
@@ -120,6 +158,8 @@ export function createApiClient(initial: Partial<ApiClientOptions> = {}) {
     baseUrl: '',
     timeoutMs: limits.requestTimeoutMs,
     csrfToken: readCsrfToken,
+    readRetries: 2,
+    retryDelayMs: defaultRetryDelayMs,
     ...initial,
   };
   const started = listeners<[RequestInfo]>();
@@ -128,7 +168,13 @@ export function createApiClient(initial: Partial<ApiClientOptions> = {}) {
 
   async function send(
     info: RequestInfo,
-    { body, rawBody, signal, timeoutMs, raw }: RequestOptions,
+    {
+      body,
+      rawBody,
+      signal,
+      timeoutMs,
+      raw,
+    }: Omit<RequestOptions, 'params' | 'retries'> & { timeoutMs: number },
   ): Promise<unknown> {
     const headers: Record<string, string> = {
       Accept: 'application/json',
@@ -144,7 +190,7 @@ export function createApiClient(initial: Partial<ApiClientOptions> = {}) {
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, timeoutMs ?? options.timeoutMs);
+    }, timeoutMs);
     const forwardAbort = () => controller.abort();
     signal?.addEventListener('abort', forwardAbort);
 
@@ -180,11 +226,40 @@ export function createApiClient(initial: Partial<ApiClientOptions> = {}) {
     return parsed;
   }
 
+  /**
+   * One call: its attempts share the time-out, counted from the first, so the caller hears of a failure no later
+   * than the time-out after asking (spec §7, §9), retries or not. A retry is sent only if it can start before then.
+   */
+  async function attempt(
+    info: RequestInfo,
+    { retries, timeoutMs, ...payload }: Omit<RequestOptions, 'params'>,
+  ) {
+    const deadline = Date.now() + (timeoutMs ?? options.timeoutMs);
+    const allowed = retries ?? options.readRetries;
+    let previous: unknown;
+    for (let retry = 0; ; retry += 1) {
+      try {
+        return await send(info, { ...payload, timeoutMs: Math.max(0, deadline - Date.now()) });
+      } catch (thrown) {
+        // A retry cut short by the deadline tells less than the panel's own answer before it.
+        const error =
+          previous !== undefined && thrown instanceof ApiError && thrown.code === 'RequestTimeout'
+            ? previous
+            : thrown;
+        if (retry >= allowed || !isRetryable(info.method, error) || payload.signal?.aborted) throw error;
+        const delay = options.retryDelayMs(retry);
+        if (Date.now() + delay >= deadline) throw error;
+        previous = error;
+        await wait(delay, payload.signal);
+      }
+    }
+  }
+
   async function request<T>(method: HttpMethod, path: string, { params, ...payload }: RequestOptions = {}) {
     const info: RequestInfo = { method, url: buildUrl(path, params) };
     started.emit(info);
     try {
-      return (await send(info, payload)) as T;
+      return (await attempt(info, payload)) as T;
     } catch (error) {
       if (error instanceof ApiError) failed.emit(error, info);
       throw error;

@@ -3,6 +3,7 @@ import type { StartupResponse, StartupVariableResponse } from '@aerie/shared/sta
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startupLoadRetry } from '@/features/startup/api/startup';
+import { apiClient, defaultRetryDelayMs } from '@/lib/api-client';
 import { setUpPanelTestServer } from '@/testing/panel-test-hooks';
 import { openServerPage, requestsTo, serverApi } from '@/testing/server-page';
 import { errorEnvelope } from '@/testing/test-server';
@@ -122,10 +123,13 @@ describe('startup settings: page', () => {
 
   describe('retries', () => {
     const saved = { ...startupLoadRetry };
-    afterEach(() => Object.assign(startupLoadRetry, saved));
+    afterEach(() => {
+      Object.assign(startupLoadRetry, saved);
+      apiClient.configure({ retryDelayMs: defaultRetryDelayMs });
+    });
 
     it('tries a failing load three more times before "Oops!"', async () => {
-      startupLoadRetry.baseDelayMs = 10;
+      apiClient.configure({ retryDelayMs: () => 10 });
       panel.on(`GET ${serverApi}/startup`, () => errorEnvelope(500, 'HttpException', 'Daemon down.'));
       openStartup();
       expect(await screen.findByRole('heading', { name: 'Oops!' })).toBeInTheDocument();

@@ -21,7 +21,11 @@ export const twoFactorKeys = {
 
 /** GET /api/client/account/two-factor: every call makes the panel store a new, not yet active, secret. */
 export async function getTwoFactorSetup(signal?: AbortSignal): Promise<TwoFactorSetup> {
-  const { data } = await apiClient.get<TwoFactorSetupResponse>('/api/client/account/two-factor', { signal });
+  // Not sent twice: each GET makes the panel draw a new secret.
+  const { data } = await apiClient.get<TwoFactorSetupResponse>('/api/client/account/two-factor', {
+    signal,
+    retries: 0,
+  });
   return { uri: data.image_url_data, secret: data.secret };
 }
 

@@ -9,7 +9,8 @@ export const usagePollMs = 30_000;
 export async function getServerResources(uuid: string, signal?: AbortSignal): Promise<ServerStats> {
   const response = await apiClient.get<StatsResponse>(
     `/api/client/servers/${encodeURIComponent(uuid)}/resources`,
-    { signal },
+    // The next poll is the retry.
+    { signal, retries: 0 },
   );
   return toServerStats(response.attributes);
 }

@@ -3,7 +3,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { serverCache } from '@/features/servers/api/server-cache';
 import { serverKeys } from '@/features/servers/api/servers';
 import { type ServerVariable, toServerVariable } from '@/features/servers/api/transformers';
-import { ApiError, apiClient } from '@/lib/api-client';
+import { apiClient } from '@/lib/api-client';
 
 /** The Startup page's data (spec §3 "Startup data"). */
 export interface StartupData {
@@ -23,7 +23,10 @@ export const startupKeys = {
 
 /** GET …/startup */
 export async function getStartup(serverId: string, signal?: AbortSignal): Promise<StartupData> {
-  const response = await apiClient.get<StartupResponse>(base(serverId), { signal });
+  const response = await apiClient.get<StartupResponse>(base(serverId), {
+    signal,
+    retries: startupLoadRetry.times,
+  });
   return {
     invocation: response.meta.startup_command,
     variables: response.data.map(({ attributes }) => toServerVariable(attributes)),
@@ -38,10 +41,10 @@ export async function updateStartupVariable(serverId: string, key: string, value
 }
 
 /**
- * How the page retries a failed load (spec §9: three times). A mutable object so tests can shorten the wait.
- * A 4xx is not retried: asking again gets the same answer.
+ * How the page retries a failed load (spec §9: three times). The API client makes the retries, within the call's
+ * 20 s, and only of network errors and 5xx answers (a 4xx would only repeat itself). Mutable so tests can change it.
  */
-export const startupLoadRetry = { times: 3, baseDelayMs: 1000 };
+export const startupLoadRetry = { times: 3 };
 
 export const startupQueryOptions = (serverId: string) =>
   queryOptions({
@@ -49,10 +52,6 @@ export const startupQueryOptions = (serverId: string) =>
     queryFn: ({ signal }) => getStartup(serverId, signal),
     // The page always shows what the panel has now (another user may have changed a variable).
     staleTime: 0,
-    retry: (failures, error) =>
-      !(error instanceof ApiError && error.status >= 400 && error.status < 500) &&
-      failures < startupLoadRetry.times,
-    retryDelay: (attempt) => startupLoadRetry.baseDelayMs * 2 ** attempt,
   });
 
 /**
