@@ -3,6 +3,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { QueryProvider } from '@/app/query-provider';
 import { Footer } from '@/components/layout/footer';
 import { NavigationBar } from '@/components/layout/navigation-bar';
+import { MAIN_CONTENT_ID } from '@/components/layout/skip-link';
 import { loginPathFor } from '@/features/auth/utils/intended-address';
 import { useSearchShortcut } from '@/features/search/hooks/use-search-shortcut';
 import { useUserStore } from '@/stores/user-store';
@@ -33,7 +34,7 @@ export function AppLayout() {
     <QueryProvider>
       <div className="flex min-h-screen flex-col">
         <NavigationBar rootAdmin={user.rootAdmin} onSearch={openSearch} />
-        <main className="flex flex-1 flex-col">
+        <main id={MAIN_CONTENT_ID} tabIndex={-1} className="outline-none flex flex-1 flex-col">
           <Outlet />
         </main>
         <Footer />
