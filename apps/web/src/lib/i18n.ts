@@ -3,12 +3,20 @@ import i18next, { type i18n } from 'i18next';
 import ChainedBackend from 'i18next-chained-backend';
 import LocalStorageBackend from 'i18next-localstorage-backend';
 import { initReactI18next } from 'react-i18next';
+import { BundledBackend, isBundled } from '@/lib/bundled-backend';
 import { RetryingHttpBackend } from '@/lib/retrying-http-backend';
 
 /**
  * Translation namespaces: one JSON file each under public/locales/<lng>/. Loaded together at start-up. Two more are
  * loaded when first needed: `admin` (the admin area) and `activity` (the activity logs' event descriptions).
  */
+/** The local-storage cache, minus the bundled fallback: a copy of the panel's files only. */
+class TranslationCache extends LocalStorageBackend {
+  override save(language: string, namespace: string, data: Parameters<LocalStorageBackend['save']>[2]): void {
+    if (!isBundled(data)) super.save(language, namespace, data);
+  }
+}
+
 export const namespaces = ['strings', 'auth', 'dashboard', 'account', 'server'] as const;
 export const defaultLanguage = 'en';
 
@@ -24,7 +32,9 @@ export interface I18nOptions {
 
 /**
  * Translations come from local storage when a fresh copy is there (7 days), otherwise from the panel at
- * /locales/{lng}/{ns}.json. The HTTP backend retries 5xx answers, gives up on 4xx, and treats bad JSON as a failure.
+ * /locales/{lng}/{ns}.json. The HTTP backend retries 5xx answers, gives up on 4xx, and treats bad JSON as a failure;
+ * a namespace it could not get comes from the English files bundled at build time (lib/bundled-backend.ts), so the
+ * page never shows bare keys.
  */
 export function createI18n({
   language = defaultLanguage,
@@ -52,7 +62,7 @@ export function createI18n({
       interpolation: { escapeValue: false },
       react: { useSuspense: true },
       backend: {
-        backends: [LocalStorageBackend, RetryingHttpBackend],
+        backends: [TranslationCache, RetryingHttpBackend, BundledBackend],
         backendOptions: [
           {
             prefix: limits.translationCachePrefix,
@@ -60,6 +70,7 @@ export function createI18n({
             defaultVersion: version,
           },
           { loadPath },
+          {},
         ],
       },
     });
