@@ -1,5 +1,5 @@
 import type { LanguageDescription } from '@codemirror/language';
-import { useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SpinnerBlock } from '@/components/ui/spinner';
 import type { EditorHandle } from '@/features/files/editor/codemirror';
@@ -18,7 +18,10 @@ interface CodeEditorProps {
   onSave: () => void;
 }
 
-/** Loads CodeMirror on first use (its own chunk), then edits `content` with a language mode picked from the name. */
+/**
+ * Loads CodeMirror on first use (its own chunk), then edits `content` with a language mode picked from the name.
+ * Tab indents, so a hint under the editor (also its accessible description) says that Escape then Tab leaves it.
+ */
 export function CodeEditor({ ref, content, filename, readOnly, onSave }: CodeEditorProps) {
   const { t } = useTranslation('server');
   const host = useRef<HTMLDivElement>(null);
@@ -29,6 +32,7 @@ export function CodeEditor({ ref, content, filename, readOnly, onSave }: CodeEdi
   const [language, setLanguage] = useState<LanguageDescription | null>(null);
   const currentLanguage = useRef(language);
   currentLanguage.current = language;
+  const hintId = useId();
 
   useEffect(() => {
     let active = true;
@@ -50,6 +54,7 @@ export function CodeEditor({ ref, content, filename, readOnly, onSave }: CodeEdi
       readOnly,
       onSave: () => save.current(),
       label: t('editor.content_label'),
+      describedBy: hintId,
     });
     editor.current = created;
     void created.setLanguage(currentLanguage.current);
@@ -57,7 +62,7 @@ export function CodeEditor({ ref, content, filename, readOnly, onSave }: CodeEdi
       created.destroy();
       editor.current = null;
     };
-  }, [module, content, readOnly, t]);
+  }, [module, content, readOnly, t, hintId]);
 
   useEffect(() => {
     void editor.current?.setLanguage(language);
@@ -71,6 +76,10 @@ export function CodeEditor({ ref, content, filename, readOnly, onSave }: CodeEdi
         {!module && <SpinnerBlock label={t('editor.loading')} />}
         <div ref={host} data-testid="code-editor" className="h-[32rem]" />
       </div>
+      {/* Tab indents inside the editor; CodeMirror lets the next Tab through after Escape. */}
+      <p id={hintId} className="mt-2 text-xs text-ink-400">
+        {t('editor.leave_hint')}
+      </p>
       {module && (
         <label className="mt-3 flex items-center gap-2 text-xs text-ink-300">
           {t('editor.language')}

@@ -42,6 +42,8 @@ export interface EditorOptions {
   /** Ctrl/Cmd-S. */
   onSave: () => void;
   label: string;
+  /** The id of the visible hint that Escape then Tab leaves the editor (its accessible description). */
+  describedBy?: string;
 }
 
 export interface EditorHandle {
@@ -56,6 +58,8 @@ const theme = EditorView.theme(
     '&': { height: '100%', fontSize: '13px', backgroundColor: 'transparent' },
     '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' },
     '.cm-gutters': { backgroundColor: 'transparent', border: 'none', color: '#6b7280' },
+    // CodeMirror's own focus outline is a dotted near-black line, invisible on this surface: the panel's ring.
+    '&.cm-focused': { outline: '2px solid #38bdf8', outlineOffset: '-2px' },
   },
   { dark: true },
 );
@@ -99,7 +103,10 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): Edito
         ]),
         EditorState.readOnly.of(options.readOnly),
         EditorView.editable.of(!options.readOnly),
-        EditorView.contentAttributes.of({ 'aria-label': options.label }),
+        EditorView.contentAttributes.of({
+          'aria-label': options.label,
+          ...(options.describedBy ? { 'aria-describedby': options.describedBy } : {}),
+        }),
         language.of([]),
         theme,
       ],
