@@ -113,10 +113,14 @@ export async function seedServers(
         ).docker_images,
       ) as Record<string, string>,
     )[0] ?? '';
+  const shortsTaken = new Set<string>();
   await db.transaction().execute((tx) =>
     insertChunked(
       allocationIds.map((allocationId, i) => {
-        const uuid = randomUUID();
+        // 100,000 random 8-hex-digit prefixes collide about once: draw again (Pterodactyl retries too).
+        let uuid = randomUUID();
+        while (shortsTaken.has(uuid.slice(0, 8))) uuid = randomUUID();
+        shortsTaken.add(uuid.slice(0, 8));
         return {
           uuid,
           uuid_short: uuid.slice(0, 8),

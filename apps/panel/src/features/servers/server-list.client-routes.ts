@@ -7,7 +7,6 @@ import { effectivePermissions } from './server-access';
 import { parseServerListQuery } from './server-list.query';
 import { listServers } from './server-list.service';
 import { loadServerRelations } from './server-relations';
-import { subuserPermissionsOf } from './servers.repository';
 
 /** GET /api/client: the servers of the signed-in user (or every server, for root admins asking), paginated. */
 export async function serverListRoutes(app: FastifyInstance) {
@@ -15,12 +14,16 @@ export async function serverListRoutes(app: FastifyInstance) {
   app.get('/', async (request): Promise<ServerListResponse> => {
     const user = request.user as User;
     const query = parseServerListQuery(request.query as Record<string, string | string[]>);
-    const { servers, total } = await listServers(db, user, query);
-    const ids = servers.map((server) => server.id);
-    const [relations, subuserOf] = await Promise.all([
-      loadServerRelations(db, servers, { subusers: query.includes.has('subusers') }),
-      subuserPermissionsOf(db, user.id, ids),
-    ]);
+    const {
+      servers,
+      total,
+      transferring,
+      subuserPermissions: subuserOf,
+    } = await listServers(db, user, query);
+    const relations = await loadServerRelations(db, servers, {
+      subusers: query.includes.has('subusers'),
+      transferring,
+    });
     return {
       object: 'list',
       data: servers.map((server) =>

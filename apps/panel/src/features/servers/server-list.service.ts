@@ -1,11 +1,12 @@
 import type { Db } from '@aerie/panel/db/database';
-import { type DialectName, dialectOf, readCount } from '@aerie/panel/db/dialect';
+import { type DialectName, dialectOf, readBool, readCount } from '@aerie/panel/db/dialect';
 import { likeAnyCase, likeEscaped } from '@aerie/panel/db/like';
 import type { Database } from '@aerie/panel/db/schema';
 import type { User } from '@aerie/panel/features/users/user';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { ServerListQuery } from './server-list.query';
 import { type ServerRecord, serverRecordColumns, toServerRecord } from './server-record';
+import { parsePermissions } from './servers.repository';
 
 type ServersEb = ExpressionBuilder<Database, 'servers'>;
 
@@ -97,17 +98,44 @@ function whereList(
   return eb.and(conditions);
 }
 
-/** One page of the servers `user` asked for, ordered by id, and how many match in all (at most two queries). */
-export async function listServers(
-  db: Db,
-  user: User,
-  query: ServerListQuery,
-): Promise<{ servers: ServerRecord[]; total: number }> {
+/** A page of the list: the servers, and per server what the viewer-dependent parts of its item need. */
+export interface ServerListPage {
+  servers: ServerRecord[];
+  total: number;
+  /** Which of the page's servers have a transfer running. */
+  transferring: Set<number>;
+  /** The viewer's stored permissions on the page's servers it is a subuser of. */
+  subuserPermissions: Map<number, string[]>;
+}
+
+/**
+ * One page of the servers `user` asked for, ordered by id, and how many match in all (at most two queries). The
+ * page's query also reads, per server, whether a transfer runs and the viewer's subuser permissions (correlated
+ * look-ups on server_transfers(server_id) and subusers(user_id, server_id)), which were two more statements.
+ */
+export async function listServers(db: Db, user: User, query: ServerListQuery): Promise<ServerListPage> {
   const dialect = dialectOf(db);
   const offset = (query.page - 1) * query.perPage;
   const rows = await db
     .selectFrom('servers')
     .select(serverRecordColumns)
+    .select((eb) => [
+      eb
+        .exists(
+          eb
+            .selectFrom('server_transfers')
+            .select('server_transfers.id')
+            .whereRef('server_transfers.server_id', '=', 'servers.id')
+            .where('server_transfers.successful', 'is', null),
+        )
+        .as('is_transferring'),
+      eb
+        .selectFrom('subusers')
+        .select('subusers.permissions')
+        .whereRef('subusers.server_id', '=', 'servers.id')
+        .where('subusers.user_id', '=', user.id)
+        .as('viewer_permissions'),
+    ])
     .where((eb) => whereList(eb, dialect, user, query))
     .orderBy('servers.id')
     .limit(query.perPage)
@@ -126,5 +154,12 @@ export async function listServers(
               .executeTakeFirstOrThrow()
           ).count as number | string,
         );
-  return { servers: rows.map(toServerRecord), total };
+  const transferring = new Set<number>();
+  const subuserPermissions = new Map<number, string[]>();
+  for (const row of rows) {
+    if (readBool(row.is_transferring as number | boolean)) transferring.add(row.id);
+    if (row.viewer_permissions != null)
+      subuserPermissions.set(row.id, parsePermissions(row.viewer_permissions));
+  }
+  return { servers: rows.map(toServerRecord), total, transferring, subuserPermissions };
 }

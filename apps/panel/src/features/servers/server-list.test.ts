@@ -227,3 +227,34 @@ describe('GET /api/client: includes', () => {
     expect(gamma.attributes.relationships.allocations.data).toHaveLength(1);
   });
 });
+
+describe('GET /api/client: is_transferring', () => {
+  it('is true only for a server whose transfer has not finished (a finished one counts as not transferring)', async () => {
+    const now = new Date();
+    const transfer = (serverId: number, successful: boolean | null) =>
+      t.db
+        .insertInto('server_transfers')
+        .values({ server_id: serverId, successful, archived: false, created_at: now, updated_at: now })
+        .execute();
+    await transfer(servers.alpha.id, null);
+    await transfer(servers.beta.id, true);
+    try {
+      const body = await list(alice);
+      expect(
+        body.data.map((item: { attributes: { name: string; is_transferring: boolean } }) => [
+          item.attributes.name,
+          item.attributes.is_transferring,
+        ]),
+      ).toEqual([
+        ['Alpha Minecraft', true],
+        ['Beta Rust', false],
+        ['Gamma', false],
+      ]);
+    } finally {
+      await t.db
+        .deleteFrom('server_transfers')
+        .where('server_id', 'in', [servers.alpha.id, servers.beta.id])
+        .execute();
+    }
+  });
+});

@@ -76,7 +76,8 @@ const parseFeatures = (text: string | null): string[] | null => {
 export async function loadServerRelations(
   db: Db,
   servers: readonly ServerRecord[],
-  options: { subusers: boolean },
+  /** `transferring`: already read with the servers (the list's page query), so not asked again. */
+  options: { subusers: boolean; transferring?: Set<number> },
 ): Promise<ServerRelations> {
   const ids = servers.map((server) => server.id);
   const eggIds = unique(servers.map((server) => server.eggId));
@@ -117,7 +118,7 @@ export async function loadServerRelations(
       .select(['server_id', 'variable_id', 'variable_value'])
       .where('server_id', 'in', ids)
       .execute(),
-    transferringServerIds(db, ids),
+    options.transferring ? Promise.resolve(options.transferring) : transferringServerIds(db, ids),
     options.subusers
       ? db
           .selectFrom('subusers')
