@@ -7,7 +7,7 @@ export type ButtonSize = 'sm' | 'md' | 'lg';
 
 const variants: Record<ButtonVariant, string> = {
   primary:
-    'bg-brand-600 text-white shadow-sm shadow-brand-900/40 hover:bg-brand-500 active:bg-brand-700 disabled:bg-brand-700/60 aria-disabled:bg-brand-700/60',
+    'bg-brand-600 text-white shadow-sm shadow-brand-900/40 hover:bg-brand-700 active:bg-brand-800 disabled:bg-brand-700/60 aria-disabled:bg-brand-700/60',
   secondary:
     'bg-ink-700 text-ink-50 hover:bg-ink-600 active:bg-ink-800 disabled:bg-ink-800 aria-disabled:bg-ink-800',
   danger:

@@ -3,7 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { breadcrumbs, encodePathHash } from '@/features/files/utils/paths';
 
-const crumbClass = 'rounded px-0.5 text-ink-200 hover:text-brand-300 hover:underline';
+// Underlined, not told apart from the surrounding path by colour alone.
+const crumbClass =
+  'rounded px-0.5 text-ink-200 underline decoration-ink-500 underline-offset-2 hover:text-brand-300 hover:decoration-brand-300';
 
 /** /home/container/a/b: "container" opens the root, each later crumb its own directory. */
 export function FileBreadcrumbs({ directory, fileName }: { directory: string; fileName?: string }) {

@@ -28,7 +28,7 @@ import {
   keymap,
   lineNumbers,
 } from '@codemirror/view';
-import { darkHighlightStyle } from '@/features/files/editor/dark-highlight';
+import { darkHighlightStyle, editorPalette } from '@/features/files/editor/dark-highlight';
 
 export { languages };
 
@@ -57,7 +57,9 @@ const theme = EditorView.theme(
   {
     '&': { height: '100%', fontSize: '13px', backgroundColor: 'transparent' },
     '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' },
-    '.cm-gutters': { backgroundColor: 'transparent', border: 'none', color: '#6b7280' },
+    '.cm-gutters': { backgroundColor: 'transparent', border: 'none', color: editorPalette.gutter },
+    '.cm-activeLine': { backgroundColor: editorPalette.activeLine },
+    '.cm-activeLineGutter': { backgroundColor: editorPalette.activeLineGutter },
     // CodeMirror's own focus outline is a dotted near-black line, invisible on this surface: the panel's ring.
     '&.cm-focused': { outline: '2px solid #38bdf8', outlineOffset: '-2px' },
   },

@@ -2,6 +2,17 @@ import { HighlightStyle } from '@codemirror/language';
 import { tags } from '@lezer/highlight';
 
 /**
+ * The editor's own colours on the panel's darkest surface (ink-950): line numbers, the active line (translucent, so
+ * the selection drawn under the text shows through) and its gutter cell. Each text colour keeps 4.5:1 on both.
+ */
+export const editorPalette = {
+  background: '#090c14',
+  activeLine: '#ffffff0a',
+  activeLineGutter: '#1a2030',
+  gutter: '#8e9ab0',
+};
+
+/**
  * Token colours for the panel's dark surface. CodeMirror's default style is made for white pages: its dark blue
  * keywords and names are close to unreadable on the editor's near-black background.
  */
@@ -11,7 +22,7 @@ export const darkHighlightStyle = HighlightStyle.define([
   { tag: [tags.number, tags.bool, tags.null, tags.atom, tags.unit], color: '#fdba74' },
   {
     tag: [tags.comment, tags.lineComment, tags.blockComment, tags.docComment],
-    color: '#7c8595',
+    color: '#94a3b8',
     fontStyle: 'italic',
   },
   { tag: [tags.function(tags.variableName), tags.function(tags.propertyName)], color: '#7dd3fc' },
