@@ -261,6 +261,34 @@ describe('file manager: row actions', () => {
   });
 });
 
+describe('file manager: the row menu from the keyboard', () => {
+  it('opens on Enter at its first item, moves with the arrows, and gives focus back to its button after the dialog', async () => {
+    serve([fileObject({ name: 'server.properties' })]);
+    const { user } = openFilesPage(panel);
+    await screen.findByText('server.properties');
+    const button = screen.getByRole('button', { name: 'Actions for server.properties' });
+    button.focus();
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('menuitem', { name: 'Rename' })).toHaveFocus();
+    await user.keyboard('{ArrowDown}');
+    expect(screen.getByRole('menuitem', { name: 'Move' })).toHaveFocus();
+    await user.keyboard('{End}');
+    expect(screen.getByRole('menuitem', { name: 'Delete' })).toHaveFocus();
+    await user.keyboard('{Home}');
+    expect(screen.getByRole('menuitem', { name: 'Rename' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    expect(button).toHaveFocus();
+
+    await user.keyboard('{Enter}');
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('dialog', { name: 'Rename' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Actions for server.properties' })).toHaveFocus();
+  });
+});
+
 describe('file manager: archive time-outs', () => {
   const saved = { ...archiveTimeouts };
   afterEach(() => Object.assign(archiveTimeouts, saved));

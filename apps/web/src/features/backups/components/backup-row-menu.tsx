@@ -2,10 +2,10 @@ import { canAll } from '@aerie/shared/permissions/can';
 import clsx from 'clsx';
 import { useTranslation } from 'react-i18next';
 import { TrashIcon } from '@/components/ui/icons';
+import { RowMenu } from '@/components/ui/row-menu';
 import { Spinner } from '@/components/ui/spinner';
 import { type Backup, hasFailed, isRunning } from '@/features/backups/api/backups';
 import { useServerPermissions } from '@/features/servers/hooks/use-server';
-import { useDismissableMenu } from '@/hooks/use-dismissable-menu';
 
 export type BackupAction = 'download' | 'restore' | 'lock' | 'unlock' | 'delete';
 
@@ -45,7 +45,6 @@ interface BackupRowMenuProps {
 export function BackupRowMenu({ backup, busy, onAction }: BackupRowMenuProps) {
   const { t } = useTranslation('server');
   const actions = useBackupActions(backup);
-  const { open, setOpen, root } = useDismissableMenu();
 
   if (actions.length === 0) return null;
 
@@ -65,44 +64,18 @@ export function BackupRowMenu({ backup, busy, onAction }: BackupRowMenuProps) {
   }
 
   return (
-    <div ref={root} className="relative">
-      <button
-        type="button"
-        aria-label={t('backups.actions_label', { name: backup.name })}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-busy={busy || undefined}
-        disabled={busy}
-        onClick={() => setOpen((value) => !value)}
-        className={clsx(iconButton, 'min-w-9 hover:bg-ink-700 hover:text-ink-50')}
-      >
-        {busy ? <Spinner size="small" /> : <span aria-hidden="true">⋯</span>}
-      </button>
-      {open && (
-        <div
-          role="menu"
-          className="absolute right-0 z-20 mt-1 w-40 rounded-lg border border-ink-700 bg-ink-850 py-1 shadow-xl"
-        >
-          {actions.map((action) => (
-            <button
-              key={action}
-              type="button"
-              role="menuitem"
-              onClick={() => {
-                setOpen(false);
-                onAction(action);
-              }}
-              className={
-                action === 'delete'
-                  ? 'block w-full px-3 py-1.5 text-left text-sm text-red-400 hover:bg-red-500/10'
-                  : 'block w-full px-3 py-1.5 text-left text-sm text-ink-200 hover:bg-ink-700'
-              }
-            >
-              {t(`backups.menu.${action}`)}
-            </button>
-          ))}
-        </div>
-      )}
-    </div>
+    <RowMenu
+      label={t('backups.actions_label', { name: backup.name })}
+      items={actions.map((action) => ({
+        action,
+        label: t(`backups.menu.${action}`),
+        danger: action === 'delete',
+      }))}
+      onSelect={onAction}
+      busy={busy}
+      buttonClassName={clsx(iconButton, 'min-w-9 hover:bg-ink-700 hover:text-ink-50')}
+    >
+      {busy ? <Spinner size="small" /> : <span aria-hidden="true">⋯</span>}
+    </RowMenu>
   );
 }
