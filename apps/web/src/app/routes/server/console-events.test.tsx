@@ -255,3 +255,109 @@ describe('console page: eula', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });
+
+describe('console page: java_version', () => {
+  const images = {
+    'Java 8': 'ghcr.io/pterodactyl/yolks:java_8',
+    'Java 17': 'ghcr.io/pterodactyl/yolks:java_17',
+    'Java 21': 'ghcr.io/pterodactyl/yolks:java_21',
+  };
+  const java8 = { egg_features: ['eula', 'java_version'], docker_image: images['Java 8'] };
+  const serveImages = () =>
+    panel.on('GET /api/client/servers/abcd1234/startup', () => ({
+      body: {
+        object: 'list',
+        data: [],
+        meta: { startup_command: 'java -jar server.jar', raw_startup_command: '', docker_images: images },
+      },
+    }));
+
+  it.each([
+    'Error: LinkageError occurred while loading main class net.minecraft.server.Main\njava.lang.UnsupportedClassVersionError: net/minecraft/server/Main has been compiled by a more recent version of the Java Runtime (class file version 61.0)',
+    'Exception in thread "main" java.lang.UnsupportedClassVersionError: org/bukkit/craftbukkit/Main : Unsupported major.minor version 52.0',
+    '[12:00:00] [main/ERROR]: Minecraft 1.18 requires running the server with Java 17 or above.',
+    '[12:00:00] [main/ERROR]: MINECRAFT 1.17 REQUIRES RUNNING THE SERVER WITH JAVA 16 OR ABOVE',
+  ])(
+    'offers the egg’s images on a Java version error, saves the one picked and restarts (%#)',
+    async (line) => {
+      serveImages();
+      panel.on('PUT /api/client/servers/abcd1234/settings/docker-image', () => ({ status: 204 }));
+      const { socket, user } = await openConsole(panel, { server: java8 });
+      await screen.findByTestId('console-terminal');
+      authenticate(socket, 'offline');
+      await daemon(socket, 'console output', line);
+
+      const dialog = await screen.findByRole('dialog', { name: 'Unsupported Java Version' });
+      expect(dialog).toHaveTextContent(
+        'This server is currently running an unsupported version of Java and cannot be started. Please select a supported version from the list below to continue starting the server.',
+      );
+      const select = await within(dialog).findByLabelText('Docker Image');
+      expect(
+        within(select)
+          .getAllByRole('option')
+          .map((option) => option.textContent),
+      ).toEqual(['Java 8', 'Java 17', 'Java 21']);
+      // The image that just failed is not the one offered first.
+      expect(select).toHaveValue(images['Java 17']);
+      await user.selectOptions(select, 'Java 21');
+      await user.click(within(dialog).getByRole('button', { name: 'Update Docker Image' }));
+
+      await waitFor(() => expect(socket.sentEvents()).toContain('set state restart'));
+      const put = panel.requests.find((r) => r.method === 'PUT');
+      expect(put?.url).toBe('/api/client/servers/abcd1234/settings/docker-image');
+      expect(put?.body).toEqual({ docker_image: images['Java 21'] });
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    },
+  );
+
+  it('shows a refused change in the modal and does not restart', async () => {
+    serveImages();
+    panel.on('PUT /api/client/servers/abcd1234/settings/docker-image', () =>
+      errorEnvelope(
+        400,
+        'DisplayException',
+        'This server’s Docker image has been manually set by an administrator and cannot be updated.',
+      ),
+    );
+    const { socket, user } = await openConsole(panel, { server: java8 });
+    await screen.findByTestId('console-terminal');
+    authenticate(socket, 'offline');
+    await daemon(socket, 'console output', 'java.lang.UnsupportedClassVersionError: Main');
+    const dialog = await screen.findByRole('dialog', { name: 'Unsupported Java Version' });
+    await within(dialog).findByLabelText('Docker Image');
+    await user.click(within(dialog).getByRole('button', { name: 'Update Docker Image' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('manually set by an administrator');
+    expect(socket.sentEvents()).not.toContain('set state restart');
+  });
+
+  it('only explains the error to a user without startup.docker-image: no images, no update', async () => {
+    const { socket } = await openConsole(panel, {
+      server: java8,
+      permissions: ['control.console', 'control.start', 'startup.read'],
+    });
+    await screen.findByTestId('console-terminal');
+    authenticate(socket, 'offline');
+    await daemon(socket, 'console output', 'java.lang.UnsupportedClassVersionError: Main');
+    const dialog = await screen.findByRole('dialog', { name: 'Unsupported Java Version' });
+    expect(dialog).toHaveTextContent(
+      'This server is currently running an unsupported version of Java and cannot be started.',
+    );
+    expect(dialog).not.toHaveTextContent('Please select');
+    expect(within(dialog).queryByLabelText('Docker Image')).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Update Docker Image' })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+    expect(panel.requests.some((r) => r.url.endsWith('/startup'))).toBe(false);
+  });
+
+  it.each([
+    ['while the server is running', { ...java8 }, 'running'],
+    ['on eggs without the java_version feature', { egg_features: ['eula'] }, 'offline'],
+  ])('ignores the error %s', async (_case, server, state) => {
+    const { socket } = await openConsole(panel, { server });
+    await screen.findByTestId('console-terminal');
+    authenticate(socket, state);
+    await daemon(socket, 'console output', 'java.lang.UnsupportedClassVersionError: Main');
+    await waitFor(() => expect(terminalText()).toContain('UnsupportedClassVersionError'));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});

@@ -4,6 +4,7 @@ import { CommandInput } from '@/features/console/components/command-input';
 import { ConsoleStatus } from '@/features/console/components/console-status';
 import { ConsoleTerminal } from '@/features/console/components/console-terminal';
 import { EulaModal } from '@/features/console/components/eula-modal';
+import { JavaVersionModal } from '@/features/console/components/java-version-modal';
 import { PowerButtons } from '@/features/console/components/power-buttons';
 import { StatGraphs } from '@/features/console/components/stat-graphs';
 import { useLiveStats } from '@/features/console/hooks/use-live-stats';
@@ -46,6 +47,7 @@ export function ConsoleRoute() {
       </div>
       <StatGraphs samples={stats.samples} limits={server.limits} />
       {server.eggFeatures.includes('eula') && <EulaModal />}
+      {server.eggFeatures.includes('java_version') && <JavaVersionModal />}
     </ServerContentBlock>
   );
 }
