@@ -37,6 +37,26 @@ describe('file editor for keyboard and screen-reader users', () => {
     expect(content).toHaveAccessibleDescription('Press Escape, then Tab, to move out of the editor.');
   });
 
+  it('can be reached by keyboard (and so scrolled) even when the file is read-only', async () => {
+    panel.on(`GET ${filesApi}/contents`, () => ({ raw: 'motd=Hi' }));
+    const { user } = openFilesPage(panel, {
+      path: '/server/abcd1234/files/edit#/server.properties',
+      permissions: ['file.read', 'file.read-content'],
+    });
+    const content = await waitFor(
+      () => {
+        const element = screen.getByTestId('code-editor').querySelector<HTMLElement>('.cm-content');
+        expect(element).toHaveAttribute('contenteditable', 'false');
+        return element as HTMLElement;
+      },
+      { timeout: 15_000 },
+    );
+    expect(content).toHaveAttribute('tabindex', '0');
+    screen.getByRole('navigation', { name: 'Current directory' }).querySelector('a')?.focus();
+    for (let step = 0; step < 20 && document.activeElement !== content; step += 1) await user.tab();
+    expect(content).toHaveFocus();
+  });
+
   it('keeps Tab for indenting, and lets Escape then Tab through to the browser (focus leaves)', async () => {
     const { content } = await openEditor();
     content.focus();

@@ -107,6 +107,9 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): Edito
         EditorView.editable.of(!options.readOnly),
         EditorView.contentAttributes.of({
           'aria-label': options.label,
+          // Focusable read-only too, so a keyboard can reach and scroll a file it may only view (axe:
+          // scrollable-region-focusable, which does not count a contenteditable as focusable).
+          tabindex: '0',
           ...(options.describedBy ? { 'aria-describedby': options.describedBy } : {}),
         }),
         language.of([]),
