@@ -1,6 +1,15 @@
 #!/usr/bin/env node
-// The `aerie` command. The apps are TypeScript run through tsx's loader, so there is no build step to forget.
-import { register } from 'tsx/esm/api';
+// The `aerie` command. `npm start` (or `npm run build`) compiles the panel and daemon to dist/server
+// (scripts/server-build.mjs); that JavaScript runs when it is newer than every source file. Otherwise, as after
+// an edit or in tests, the TypeScript runs through tsx's loader, so a stale build never runs.
+import { serverBuildIsFresh, serverEntry } from '../scripts/server-build.mjs';
 
-register();
-await import('../apps/panel/src/cli/main.ts');
+if (process.env.AERIE_TYPESCRIPT !== '1' && serverBuildIsFresh()) {
+  // Stack traces name the TypeScript files and lines (dist/server has linked source maps).
+  process.setSourceMapsEnabled(true);
+  await import(serverEntry);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../apps/panel/src/cli/main.ts');
+}

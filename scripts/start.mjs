@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// `npm start`: builds the web app when its sources are newer than the last build, then runs `aerie up`.
+// `npm start`: builds the web app, and the panel and daemon to JavaScript (dist/server), each when its sources are
+// newer than its last build, then runs `aerie up` from that JavaScript.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildServer, serverBuildIsFresh } from './server-build.mjs';
 
 const web = 'apps/web';
 const builtAt = existsSync(join(web, 'dist/index.html')) ? statSync(join(web, 'dist/index.html')).mtimeMs : 0;
@@ -28,6 +30,11 @@ if (newestSource > builtAt) {
     stdio: 'inherit',
   });
   if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+if (!serverBuildIsFresh()) {
+  console.log('Building the panel and daemon…');
+  await buildServer();
 }
 
 // Run in this process so Ctrl-C reaches one Node process that shuts the panel and daemon down cleanly.

@@ -1,0 +1,97 @@
+// The panel and the daemon compiled to JavaScript: one esbuild bundle of `aerie`'s entry (apps/panel/src/cli/main.ts,
+// which loads the daemon for `aerie daemon`), split into chunks so each command loads only its own code, in the
+// gitignored dist/server/. npm packages stay external (node_modules, native modules included); only the workspace's
+// own TypeScript (@aerie/*) is bundled. bin/aerie.mjs runs it when it is newer than every source file, else the
+// TypeScript through tsx (tests and development after an edit).
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+export const serverDist = join(root, 'dist/server');
+export const serverEntry = join(serverDist, 'main.js');
+/** Written last by a build that succeeded: its mtime is the build's. */
+const stamp = join(serverDist, 'built');
+const sources = ['apps/panel/src', 'apps/daemon/src', 'packages/shared/src', 'scripts/server-build.mjs'];
+
+function newestIn(path) {
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  let newest = stats.mtimeMs; // a file deleted or renamed changes its directory
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    newest = Math.max(newest, newestIn(join(path, entry.name)));
+  }
+  return newest;
+}
+
+/** The newest modification time among the server's sources (a few ms: ~700 stats). */
+export const newestServerSource = () => Math.max(...sources.map((p) => newestIn(join(root, p))));
+
+/** Whether dist/server is there and newer than every source file. */
+export function serverBuildIsFresh() {
+  return existsSync(stamp) && statSync(stamp).mtimeMs >= newestServerSource();
+}
+
+/**
+ * Each module's `import.meta.url` becomes its source file's URL, relative to the bundle: the paths modules
+ * resolve against it (the repository root, eggs/, package.json, the holder's source) stay what they are in source.
+ */
+const keepModuleUrls = {
+  name: 'keep-module-urls',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const fromDist = relative(serverDist, args.path).split('\\').join('/');
+      return {
+        contents: text.replaceAll(
+          'import.meta.url',
+          `new URL(${JSON.stringify(fromDist)}, import.meta.url).href`,
+        ),
+        loader: 'ts',
+      };
+    });
+  },
+};
+
+/** npm packages (and node: built-ins) are imported at run time; the workspace's @aerie/* is bundled. */
+const externalPackages = {
+  name: 'external-packages',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@aerie/') ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
+/** Builds dist/server (about a second). */
+export async function buildServer() {
+  const { build } = await import('esbuild');
+  const { rmSync, writeFileSync } = await import('node:fs');
+  rmSync(serverDist, { recursive: true, force: true });
+  await build({
+    entryPoints: { main: join(root, 'apps/panel/src/cli/main.ts') },
+    outdir: serverDist,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    // Class and function names as in source: the CLI tells expected errors apart by `error.name`.
+    keepNames: true,
+    // Every output beside main.js: the URLs of keep-module-urls are relative to that one directory.
+    chunkNames: '[name]-[hash]',
+    tsconfig: join(root, 'apps/panel/tsconfig.json'),
+    plugins: [externalPackages, keepModuleUrls],
+    logLevel: 'warning',
+  });
+  writeFileSync(join(serverDist, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(stamp, `${new Date().toISOString()}\n`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const started = Date.now();
+  await buildServer();
+  console.log(`Built ${relative(process.cwd(), serverDist) || '.'} in ${Date.now() - started} ms.`);
+}
