@@ -103,6 +103,35 @@ export const conflictStates: [ServerState, string][] = [
   ],
 ];
 
+/** Upstream's 403 for a subuser without a route's permission (`AccessDeniedHttpException`). */
+export const accessDenied = {
+  code: 'AccessDeniedHttpException',
+  status: '403',
+  detail: 'This action is unauthorized.',
+};
+
+/**
+ * The two refusals of the access matrix: a subuser without the route's permission (`without`) and one holding only
+ * websocket.connect (`limited`) get 403 (`denied`, upstream's AccessDeniedHttpException by default); everyone in
+ * `strangers` (no access to this server, or a subuser of another one) gets 404, so the server's existence is not
+ * told to them.
+ */
+export async function expectForbiddenThenHidden(
+  send: (actor: Actor) => Promise<LightMyRequestResponse>,
+  actors: { without: Actor; limited: Actor; strangers: Actor[] },
+  denied: { code: string; status: string; detail: string } = accessDenied,
+): Promise<void> {
+  const without = await send(actors.without);
+  expect(without.statusCode).toBe(403);
+  expect(without.json().errors[0]).toEqual(denied);
+  expect((await send(actors.limited)).statusCode).toBe(403);
+  for (const actor of actors.strangers) {
+    const response = await send(actor);
+    expect(response.statusCode).toBe(404);
+    expect(response.json().errors[0].code).toBe('NotFoundHttpException');
+  }
+}
+
 /**
  * Puts the server in `state`, expects each actor's request (made by `send`) to get 409 with `detail`, and puts the
  * server back to normal whatever happened.

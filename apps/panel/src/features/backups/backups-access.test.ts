@@ -5,6 +5,7 @@ import {
   type Actor,
   conflictStates,
   expectConflictForEach,
+  expectForbiddenThenHidden,
   serverScenarioWithDaemon,
   setServerState,
   signedIn,
@@ -124,19 +125,11 @@ describe.each(routes)('$name', (route) => {
   });
 
   it(`answers 403 to a subuser without ${route.permission}, 404 to a stranger and another server's subuser`, async () => {
-    const without = await send(allBut.get(route.permission) as Actor, route);
-    expect(without.statusCode).toBe(403);
-    expect(without.json().errors[0]).toEqual({
-      code: 'AccessDeniedHttpException',
-      status: '403',
-      detail: 'This action is unauthorized.',
+    await expectForbiddenThenHidden((actor) => send(actor, route), {
+      without: allBut.get(route.permission) as Actor,
+      limited: s.limited,
+      strangers: [s.stranger, outsider],
     });
-    expect((await send(s.limited, route)).statusCode).toBe(403);
-    for (const actor of [s.stranger, outsider]) {
-      const response = await send(actor, route);
-      expect(response.statusCode).toBe(404);
-      expect(response.json().errors[0].code).toBe('NotFoundHttpException');
-    }
   });
 
   it.each(conflictStates)('answers 409 while the server is %o', async (state, detail) => {
