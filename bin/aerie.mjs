@@ -5,8 +5,8 @@
 import { serverBuildIsFresh, serverEntry } from '../scripts/server-build.mjs';
 
 if (process.env.AERIE_TYPESCRIPT !== '1' && serverBuildIsFresh()) {
-  // Stack traces name the TypeScript files and lines (dist/server has linked source maps).
-  process.setSourceMapsEnabled(true);
+  // dist/server has linked source maps; they are not loaded by default (~7 MiB of the idle daemon's RSS):
+  // NODE_OPTIONS=--enable-source-maps makes stack traces name the TypeScript files and lines.
   await import(serverEntry);
 } else {
   const { register } = await import('tsx/esm/api');

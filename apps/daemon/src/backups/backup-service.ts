@@ -11,13 +11,10 @@ import type {
   DaemonRestoreRequest,
   RemoteBackupStatus,
 } from '@aerie/shared/backups/backups-daemon-wire';
-import { DEFAULT_EXTRACT_LIMITS } from '../fs/archive-extractor';
 import { errnoOf, FilesystemError, isDiskFull } from '../fs/filesystem-error';
 import type { ServerFilesystem } from '../fs/server-filesystem';
 import type { BackupPanelApi } from '../panel-client/panel-client';
 import type { ManagedServer } from '../server/managed-server';
-import { BACKUP_GZIP_LEVEL, writeBackupFile } from './backup-archive';
-import { BackupIgnoreRules, IGNORE_FILE_MAX_BYTES, IGNORE_FILE_NAME } from './ignore-rules';
 import { DEFAULT_PART_UPLOAD, type PartUploadOptions, uploadParts } from './s3-upload';
 
 /** Wings waits this long for the server to stop before a restore, and never kills it. */
@@ -144,6 +141,11 @@ export class BackupService {
       await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
       await this.#assertRoom();
       const files = await server.files();
+      // The archive code (tar-stream, yazl, yauzl, ignore) loads with the first backup, not at the daemon's boot.
+      const [{ BackupIgnoreRules }, { BACKUP_GZIP_LEVEL, writeBackupFile }] = await Promise.all([
+        import('./ignore-rules'),
+        import('./backup-archive'),
+      ]);
       const rules = new BackupIgnoreRules(
         request.ignore.trim() !== '' ? request.ignore : await readIgnoreFile(files),
       );
@@ -255,6 +257,7 @@ function describe(error: unknown): string {
  * The server's `.pteroignore`, when it is a regular file (not a link) of at most 32 KiB; otherwise no rules.
  */
 export async function readIgnoreFile(files: ServerFilesystem): Promise<string> {
+  const { IGNORE_FILE_MAX_BYTES, IGNORE_FILE_NAME } = await import('./ignore-rules');
   try {
     const stats = await files.lstatOf(`/${IGNORE_FILE_NAME}`);
     if (!stats.isFile() || stats.size > IGNORE_FILE_MAX_BYTES) return '';
@@ -288,6 +291,7 @@ async function downloadArchive(url: string, destination: string): Promise<void> 
     throw new Error(`the backup download is not a gzip archive (Content-Type: ${type || 'none'})`);
   }
   let received = 0;
+  const { DEFAULT_EXTRACT_LIMITS } = await import('../fs/archive-extractor');
   const cap = DEFAULT_EXTRACT_LIMITS.maxTotalBytes;
   await pipeline(
     Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import { compareEntries, entryFromStats, type FileEntry, mimeWithoutReading } from './file-entry';
 import type { DirectoryHandle } from './jail';
+import { LIST_DEFAULT_LIMIT } from './list-limits';
 import { mimeFromName, SNIFF_BYTES } from './mime';
 import type { MimeCache } from './mime-cache';
 import { readHead } from './read-head';
@@ -12,10 +13,9 @@ import { readHead } from './read-head';
  */
 const IN_FLIGHT = 32;
 
-/** Entries in a listing unless the caller asks for a page: four times the browser's 250, so its notice shows. */
-export const LIST_DEFAULT_LIMIT = 1000;
-/** Deepest entry a page may reach (`offset + limit`): what the walk keeps in memory is twice this at most. */
-export const LIST_MAX_DEPTH = 10_000;
+// In their own module so the HTTP layer can check a page without loading the listing (and mime) at boot.
+export { LIST_DEFAULT_LIMIT, LIST_MAX_DEPTH } from './list-limits';
+
 /** Names read from the directory per system call. */
 const READ_BUFFER = 256;
 

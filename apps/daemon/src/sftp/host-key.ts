@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { generateEd25519KeyPair, isReadablePrivateKey } from './ed25519-key';
 
 /**
  * The SFTP server's ed25519 host key: generated once into `<data directory>/.sftp/id_ed25519` (OpenSSH format,
@@ -9,14 +8,29 @@ import { generateEd25519KeyPair, isReadablePrivateKey } from './ed25519-key';
  * Written under a temporary name and renamed, so a crash mid-write never leaves half a key to fail on next boot.
  */
 export async function loadOrCreateHostKey(dataDirectory: string): Promise<string> {
+  return hostKeyFrom(dataDirectory, await readHostKey(dataDirectory));
+}
+
+/**
+ * The file side, without ssh2 (at the daemon's boot): the key's folder made (0700) and the key file's text, or
+ * undefined when there is none yet.
+ * @throws the read error (EACCES…) other than ENOENT
+ */
+export async function readHostKey(dataDirectory: string): Promise<string | undefined> {
   const directory = path.join(dataDirectory, '.sftp');
-  const file = path.join(directory, 'id_ed25519');
   await mkdir(directory, { recursive: true, mode: 0o700 });
   await chmod(directory, 0o700);
-  const existing = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+  return readFile(path.join(directory, 'id_ed25519'), 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw error;
   });
+}
+
+/** The key to serve: `existing` when ssh2 can read it, else a new one in its place (this loads ssh2). */
+export async function hostKeyFrom(dataDirectory: string, existing: string | undefined): Promise<string> {
+  const { generateEd25519KeyPair, isReadablePrivateKey } = await import('./ed25519-key');
+  const directory = path.join(dataDirectory, '.sftp');
+  const file = path.join(directory, 'id_ed25519');
   // A key no client could ever be served with (see ed25519-key.ts) is replaced rather than kept.
   if (existing !== undefined && isReadablePrivateKey(existing)) {
     await chmod(file, 0o600);

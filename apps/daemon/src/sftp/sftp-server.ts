@@ -1,14 +1,14 @@
 import net, { type Socket } from 'node:net';
-import ssh2, { type ClientInfo, type Connection } from 'ssh2';
+import type ssh2 from 'ssh2';
+import type { ClientInfo, Connection } from 'ssh2';
 import type { JwtDenylist } from '../auth/jwt-denylist';
 import { addressKey } from '../http/connection-guard';
 import type { SftpAuthApi } from '../panel-client/panel-client';
 import type { ServerManager } from '../server/server-manager';
-import { loadOrCreateHostKey } from './host-key';
+import { hostKeyFrom, readHostKey } from './host-key';
 import { SftpSessionRegistry } from './session-registry';
-import { SftpConnection } from './sftp-connection';
 import { DEFAULT_SFTP_LIMITS, type SftpLimits } from './sftp-limits';
-import { SftpLogin } from './sftp-login';
+import type { SftpLogin } from './sftp-login';
 
 export interface SftpServerOptions {
   /** Where to listen: the daemon's host and DAEMON_SFTP_PORT (0: the system chooses). */
@@ -57,26 +57,52 @@ export class SftpServer {
   static async start(options: SftpServerOptions): Promise<SftpServer> {
     const limits: SftpLimits = { ...DEFAULT_SFTP_LIMITS, ...options.limits };
     const log = options.log ?? { info: console.log, warn: console.warn };
-    const hostKey = await loadOrCreateHostKey(options.dataDirectory);
+    // The key file is read now (a read error turns SFTP off at boot, as before); ssh2, the key's check (or its
+    // creation) and the protocol's modules load with the first connection: a node nobody reaches by SFTP never
+    // carries them (issue 19: ~8 MiB of the idle daemon's RSS).
+    const existingKey = await readHostKey(options.dataDirectory);
     const registry = new SftpSessionRegistry({
       manager: options.manager,
       denylist: options.denylist,
       maxSessionsPerServer: limits.maxSessionsPerServer,
     });
-    const login = new SftpLogin({
-      panel: options.panel,
-      manager: options.manager,
-      denylist: options.denylist,
-      hasRoom: (uuid) => registry.hasRoom(uuid),
-      warn: log.warn,
-    });
     const tcp = net.createServer();
     const server = new SftpServer(tcp, registry);
-    const ssh = new ssh2.Server({ hostKeys: [hostKey], ident: 'Aerie_SFTP' }, (client, info) =>
-      server.#accept(client, info, { limits, login, manager: options.manager, log }),
-    );
-    ssh.on('error', (error: Error) => log.warn(`SFTP server error: ${error.message}`));
-    tcp.on('connection', (socket) => server.#admit(socket, ssh, limits));
+    const sshServer = async (): Promise<ssh2.Server> => {
+      const [{ default: ssh2 }, { SftpLogin }, { SftpConnection }, hostKey] = await Promise.all([
+        import('ssh2'),
+        import('./sftp-login'),
+        import('./sftp-connection'),
+        hostKeyFrom(options.dataDirectory, existingKey),
+      ]);
+      const login = new SftpLogin({
+        panel: options.panel,
+        manager: options.manager,
+        denylist: options.denylist,
+        hasRoom: (uuid) => registry.hasRoom(uuid),
+        warn: log.warn,
+      });
+      const created = new ssh2.Server({ hostKeys: [hostKey], ident: 'Aerie_SFTP' }, (client, info) =>
+        server.#accept(client, info, { limits, login, manager: options.manager, log, SftpConnection }),
+      );
+      created.on('error', (error: Error) => log.warn(`SFTP server error: ${error.message}`));
+      return created;
+    };
+    let ssh: Promise<ssh2.Server> | undefined;
+    tcp.on('connection', (socket) => {
+      socket.on('error', () => {}); // a reset while ssh2 loads must not throw
+      ssh ??= sshServer().catch((error: Error) => {
+        ssh = undefined; // the next connection tries again
+        throw error;
+      });
+      ssh.then(
+        (ready) => server.#admit(socket, ready, limits),
+        (error: Error) => {
+          log.warn(`SFTP server error: ${error.message}`);
+          socket.destroy();
+        },
+      );
+    });
     await new Promise<void>((resolve, reject) => {
       tcp.once('error', reject);
       tcp.listen(options.port, options.host, () => {
@@ -150,6 +176,7 @@ export class SftpServer {
       login: SftpLogin;
       manager: ServerManager;
       log: { info(message: string): void; warn(message: string): void };
+      SftpConnection: typeof import('./sftp-connection').SftpConnection;
     },
   ): void {
     client.on('error', () => {});
@@ -160,7 +187,7 @@ export class SftpServer {
       return;
     }
     this.#pending.delete(id);
-    new SftpConnection(client, info, {
+    new deps.SftpConnection(client, info, {
       socket: pending.socket,
       ip: plainAddress(info.ip),
       limits: deps.limits,
