@@ -114,7 +114,13 @@ export const backupsQueryOptions = (serverId: string, page: number) =>
     queryFn: ({ signal }) => getBackups(serverId, page, signal),
     // The old page stays on screen while the next one loads, so the list does not jump.
     placeholderData: keepPreviousData,
+    // The node's `backup completed` event ends a running backup at once; this catches one sent while the page's
+    // socket was not listening (a small backup can finish before it authenticated), so no spinner is left for good.
+    refetchInterval: (query) => (query.state.data?.items.some(isRunning) ? RUNNING_REFETCH_MS : false),
   });
+
+/** How often a page showing a running backup asks the panel again. */
+export const RUNNING_REFETCH_MS = 5000;
 
 /** Changes every cached page of the server's backups. */
 function updateCachedPages(

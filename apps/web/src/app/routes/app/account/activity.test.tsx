@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiClient } from '@/lib/api-client';
 import { activityItem, activityPage, actorItem } from '@/testing/activity-fixtures';
@@ -27,7 +27,7 @@ describe('account activity', () => {
     server.on('GET /api/client/account/activity', () => ({ body: activityPage([]) }));
     renderApp('/account/activity', { user: pageUser() });
     expect(await screen.findByRole('heading', { name: 'Account Activity Log' })).toBeInTheDocument();
-    expect(document.title).toBe('Account Activity Log | Aerie Test');
+    await waitFor(() => expect(document.title).toBe('Account Activity Log | Aerie Test'));
     const sub = screen.getByRole('navigation', { name: 'Account Overview' });
     expect(within(sub).getByRole('link', { name: 'Activity' })).toHaveAttribute('aria-current', 'page');
     expect(await screen.findByText('No activity logs available for this account.')).toBeInTheDocument();
