@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomFillSync, randomInt, timingSafeEqual } from 'node:crypto';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -9,8 +9,26 @@ export function randomAlphanumeric(length: number): string {
   return out;
 }
 
+/**
+ * CSPRNG bytes fetched 4 KiB at a time and handed out once each, as Node does for randomUUID: a page view takes a
+ * nonce and a CSRF secret, and one randomFillSync per token cost more than rendering the page (bench/README.md).
+ */
+const pool = Buffer.allocUnsafeSlow(4096);
+let poolOffset = pool.length;
+
 /** A random URL-safe token carrying `bytes` of entropy. */
-export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url');
+export function randomToken(bytes = 32): string {
+  if (bytes > pool.length) return randomFillSync(Buffer.allocUnsafe(bytes)).toString('base64url');
+  if (poolOffset + bytes > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const token = pool.toString('base64url', poolOffset, poolOffset + bytes);
+  // The offset moves on, so no other token gets these bytes; zeroed, so the pool does not keep a copy of them.
+  pool.fill(0, poolOffset, poolOffset + bytes);
+  poolOffset += bytes;
+  return token;
+}
 
 /** SHA-256 hex: for high-entropy tokens (session ids, reset tokens) a plain hash is enough to store. */
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');

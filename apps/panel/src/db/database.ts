@@ -4,7 +4,7 @@ import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { createPool } from 'mysql2';
 import pg from 'pg';
 import type { Database } from './schema';
-import { SqliteValuesPlugin } from './sqlite-values-plugin';
+import { sqliteForKysely } from './sqlite-statements';
 
 export type Db = Kysely<Database>;
 
@@ -39,39 +39,6 @@ export function createDatabase(options: { databaseUrl?: string | undefined; data
   // Wait for another process's write (aerie user:create while the panel runs) instead of failing at once.
   sqlite.pragma('busy_timeout = 5000');
   return new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
-    plugins: [new SqliteValuesPlugin()],
+    dialect: new SqliteDialect({ database: sqliteForKysely(sqlite) }),
   });
-}
-
-/**
- * What Kysely's `rollback` runs when SQLite has already rolled the transaction back itself, as it may after
- * SQLITE_FULL or an I/O error: a real ROLLBACK would fail with "cannot rollback - no transaction is active" and
- * that error would replace the one that explains the failure (a full disk).
- */
-const ALREADY_ROLLED_BACK = {
-  reader: false,
-  run: () => ({ changes: 0, lastInsertRowid: 0 }),
-} as unknown as SQLite.Statement;
-
-/**
- * Kysely prepares every query anew; on the hot paths (the session look-up on each request) preparing costs more
- * than running. Statements are reused by SQL text, except one still being iterated (`busy`).
- */
-function withStatementCache(sqlite: SQLite.Database, max = 256) {
-  const cache = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      if (sql === 'rollback' && !sqlite.inTransaction) return ALREADY_ROLLED_BACK;
-      const cached = cache.get(sql);
-      if (cached && !cached.busy) return cached;
-      const statement = sqlite.prepare(sql);
-      if (!cached) {
-        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-        cache.set(sql, statement);
-      }
-      return statement;
-    },
-  };
 }

@@ -33,7 +33,7 @@ export const readCount = (value: string | number | bigint | null | undefined): n
 export const readBool = (value: DbBool | string | null | undefined): boolean =>
   value === true || value === 1 || value === '1' || value === 't';
 
-/** Timestamps are Date on PostgreSQL/MySQL and ISO strings on SQLite (written by sqlite-values-plugin). */
+/** Timestamps are Date on PostgreSQL/MySQL and ISO strings on SQLite (bound by sqlite-statements.ts). */
 export function readDate(value: DbDate): Date {
   if (value instanceof Date) return value;
   // A bare "YYYY-MM-DD HH:MM:SS" (SQLite's own CURRENT_TIMESTAMP) is UTC.

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomToken } from '@aerie/panel/crypto/tokens';
 import type { FastifyInstance } from 'fastify';
 
 /** Sent with every answer of the panel: pages, API, static files, translations, errors. */
@@ -24,7 +24,7 @@ const RECAPTCHA = {
 };
 
 /** A fresh nonce for one page's inline script. */
-export const scriptNonce = () => randomBytes(18).toString('base64');
+export const scriptNonce = () => randomToken(18);
 
 /**
  * The policy of the HTML shell, the one document the SPA runs in:

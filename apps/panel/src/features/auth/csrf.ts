@@ -1,3 +1,4 @@
+import { randomToken } from '@aerie/panel/crypto/tokens';
 import csrfProtection from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -5,6 +6,12 @@ export const CSRF_COOKIE = 'aerie_csrf';
 
 /** Laravel's readable copy of a CSRF token, which axios and Laravel-style clients echo as `X-XSRF-TOKEN`. */
 export const XSRF_COOKIE = 'XSRF-TOKEN';
+
+/** The secret's cookie, as the plugin sets it and as sendXsrfCookie sets it on a first visit. */
+const SECRET_COOKIE = { path: '/', sameSite: 'lax', httpOnly: true } as const;
+
+/** The plugin's default secret length (its secretSync), in bytes. */
+const SECRET_BYTES = 18;
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -20,7 +27,7 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export async function registerCsrf(app: FastifyInstance): Promise<void> {
   await app.register(csrfProtection, {
     cookieKey: CSRF_COOKIE,
-    cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true },
+    cookieOpts: SECRET_COOKIE,
     getToken: (request) => headerValue(request, 'x-csrf-token') ?? headerValue(request, 'x-xsrf-token'),
     logLevel: 'debug',
   });
@@ -50,6 +57,12 @@ export const csrfTokenFor = (request: FastifyRequest, reply: FastifyReply) => se
  */
 export function sendXsrfCookie(request: FastifyRequest, reply: FastifyReply): string {
   const secure = request.protocol === 'https';
+  if (!request.cookies[CSRF_COOKIE]) {
+    // A first visit: the secret comes from the pooled CSPRNG bytes, not one randomBytes call per page view.
+    const secret = randomToken(SECRET_BYTES);
+    reply.setCookie(CSRF_COOKIE, secret, { ...SECRET_COOKIE, secure });
+    request.cookies[CSRF_COOKIE] = secret;
+  }
   const token = reply.generateCsrf({ secure });
   reply.setCookie(XSRF_COOKIE, token, { path: '/', sameSite: 'lax', httpOnly: false, secure });
   return token;

@@ -1,6 +1,7 @@
 import { randomToken, sha256 } from '@aerie/panel/crypto/tokens';
 import type { Db } from '@aerie/panel/db/database';
 import { readDate } from '@aerie/panel/db/dialect';
+import { reusableQuery } from '@aerie/panel/db/reusable-query';
 import { toUser, type User } from '@aerie/panel/features/users/user';
 import { parseSessionData, type SessionData } from './session-data';
 
@@ -15,7 +16,24 @@ export interface StoredSession {
 
 /** Database access for browser sessions. The cookie holds a random token; the table holds only its hash. */
 export class SessionStore {
-  constructor(private readonly db: Db) {}
+  /** Every request with a session cookie runs this look-up: it is compiled once. */
+  readonly #findById;
+
+  constructor(private readonly db: Db) {
+    this.#findById = reusableQuery(db, (id) =>
+      db
+        .selectFrom('sessions')
+        .leftJoin('users', 'users.id', 'sessions.user_id')
+        .selectAll('users')
+        .select([
+          'sessions.id as session_id',
+          'sessions.user_id as session_user_id',
+          'sessions.data as session_data',
+          'sessions.expires_at as session_expires_at',
+        ])
+        .where('sessions.id', '=', id),
+    );
+  }
 
   async create(input: {
     userId: number | null;
@@ -44,18 +62,7 @@ export class SessionStore {
 
   /** The session behind a cookie token with its user, in one query; null when unknown. */
   async find(token: string): Promise<StoredSession | null> {
-    const row = await this.db
-      .selectFrom('sessions')
-      .leftJoin('users', 'users.id', 'sessions.user_id')
-      .selectAll('users')
-      .select([
-        'sessions.id as session_id',
-        'sessions.user_id as session_user_id',
-        'sessions.data as session_data',
-        'sessions.expires_at as session_expires_at',
-      ])
-      .where('sessions.id', '=', sha256(token))
-      .executeTakeFirst();
+    const [row] = await this.#findById(sha256(token));
     if (!row) return null;
     const { session_id, session_user_id, session_data, session_expires_at, ...userColumns } = row;
     return {
