@@ -1,6 +1,5 @@
 import clsx from 'clsx';
 import { type ReactNode, type Ref, type SelectHTMLAttributes, useId } from 'react';
-import { type FieldValues, type Path, useFormContext } from 'react-hook-form';
 import { Label } from '@/components/ui/input';
 import { capitalize } from '@/utils/capitalize';
 
@@ -63,23 +62,5 @@ export function SelectField({
         </p>
       )}
     </div>
-  );
-}
-
-export interface FormSelectFieldProps<T extends FieldValues>
-  extends Omit<SelectFieldProps, 'name' | 'error'> {
-  name: Path<T>;
-}
-
-/** A SelectField bound to the surrounding react-hook-form form; its error shows once touched or submitted. */
-export function FormSelectField<T extends FieldValues>({ name, ...props }: FormSelectFieldProps<T>) {
-  const { register, getFieldState, formState } = useFormContext<T>();
-  const { error, isTouched } = getFieldState(name, formState);
-  return (
-    <SelectField
-      {...props}
-      {...register(name)}
-      error={isTouched || formState.isSubmitted ? error?.message : undefined}
-    />
   );
 }

@@ -12,7 +12,7 @@ import { FormProvider, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { AdminPage } from '@/components/admin/admin-page';
-import { FormSelectField } from '@/components/admin/select-field';
+import { FormSelectField } from '@/components/admin/form-select-field';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { ContentBox } from '@/components/ui/content-box';
 import { FormField, FormTextareaField } from '@/components/ui/field';

@@ -7,7 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { FormProvider, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { FormSelectField } from '@/components/admin/select-field';
+import { FormSelectField } from '@/components/admin/form-select-field';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { ContentBox } from '@/components/ui/content-box';
 import { FormField } from '@/components/ui/field';

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormSelectField } from '@/components/admin/form-select-field';
 import { FormSwitch } from '@/components/admin/form-switch';
-import { FormSelectField } from '@/components/admin/select-field';
 import { FormField } from '@/components/ui/field';
 import { locationOptionsQueryOptions } from '@/features/admin-locations/api/locations';
 import type { NodeFormValues } from '@/features/admin-nodes/api/node-form';

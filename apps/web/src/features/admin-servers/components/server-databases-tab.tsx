@@ -5,7 +5,7 @@ import { FormProvider, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type AdminColumn, AdminTable } from '@/components/admin/admin-table';
-import { FormSelectField } from '@/components/admin/select-field';
+import { FormSelectField } from '@/components/admin/form-select-field';
 import { Button } from '@/components/ui/button';
 import { ConfirmationModal } from '@/components/ui/confirmation-modal';
 import { ContentBox } from '@/components/ui/content-box';

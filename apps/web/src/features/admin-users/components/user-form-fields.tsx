@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { FormSelectField } from '@/components/admin/form-select-field';
 import { FormSwitch } from '@/components/admin/form-switch';
-import { FormSelectField } from '@/components/admin/select-field';
 import { FormField } from '@/components/ui/field';
 import { languageOptions, type UserFormValues } from '@/features/admin-users/api/user-form';
 

@@ -1,22 +1,26 @@
-import {
-  authMessages,
-  type CheckpointBody,
-  type ForgotPasswordBody,
-  type ForgotPasswordResponse,
-  type LoginBody,
-  type LoginResponse,
-  type ResetPasswordBody,
-  type ResetPasswordResponse,
+import type {
+  CheckpointBody,
+  ForgotPasswordBody,
+  ForgotPasswordResponse,
+  LoginBody,
+  LoginResponse,
+  ResetPasswordBody,
+  ResetPasswordResponse,
 } from '@aerie/shared/auth/auth-forms';
 import { apiClient } from '@/lib/api-client';
 
 export type LoginResult = LoginResponse['data'];
 
-/** Both sign-in steps answer `{data: {complete, …}}`; anything else means the panel is not the one we expect. */
-function readLoginResponse(response: unknown): LoginResult {
+/**
+ * Both sign-in steps answer `{data: {complete, …}}`; anything else means the panel is not the one we expect. The
+ * message comes from the shared form messages, whose module (with zod) loads only in that case.
+ */
+async function readLoginResponse(response: unknown): Promise<LoginResult> {
   const data =
     typeof response === 'object' && response !== null ? (response as LoginResponse).data : undefined;
-  if (typeof data !== 'object' || data === null) throw new Error(authMessages.loginNotObject);
+  if (typeof data !== 'object' || data === null) {
+    throw new Error((await import('@aerie/shared/auth/auth-forms')).authMessages.loginNotObject);
+  }
   return data;
 }
 

@@ -1,5 +1,4 @@
-import { type ForgotPasswordFormValues, forgotPasswordFormSchema } from '@aerie/shared/auth/auth-forms';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { ForgotPasswordFormValues } from '@aerie/shared/auth/auth-forms';
 import { FormProvider, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
@@ -10,13 +9,19 @@ import { AuthFormContainer } from '@/features/auth/components/auth-form-containe
 import { AuthLink } from '@/features/auth/components/auth-link';
 import { useRecaptcha } from '@/features/auth/hooks/use-recaptcha';
 import { errorToMessage } from '@/lib/api-client';
+import { lazyZodResolver } from '@/lib/lazy-zod-resolver';
 import { flashActions } from '@/stores/flash-store';
+
+// The shared schema, with zod, loads at the first validation (lib/lazy-zod-resolver.ts).
+const forgotPasswordFormSchemaResolver = lazyZodResolver<ForgotPasswordFormValues>(
+  async () => (await import('@aerie/shared/auth/auth-forms')).forgotPasswordFormSchema,
+);
 
 export function ForgotPasswordForm() {
   const { t } = useTranslation(['auth', 'strings']);
   const captcha = useRecaptcha();
   const form = useForm<ForgotPasswordFormValues>({
-    resolver: zodResolver(forgotPasswordFormSchema),
+    resolver: forgotPasswordFormSchemaResolver,
     defaultValues: { email: '' },
     mode: 'onTouched',
   });

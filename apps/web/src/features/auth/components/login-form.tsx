@@ -1,5 +1,4 @@
-import { type LoginFormValues, loginFormSchema } from '@aerie/shared/auth/auth-forms';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { LoginFormValues } from '@aerie/shared/auth/auth-forms';
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +12,13 @@ import { AuthLink } from '@/features/auth/components/auth-link';
 import { useRecaptcha } from '@/features/auth/hooks/use-recaptcha';
 import { afterSignIn, intendedFromSearch } from '@/features/auth/utils/intended-address';
 import { browser } from '@/lib/browser';
+import { lazyZodResolver } from '@/lib/lazy-zod-resolver';
 import { flashActions } from '@/stores/flash-store';
+
+// The shared schema, with zod, loads at the first validation (lib/lazy-zod-resolver.ts).
+const loginFormSchemaResolver = lazyZodResolver<LoginFormValues>(
+  async () => (await import('@aerie/shared/auth/auth-forms')).loginFormSchema,
+);
 
 export function LoginForm() {
   const { t } = useTranslation('auth');
@@ -23,7 +28,7 @@ export function LoginForm() {
   const captcha = useRecaptcha();
   const [redirecting, setRedirecting] = useState(false);
   const form = useForm<LoginFormValues>({
-    resolver: zodResolver(loginFormSchema),
+    resolver: loginFormSchemaResolver,
     defaultValues: { username: '', password: '' },
     mode: 'onTouched',
   });

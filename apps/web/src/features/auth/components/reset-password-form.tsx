@@ -1,5 +1,4 @@
-import { type ResetPasswordFormValues, resetPasswordFormSchema } from '@aerie/shared/auth/auth-forms';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { ResetPasswordFormValues } from '@aerie/shared/auth/auth-forms';
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +10,7 @@ import { AuthFormContainer } from '@/features/auth/components/auth-form-containe
 import { AuthLink } from '@/features/auth/components/auth-link';
 import { errorToMessage } from '@/lib/api-client';
 import { browser } from '@/lib/browser';
+import { lazyZodResolver } from '@/lib/lazy-zod-resolver';
 import { flashActions } from '@/stores/flash-store';
 
 interface ResetPasswordFormProps {
@@ -19,11 +19,16 @@ interface ResetPasswordFormProps {
   email: string;
 }
 
+// The shared schema, with zod, loads at the first validation (lib/lazy-zod-resolver.ts).
+const resetPasswordFormSchemaResolver = lazyZodResolver<ResetPasswordFormValues>(
+  async () => (await import('@aerie/shared/auth/auth-forms')).resetPasswordFormSchema,
+);
+
 export function ResetPasswordForm({ token, email }: ResetPasswordFormProps) {
   const { t } = useTranslation(['auth', 'strings']);
   const [redirecting, setRedirecting] = useState(false);
   const form = useForm<ResetPasswordFormValues>({
-    resolver: zodResolver(resetPasswordFormSchema),
+    resolver: resetPasswordFormSchemaResolver,
     defaultValues: { password: '', passwordConfirmation: '' },
     mode: 'onTouched',
   });
