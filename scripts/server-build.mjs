@@ -1,10 +1,10 @@
 // The panel and the daemon compiled to JavaScript: one esbuild bundle of `aerie`'s entry (apps/panel/src/cli/main.ts,
 // which loads the daemon for `aerie daemon`), split into chunks so each command loads only its own code, in the
-// gitignored dist/server/. npm packages stay external (node_modules, native modules included); only the workspace's
-// own TypeScript (@aerie/*) is bundled. bin/aerie.mjs runs it when it is newer than every source file, else the
+// gitignored dist/server/. npm packages stay external (node_modules, native modules included); the workspace's own
+// TypeScript (@aerie/*) is bundled, and so is a package a workspace holds its own version of. bin/aerie.mjs runs it when it is newer than every source file, else the
 // TypeScript through tsx (tests and development after an edit).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -54,12 +54,40 @@ const keepModuleUrls = {
   },
 };
 
-/** npm packages (and node: built-ins) are imported at run time; the workspace's @aerie/* is bundled. */
+const rootModules = join(root, 'node_modules');
+
+/** The node_modules folder Node finds package `name` in, looking up from `dir` as it does; undefined for none. */
+function packageHome(name, dir) {
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(join(at, 'node_modules', name))) return join(at, 'node_modules');
+    if (dirname(at) === at) return undefined;
+  }
+}
+
+/** `tar-stream/pack` → `tar-stream`, `@scope/name/x` → `@scope/name`. */
+const packageName = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/**
+ * Whether an import stays an import in dist/server: npm packages (and node: built-ins) are imported at run time;
+ * the workspace's @aerie/* is bundled. So is a package a workspace keeps its own copy of (apps/daemon/node_modules/tar-stream 3 beside the root's tar-stream 2 of
+ * dockerode): from dist/server, Node would find the root's copy, another version than the source runs with.
+ */
+export function staysExternal(specifier, resolveDir) {
+  if (specifier.startsWith('@aerie/')) return false;
+  if (specifier.startsWith('node:')) return true;
+  const home = packageHome(packageName(specifier), resolveDir);
+  return home === undefined || home === rootModules;
+}
+
 const externalPackages = {
   name: 'external-packages',
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path.startsWith('@aerie/') ? undefined : { path: args.path, external: true },
+      staysExternal(args.path, args.resolveDir) ? { path: args.path, external: true } : undefined,
     );
   },
 };
@@ -86,6 +114,10 @@ export async function buildServer() {
     chunkNames: '[name]-[hash]',
     tsconfig: join(root, 'apps/panel/tsconfig.json'),
     plugins: [externalPackages, keepModuleUrls],
+    // A bundled CommonJS package (see externalPackages) requires its external dependencies at run time.
+    banner: {
+      js: "import { createRequire as __aerieCreateRequire } from 'node:module'; const require = __aerieCreateRequire(import.meta.url);",
+    },
     logLevel: 'warning',
   });
   writeFileSync(join(serverDist, 'package.json'), '{ "type": "module" }\n');
