@@ -15,6 +15,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { forwardLines } from '../line-splitter';
 import { signalInsideSandbox } from '../sandbox/sandbox-signals';
 import { ConsoleRing, type NumberedLine } from './console-ring';
+import { corkForTick } from './cork-for-tick';
 import {
   type DaemonMessage,
   decodeMessage,
@@ -207,6 +208,7 @@ class Holder {
    * (which a write past Node's smaller mark always brings). Returns whether the socket is now full.
    */
   #sendLine(daemon: Socket, line: NumberedLine): boolean {
+    corkForTick(daemon);
     daemon.write(encodeMessage({ t: 'line', n: line.n, s: line.s }));
     this.#setBlocked(daemon.writableLength > SOCKET_HIGH_WATER);
     return this.#blocked;
