@@ -15,6 +15,8 @@ import { measureIdleServers } from './src/console-idle';
 import { type LatencyResult, measureLatency } from './src/console-latency';
 import { printFlood, printIdle, printLatency, printRestart } from './src/console-report';
 import { GAME_FILE, measureRestart } from './src/console-restart';
+import { consoleSummary, idleSummary } from './src/console-summary';
+import { reportSummary } from './src/summary';
 
 const floodLines = Number(process.env.BENCH_FLOOD_LINES ?? 100_000);
 const clientCount = Number(process.env.BENCH_CLIENTS ?? 20);
@@ -79,7 +81,10 @@ async function daemonRuns(): Promise<{ flood: FloodResult; latency: LatencyResul
     memoryMb: 0,
     skipScripts: true,
   });
-  const daemon = await startBenchDaemon([server]);
+  const profile = process.env.BENCH_CONSOLE_CPU_PROF;
+  const daemon = await startBenchDaemon([server], {
+    nodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
+  });
   cleanups.push(daemon.stop);
   // The sandboxed game sees its volume only.
   await copyFile(gameScript, path.join(daemon.volume(uuid), GAME_FILE));
@@ -100,6 +105,7 @@ try {
     const daemon = await daemonRuns();
     printFlood(daemon.flood, baseline.flood, clientCount);
     printLatency(daemon.latency, baseline.latency, latencyRate);
+    reportSummary(consoleSummary(daemon, baseline, { floodLines, clientCount, latencyRate }));
     if (daemon.flood.clientsDone < clientCount || baseline.flood.clientsDone < clientCount) {
       console.error('\nsome clients never saw the end of the flood: the flood figures are incomplete');
       process.exitCode = 1;
@@ -111,6 +117,7 @@ try {
     const idle = await measureIdleServers(idleDaemon, idleServers);
     await cleanUp();
     printIdle(idle);
+    reportSummary([idleSummary(idle)]);
   }
   if (parts.has('restart')) printRestart(await measureRestart({ gameScript, ...restart }));
 } finally {

@@ -16,16 +16,54 @@ import {
 } from './src/bench-setup';
 import { type LoadResult, load } from './src/load';
 import { signIn } from './src/sign-in';
+import { reportSummary, type SummaryRow } from './src/summary';
 
 const seconds = benchSeconds;
 const users = Number(process.env.BENCH_USERS ?? 1000);
 const sizes = (process.env.BENCH_SERVERS ?? '10000,100000').split(',').map(Number);
 
+const ADMIN_ALL = '/api/client?type=admin-all';
+const ADMIN_SEARCH = '/api/client?type=admin-all&filter%5B*%5D=valheim';
 const routes: [string, string][] = [
-  ['GET /api/client?type=admin-all (page 1)', '/api/client?type=admin-all'],
+  ['GET /api/client?type=admin-all (page 1)', ADMIN_ALL],
   ['GET /api/client?filter[*]=valheim (own servers)', '/api/client?filter%5B*%5D=valheim'],
-  ['GET /api/client?type=admin-all&filter[*]=valheim', '/api/client?type=admin-all&filter%5B*%5D=valheim'],
+  ['GET /api/client?type=admin-all&filter[*]=valheim', ADMIN_SEARCH],
 ];
+
+/** Issue 19's rows for the list: throughput against the bare route, and p99 against its 30 ms goal. */
+function serverListSummary(
+  servers: number,
+  results: Map<string, LoadResult>,
+  baselineRps: number,
+): SummaryRow[] {
+  const size = servers.toLocaleString('en-US');
+  const all = results.get(ADMIN_ALL) as LoadResult;
+  const search = results.get(ADMIN_SEARCH) as LoadResult;
+  const against = `bare Fastify ${Math.round(baselineRps)} req/s`;
+  return [
+    {
+      figure: `server list, ${size} servers, type=admin-all`,
+      value: `${Math.round(all.requestsPerSecond)} req/s`,
+      against,
+      ratio: all.requestsPerSecond / baselineRps,
+      goal: { atLeast: 0.1 },
+    },
+    {
+      figure: `server list, ${size} servers, type=admin-all, p99`,
+      value: `${all.p99Ms} ms`,
+      against: 'the goal, 30 ms',
+      ratio: all.p99Ms / 30,
+      goal: { atMost: 1 },
+    },
+    {
+      figure: `server list, ${size} servers, admin-all searched`,
+      value: `${Math.round(search.requestsPerSecond)} req/s`,
+      against,
+      ratio: search.requestsPerSecond / baselineRps,
+      goal: { atLeast: 0.05 },
+    },
+  ];
+}
 
 /** One size: a fresh panel seeded with `servers` servers; the results of every route, by route path. */
 async function benchSize(servers: number): Promise<Map<string, LoadResult>> {
@@ -74,6 +112,7 @@ async function benchSize(servers: number): Promise<Map<string, LoadResult>> {
     console.log(row('baseline: bare Fastify JSON (after)', after));
     console.log(row(`bare Fastify, the page-1 body (${(firstPage.length / 1024).toFixed(0)} KB)`, sameBody));
     for (const [name, path] of routes) console.log(row(name, results.get(path) as LoadResult));
+    reportSummary(serverListSummary(servers, results, baselineRps));
     if ([...results.values()].some((r) => r.non2xx > 0)) {
       console.error('some panel responses were not 2xx: the figures above are not valid');
       process.exitCode = 1;

@@ -78,11 +78,18 @@ export function printLatency(daemon: LatencyResult, baseline: LatencyResult, rat
 export function printIdle(idle: IdleResult): void {
   const perServer = (idle.daemonLoadedRss - idle.daemonEmptyRss) / idle.servers;
   console.log(`\n3. idle: the daemon's own RSS with ${idle.servers} demo servers running idle`);
+  const empty = [
+    ['baseline: bare node process', mib(idle.bareNodeRss), '1.000'],
+    ['daemon, 0 servers', mib(idle.daemonEmptyRss), ratio(idle.daemonEmptyRss, idle.bareNodeRss)],
+  ];
+  if (idle.servers === 0) {
+    printTable(['', 'RSS', 'ratio to bare node'], empty);
+    return;
+  }
   printTable(
     ['', 'RSS', 'ratio to bare node'],
     [
-      ['baseline: bare node process', mib(idle.bareNodeRss), '1.000'],
-      ['daemon, 0 servers', mib(idle.daemonEmptyRss), ratio(idle.daemonEmptyRss, idle.bareNodeRss)],
+      ...empty,
       [
         `daemon, ${idle.servers} servers`,
         mib(idle.daemonLoadedRss),
