@@ -92,11 +92,31 @@ const externalPackages = {
   },
 };
 
+/**
+ * The daemon's holder program, as holder-program.ts builds it when the daemon runs as TypeScript: the compiled
+ * server carries it, so a daemon starting its first server neither loads esbuild nor starts its service process.
+ */
+async function buildHolder(build) {
+  const result = await build({
+    entryPoints: [join(root, 'apps/daemon/src/runtime/process/holder/holder-main.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0].text;
+}
+
 /** Builds dist/server (about a second). */
 export async function buildServer() {
   const { build } = await import('esbuild');
   const { rmSync, writeFileSync } = await import('node:fs');
   rmSync(serverDist, { recursive: true, force: true });
+  const holder = await buildHolder(build);
   await build({
     entryPoints: { main: join(root, 'apps/panel/src/cli/main.ts') },
     outdir: serverDist,
@@ -114,6 +134,7 @@ export async function buildServer() {
     chunkNames: '[name]-[hash]',
     tsconfig: join(root, 'apps/panel/tsconfig.json'),
     plugins: [externalPackages, keepModuleUrls],
+    define: { AERIE_HOLDER_PROGRAM: JSON.stringify(holder) },
     // A bundled CommonJS package (see externalPackages) requires its external dependencies at run time.
     banner: {
       js: "import { createRequire as __aerieCreateRequire } from 'node:module'; const require = __aerieCreateRequire(import.meta.url);",
