@@ -12,9 +12,9 @@ import {
   type ServerRow,
 } from '@aerie/panel/test/server-factories';
 import { conflictStates, setServerState } from '@aerie/panel/test/server-scenario';
+import { ed25519KeyPair } from '@aerie/panel/test/ssh-key-pair';
 import { rootAdminPermissions } from '@aerie/shared/permissions/permissions';
 import { sftpAuthMessages } from '@aerie/shared/sftp/sftp-wire';
-import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** POST /api/remote/sftp/auth: the panel's decision on each SFTP login a daemon asks about. */
@@ -122,7 +122,7 @@ describe('POST /api/remote/sftp/auth', () => {
 
   it('takes a key of the user’s account, not another’s, and not once removed', async () => {
     const origin = { ip: '127.0.0.1', userAgent: null, isApi: false };
-    const pair = ssh2.utils.generateKeyPairSync('ed25519');
+    const pair = ed25519KeyPair();
     const offered = pair.public.split(' ').slice(0, 2).join(' ');
     const asKey = (person: Person) =>
       auth({
@@ -202,7 +202,7 @@ describe('POST /api/remote/sftp/auth', () => {
     await addSubuser(t.ctx, server, user, ['file.sftp']);
     const ip = '192.0.2.50';
     for (let i = 0; i < 8; i++) {
-      const key = ssh2.utils.generateKeyPairSync('ed25519').public.split(' ').slice(0, 2).join(' ');
+      const key = ed25519KeyPair().public.split(' ').slice(0, 2).join(' ');
       const offer = await auth({
         type: 'public_key',
         username: `${user.username}.${server.uuid_short}`,

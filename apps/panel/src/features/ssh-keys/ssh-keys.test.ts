@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser } from '@aerie/panel/test/factories';
+import { ed25519KeyPair } from '@aerie/panel/test/ssh-key-pair';
 import { sshKeyMessages } from '@aerie/shared/ssh-keys/ssh-keys-wire';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -139,7 +140,7 @@ describe('POST /api/client/account/ssh-keys', () => {
 
   it('rejects a key already on the account, whatever form it is pasted in', async () => {
     const { user, browser } = await signedIn();
-    const pair = ssh2.utils.generateKeyPairSync('ed25519');
+    const pair = ed25519KeyPair();
     expect(
       (await browser.post('/api/client/account/ssh-keys', { name: 'A', public_key: pair.public })).statusCode,
     ).toBe(200);
