@@ -47,6 +47,9 @@ export function JavaVersionModal() {
   // The egg's images, fresh each time the modal opens (the Startup page's data).
   const startup = useQuery({ ...startupQueryOptions(server.id), enabled: visible && canChange });
   const images = startup.data?.dockerImages;
+  // Until the user picks one, the first image that is not the one that just failed: worked out while rendering, so
+  // the list never shows another choice first.
+  const choice = selected || (images ? firstOther(images, server.dockerImage) : '');
 
   useEffect(() => {
     // A running server has the Java it needs; the error only matters while it fails to start.
@@ -58,10 +61,6 @@ export function JavaVersionModal() {
   }, [socket, status]);
 
   useEffect(() => {
-    if (visible && images) setSelected((chosen) => chosen || firstOther(images, server.dockerImage));
-  }, [visible, images, server.dockerImage]);
-
-  useEffect(() => {
     if (startup.error)
       flashActions().clearAndAddHttpError({ key: javaVersionFlashKey, error: startup.error });
   }, [startup.error]);
@@ -69,7 +68,7 @@ export function JavaVersionModal() {
   const handleUpdate = async () => {
     flashActions().clearFlashes(javaVersionFlashKey);
     try {
-      await setImage.mutateAsync(selected);
+      await setImage.mutateAsync(choice);
       socket?.send(ClientEvent.setState, 'restart');
       setVisible(false);
     } catch (error) {
@@ -102,7 +101,7 @@ export function JavaVersionModal() {
             <SelectField
               label={t('console.java_version.image')}
               options={Object.entries(images).map(([label, image]) => ({ value: image, label }))}
-              value={selected}
+              value={choice}
               onChange={(event) => setSelected(event.currentTarget.value)}
             />
           ) : (
@@ -115,7 +114,7 @@ export function JavaVersionModal() {
           {t('console.java_version.cancel')}
         </Button>
         {canChange && (
-          <Button onClick={() => void handleUpdate()} disabled={!selected}>
+          <Button onClick={() => void handleUpdate()} disabled={!choice}>
             {t('console.java_version.update')}
           </Button>
         )}
