@@ -1,11 +1,12 @@
 // The panel and the daemon compiled to JavaScript: one esbuild bundle of `aerie`'s entry (apps/panel/src/cli/main.ts,
 // which loads the daemon for `aerie daemon`), split into chunks so each command loads only its own code, in the
 // gitignored dist/server/. npm packages stay external (node_modules, native modules included); the workspace's own
-// TypeScript (@aerie/*) is bundled, and so is a package a workspace holds its own version of. bin/aerie.mjs runs it when it is newer than every source file, else the
-// TypeScript through tsx (tests and development after an edit).
+// TypeScript (@aerie/*) is bundled, and so is a package a workspace holds its own version of. bin/aerie.mjs runs it
+// when it is newer than every source file, else the TypeScript through tsx (tests and development after an edit).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildHolderProgram } from '../apps/daemon/src/runtime/process/holder/build-holder.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const serverDist = join(root, 'dist/server');
@@ -73,8 +74,9 @@ const packageName = (specifier) =>
 
 /**
  * Whether an import stays an import in dist/server: npm packages (and node: built-ins) are imported at run time;
- * the workspace's @aerie/* is bundled. So is a package a workspace keeps its own copy of (apps/daemon/node_modules/tar-stream 3 beside the root's tar-stream 2 of
- * dockerode): from dist/server, Node would find the root's copy, another version than the source runs with.
+ * the workspace's @aerie/* is bundled. So is a package a workspace keeps its own copy of
+ * (apps/daemon/node_modules/tar-stream 3 beside the root's tar-stream 2 of dockerode): from dist/server, Node would
+ * find the root's copy, another version than the source runs with.
  */
 export function staysExternal(specifier, resolveDir) {
   if (specifier.startsWith('@aerie/')) return false;
@@ -92,31 +94,16 @@ const externalPackages = {
   },
 };
 
-/**
- * The daemon's holder program, as holder-program.ts builds it when the daemon runs as TypeScript: the compiled
- * server carries it, so a daemon starting its first server neither loads esbuild nor starts its service process.
- */
-async function buildHolder(build) {
-  const result = await build({
-    entryPoints: [join(root, 'apps/daemon/src/runtime/process/holder/holder-main.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    write: false,
-    minify: true,
-    legalComments: 'none',
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0].text;
-}
-
 /** Builds dist/server (about a second). */
 export async function buildServer() {
   const { build } = await import('esbuild');
   const { rmSync, writeFileSync } = await import('node:fs');
   rmSync(serverDist, { recursive: true, force: true });
-  const holder = await buildHolder(build);
+  // The compiled server carries the holder program, so a daemon starting its first server neither loads esbuild nor
+  // starts its service process.
+  const holder = await buildHolderProgram(
+    join(root, 'apps/daemon/src/runtime/process/holder/holder-main.ts'),
+  );
   await build({
     entryPoints: { main: join(root, 'apps/panel/src/cli/main.ts') },
     outdir: serverDist,
@@ -137,7 +124,10 @@ export async function buildServer() {
     define: { AERIE_HOLDER_PROGRAM: JSON.stringify(holder) },
     // A bundled CommonJS package (see externalPackages) requires its external dependencies at run time.
     banner: {
-      js: "import { createRequire as __aerieCreateRequire } from 'node:module'; const require = __aerieCreateRequire(import.meta.url);",
+      js: [
+        "import { createRequire as __aerieCreateRequire } from 'node:module';",
+        'const require = __aerieCreateRequire(import.meta.url);',
+      ].join(' '),
     },
     logLevel: 'warning',
   });

@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
-/** better-sqlite3 binds only numbers, strings, bigints, buffers and null: Dates go in as ISO strings, booleans as 0/1. */
+/** better-sqlite3 binds only numbers, strings, bigints, buffers and null: Dates go in as ISO strings, booleans 0/1. */
 const toSqlite = (value: unknown): unknown => {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'boolean') return value ? 1 : 0;

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { buildHolderProgram } from './build-holder.mjs';
 
 /** The compiled server's copy of the holder (scripts/server-build.mjs defines it); undefined under TypeScript. */
 declare const AERIE_HOLDER_PROGRAM: string | undefined;
@@ -13,28 +14,11 @@ let program: Promise<string> | undefined;
  */
 export function holderProgram(): Promise<string> {
   if (typeof AERIE_HOLDER_PROGRAM === 'string') return Promise.resolve(AERIE_HOLDER_PROGRAM);
-  program ??= build().catch((error: unknown) => {
-    program = undefined;
-    throw error;
-  });
+  program ??= buildHolderProgram(fileURLToPath(new URL('./holder-main.ts', import.meta.url))).catch(
+    (error: unknown) => {
+      program = undefined;
+      throw error;
+    },
+  );
   return program;
-}
-
-/** Built as scripts/server-build.mjs builds it for the compiled server (`buildHolder`). */
-async function build(): Promise<string> {
-  const { build } = await import('esbuild');
-  const result = await build({
-    entryPoints: [fileURLToPath(new URL('./holder-main.ts', import.meta.url))],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    write: false,
-    minify: true,
-    legalComments: 'none',
-    logLevel: 'silent',
-  });
-  const [output] = result.outputFiles;
-  if (!output) throw new Error('The holder program could not be built.');
-  return output.text;
 }

@@ -1,0 +1,1 @@
+export declare function buildHolderProgram(entry: string): Promise<string>;
