@@ -2,7 +2,8 @@
 // an admin the dashboard, a server's console and its file manager; each against its goal. WEB_DIST measures another
 // build of the web app (e.g. an older commit's); FIRST_LOAD_LIST=1 lists every script of every page.
 import { buildWeb, preparePanel, startPanel } from './src/bench-setup';
-import { formatFirstLoadRoutes, measureFirstLoadRoutes } from './src/first-load-routes';
+import { firstLoadSummary, formatFirstLoadRoutes, measureFirstLoadRoutes } from './src/first-load-routes';
+import { reportSummary } from './src/summary';
 
 if (!process.env.WEB_DIST) buildWeb({ onlyIfMissing: false });
 const prepared = await preparePanel();
@@ -12,6 +13,7 @@ try {
   const rows = await measureFirstLoadRoutes(panel.url, prepared.env);
   console.log(`web build: ${process.env.WEB_DIST ?? 'apps/web/dist (built now)'}`);
   for (const line of formatFirstLoadRoutes(rows)) console.log(line);
+  reportSummary(firstLoadSummary(rows));
   if (process.env.FIRST_LOAD_LIST) {
     for (const row of rows) {
       for (const script of row.scripts) console.log(`  ${row.name} ${script.gzipBytes}\t${script.name}`);

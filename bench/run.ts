@@ -20,9 +20,9 @@ import {
   repoRoot,
   startServers,
 } from './src/bench-setup';
-import { formatFirstLoadRoutes, measureFirstLoadRoutes } from './src/first-load-routes';
+import { firstLoadSummary, formatFirstLoadRoutes, measureFirstLoadRoutes } from './src/first-load-routes';
 import { type LoadResult, load } from './src/load';
-import { signIn } from './src/sign-in';
+import { sessionApiHeaders, signIn } from './src/sign-in';
 import { measureStartTime } from './src/start-time';
 import { printSummary, readSummary, reportSummary, type SummaryRow } from './src/summary';
 
@@ -51,7 +51,7 @@ async function httpAndFirstLoad(): Promise<void> {
   try {
     if (parts.has('http')) {
       const cookie = await signIn(panel.url, benchAdmin.username, benchAdmin.password);
-      const api = { cookie, accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+      const api = sessionApiHeaders(cookie);
       // Warm both servers so JIT start-up is not part of any figure.
       await load(`${baseline.url}/baseline`, {}, 2);
       await load(`${panel.url}/api/client/account`, api, 2);
@@ -81,15 +81,7 @@ async function httpAndFirstLoad(): Promise<void> {
       const pages = await measureFirstLoadRoutes(panel.url, prepared.env);
       console.log('\nfirst-load JavaScript, gzip, every script until the network is idle (Chromium):');
       for (const line of formatFirstLoadRoutes(pages)) console.log(line);
-      reportSummary(
-        pages.map((page) => ({
-          figure: `first-load JavaScript, ${page.path.replace(/\/server\/[^/]+/, '/server/<id>')}`,
-          value: `${page.gzipBytes.toLocaleString('en-US')} B gzip`,
-          against: `the goal, ${(page.goalBytes / 1024).toFixed(0)} KB`,
-          ratio: page.ratio,
-          goal: { atMost: 1 },
-        })),
-      );
+      reportSummary(firstLoadSummary(pages));
     }
   } finally {
     await panel.stop();

@@ -15,7 +15,7 @@ import {
   startPanel,
 } from './src/bench-setup';
 import { type LoadResult, load } from './src/load';
-import { signIn } from './src/sign-in';
+import { sessionApiHeaders, signIn } from './src/sign-in';
 import { reportSummary, type SummaryRow } from './src/summary';
 
 const seconds = benchSeconds;
@@ -76,7 +76,7 @@ async function benchSize(servers: number): Promise<Map<string, LoadResult>> {
   let baseline: Awaited<ReturnType<typeof startBaseline>> | undefined;
   try {
     const cookie = await signIn(panel.url, benchAdmin.username, benchAdmin.password);
-    const api = { cookie, accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+    const api = sessionApiHeaders(cookie);
     // Check the answers before timing them: a figure for an error page would be meaningless. The first page's
     // body also becomes the second baseline: bare Fastify serialising the same JSON, no database.
     let firstPage = '';

@@ -1,6 +1,7 @@
 import { runNode } from './bench-setup';
 import { type FirstLoadJs, measureFirstLoadJs } from './first-load-js';
-import { signIn } from './sign-in';
+import { sessionApiHeaders, signIn } from './sign-in';
+import type { SummaryRow } from './summary';
 
 /** The signed-in user of the measured pages: a customer, not an admin (the admin area must never add to them). */
 export const firstLoadCustomer = {
@@ -87,7 +88,7 @@ export async function measureFirstLoadRoutes(
 /** The short identifier of the signed-in user's first server (client API). */
 async function ownServerId(panelUrl: string, cookie: string): Promise<string> {
   const response = await fetch(`${panelUrl}/api/client`, {
-    headers: { cookie, accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+    headers: sessionApiHeaders(cookie),
   });
   const body = (await response.json()) as { data?: { attributes: { identifier: string } }[] };
   const id = body.data?.[0]?.attributes.identifier;
@@ -107,3 +108,13 @@ export function formatFirstLoadRoutes(rows: FirstLoadRoute[]): string[] {
   );
   return lines;
 }
+
+/** The pages' rows of `npm run bench`'s table: gzip bytes against each goal. */
+export const firstLoadSummary = (rows: FirstLoadRoute[]): SummaryRow[] =>
+  rows.map((row) => ({
+    figure: `first-load JavaScript, ${row.path.replace(/\/server\/[^/]+/, '/server/<id>')}`,
+    value: `${row.gzipBytes.toLocaleString('en-US')} B gzip`,
+    against: `the goal, ${(row.goalBytes / 1024).toFixed(0)} KB`,
+    ratio: row.ratio,
+    goal: { atMost: 1 },
+  }));

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { benchAdmin, preparePanel } from './bench-setup';
 import { startChildServer } from './child-server';
 import { load } from './load';
-import { signIn } from './sign-in';
+import { sessionApiHeaders, signIn } from './sign-in';
 
 const path = process.env.BENCH_PROFILE_PATH ?? '/auth/login';
 const directory = resolve(process.env.BENCH_PROFILE_DIR ?? 'panel-profile');
@@ -19,7 +19,7 @@ const panel = await startChildServer(
 );
 try {
   const cookie = await signIn(panel.url, benchAdmin.username, benchAdmin.password);
-  const api = { cookie, accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+  const api = sessionApiHeaders(cookie);
   const headers = path.startsWith('/api/') ? api : {};
   await load(panel.url + path, headers, 2);
   const result = await load(panel.url + path, headers, 8);

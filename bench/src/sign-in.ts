@@ -28,3 +28,10 @@ export async function signIn(baseUrl: string, user: string, password: string): P
   keep(login);
   return cookieHeader();
 }
+
+/** The headers of a client API request made with a session from `signIn`, as the SPA sends them. */
+export const sessionApiHeaders = (cookie: string) => ({
+  cookie,
+  accept: 'application/json',
+  'x-requested-with': 'XMLHttpRequest',
+});
