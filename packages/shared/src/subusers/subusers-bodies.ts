@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requestedPermissions } from '../permissions/requested-permissions';
 import type { LaravelRule } from '../validation/laravel-messages';
 import { lengthBetween, requiredArray, requiredEmail } from '../validation/rules';
 
@@ -16,12 +17,17 @@ export const subuserMessages = {
   cannotAssign: 'Cannot assign permissions to a subuser that your account does not actively possess.',
 } as const;
 
-/** `permissions` required|array (an empty list fails `required`); `permissions.*` string. */
-const permissions = () => requiredArray(z.string({ error: 'string' satisfies LaravelRule }));
+/**
+ * `permissions` required|array (an empty list fails `required`); `permissions.*` string. The output is the
+ * normalised list (`RequestedPermissions`: trimmed, each once) that both the grant check and the store get.
+ */
+const permissions = () =>
+  requiredArray(z.string({ error: 'string' satisfies LaravelRule })).transform(requestedPermissions);
 
 /**
  * POST …/users: `email` required|email|between:1,191, `permissions` required|array, `permissions.*` string.
- * Unknown permission strings pass here and are dropped when stored (`sanitizeSubuserPermissions`).
+ * Unknown permission strings pass here; an owner's are dropped when stored (`sanitizeSubuserPermissions`), a
+ * subuser's are refused by the grant check (they hold no such permission).
  */
 export const createSubuserBodySchema = z.object({
   email: requiredEmail().refine(...lengthBetween(1, subuserLimits.emailMax)),
@@ -31,5 +37,9 @@ export const createSubuserBodySchema = z.object({
 /** POST …/users/{uuid}: `permissions` required|array, `permissions.*` string. */
 export const updateSubuserBodySchema = z.object({ permissions: permissions() });
 
-export type CreateSubuserBody = z.output<typeof createSubuserBodySchema>;
-export type UpdateSubuserBody = z.output<typeof updateSubuserBodySchema>;
+/** The permissions alone, checked before the rest of a body's rules (upstream authorises before it validates). */
+export const subuserPermissionsSchema = updateSubuserBodySchema;
+
+/** What a client sends. */
+export type CreateSubuserBody = z.input<typeof createSubuserBodySchema>;
+export type UpdateSubuserBody = z.input<typeof updateSubuserBodySchema>;

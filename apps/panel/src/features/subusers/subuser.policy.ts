@@ -2,6 +2,7 @@ import { accessDenied, type ServerAccess } from '@aerie/panel/features/servers/s
 import { HttpError } from '@aerie/panel/http/errors';
 import { hasPermission } from '@aerie/shared/permissions/can';
 import { isPermission, WEBSOCKET_CONNECT } from '@aerie/shared/permissions/permissions';
+import type { RequestedPermissions } from '@aerie/shared/permissions/requested-permissions';
 import { subuserMessages } from '@aerie/shared/subusers/subusers-bodies';
 
 /**
@@ -11,17 +12,21 @@ import { subuserMessages } from '@aerie/shared/subusers/subusers-bodies';
 
 /**
  * A subuser may only hand out permissions they hold themselves; owners and root admins may hand out any.
- * Only catalogue permissions are weighed (anything else grants nothing and is dropped when stored), and
- * `websocket.connect`, which every subuser is given anyway.
- * @param requested the body's `permissions` as sent (not yet validated)
+ * Every string a subuser names must be a catalogue permission they hold, as upstream's `array_diff` against
+ * their own list: an unknown one (`FILE.DELETE`, `file.*`) is refused too, though it would only be dropped when
+ * stored. `websocket.connect` is every subuser's anyway.
+ * @param requested the body's permissions after their rules (trimmed, each once): the very strings that are
+ *   stored, so no spelling can pass here as one thing and be stored as another
  * @throws HttpError 403 HttpForbiddenException "Cannot assign permissions to a subuser that your account does not
  *   actively possess."
  */
-export function assertCanGrant(access: ServerAccess, requested: unknown): void {
-  if (access.isOwner || access.user.rootAdmin || !Array.isArray(requested)) return;
-  const beyond = requested
-    .filter(isPermission)
-    .some((permission) => permission !== WEBSOCKET_CONNECT && !hasPermission(access.permissions, permission));
+export function assertCanGrant(access: ServerAccess, requested: RequestedPermissions): void {
+  if (access.isOwner || access.user.rootAdmin) return;
+  const beyond = requested.some(
+    (permission) =>
+      permission !== WEBSOCKET_CONNECT &&
+      !(isPermission(permission) && hasPermission(access.permissions, permission)),
+  );
   if (beyond) throw new HttpError(403, 'HttpForbiddenException', subuserMessages.cannotAssign);
 }
 

@@ -1,7 +1,13 @@
 import { accessOf, childOf } from '@aerie/panel/features/servers/server-access.hook';
 import { validateRouteBody } from '@aerie/panel/http/validate';
-import { createSubuserBodySchema, updateSubuserBodySchema } from '@aerie/shared/subusers/subusers-bodies';
+import type { RequestedPermissions } from '@aerie/shared/permissions/requested-permissions';
+import {
+  createSubuserBodySchema,
+  subuserPermissionsSchema,
+  updateSubuserBodySchema,
+} from '@aerie/shared/subusers/subusers-bodies';
 import type { SubuserListResponse, SubuserResponse } from '@aerie/shared/subusers/subusers-wire';
+import { normalizeInput } from '@aerie/shared/validation/normalize-input';
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import { assertCanGrant, assertNotSelf } from './subuser.policy';
 import { presentSubuser } from './subuser.presenter';
@@ -12,9 +18,21 @@ import { findSubuserByUserUuid } from './subusers.repository';
 const subuserChild: FastifyContextConfig['serverChild'] = (db, server, params) =>
   findSubuserByUserUuid(db, server.id, params.user);
 
-/** The body's `permissions` as sent, for the grant check that runs before the body's rules. */
-const requestedPermissions = (request: FastifyRequest) =>
-  (request.body as { permissions?: unknown } | null | undefined)?.permissions;
+/**
+ * The body's `permissions` through their own rules (trimmed, each once), for the grant check that runs before the
+ * body's other rules, as upstream authorises before it validates; null when they fail those rules, and the body's
+ * validation then answers the 422. The body's validation normalises them the same way for the store.
+ */
+function permissionsToGrant(request: FastifyRequest): RequestedPermissions | null {
+  const parsed = subuserPermissionsSchema.safeParse(normalizeInput(request.body));
+  return parsed.success ? parsed.data.permissions : null;
+}
+
+/** The grant check on the body's permissions, once they passed their rules. */
+function assertCanGrantRequested(request: FastifyRequest): void {
+  const requested = permissionsToGrant(request);
+  if (requested) assertCanGrant(accessOf(request), requested);
+}
 
 /** `/api/client/servers/{server}/users*` (reference §7.2 "Subusers"). */
 export async function subuserRoutes(app: FastifyInstance) {
@@ -41,7 +59,7 @@ export async function subuserRoutes(app: FastifyInstance) {
     },
     async (request): Promise<SubuserResponse> => {
       const access = accessOf(request);
-      assertCanGrant(access, requestedPermissions(request));
+      assertCanGrantRequested(request);
       const body = validateRouteBody<typeof createSubuserBodySchema>(request);
       return present(await subusers.create(access, body));
     },
@@ -71,7 +89,7 @@ export async function subuserRoutes(app: FastifyInstance) {
       const access = accessOf(request);
       const subuser = childOf<SubuserRow>(request);
       assertNotSelf(access, subuser);
-      assertCanGrant(access, requestedPermissions(request));
+      assertCanGrantRequested(request);
       const { permissions } = validateRouteBody<typeof updateSubuserBodySchema>(request);
       return present(await subusers.update(access, subuser, permissions));
     },

@@ -8,6 +8,7 @@ import type { User } from '@aerie/panel/features/users/user';
 import { findUserByEmail, normaliseLogin } from '@aerie/panel/features/users/users.repository';
 import { HttpError, notFound } from '@aerie/panel/http/errors';
 import { sanitizeSubuserPermissions } from '@aerie/shared/permissions/permissions';
+import type { RequestedPermissions } from '@aerie/shared/permissions/requested-permissions';
 import { subuserMessages } from '@aerie/shared/subusers/subusers-bodies';
 import { createInvitedUser, unusablePasswordHash } from './invited-user';
 import {
@@ -63,7 +64,10 @@ export class SubusersService {
    * @throws HttpError 400 UserIsServerOwnerException for the owner's email, 400 ServerSubuserExistsException when
    *   the user is already a subuser; 403 for the caller's own email
    */
-  async create(access: ServerAccess, input: { email: string; permissions: string[] }): Promise<SubuserRow> {
+  async create(
+    access: ServerAccess,
+    input: { email: string; permissions: RequestedPermissions },
+  ): Promise<SubuserRow> {
     const { db, clock } = this.deps;
     const { server } = access;
     const email = normaliseLogin(input.email);
@@ -105,7 +109,11 @@ export class SubusersService {
    * new list.
    * @throws HttpError 404 when the subuser was removed meanwhile
    */
-  async update(access: ServerAccess, subuser: SubuserRow, requested: string[]): Promise<SubuserRow> {
+  async update(
+    access: ServerAccess,
+    subuser: SubuserRow,
+    requested: RequestedPermissions,
+  ): Promise<SubuserRow> {
     const permissions = sanitizeSubuserPermissions(requested);
     if (samePermissions(permissions, subuser.permissions)) return subuser;
     const properties = {

@@ -231,8 +231,15 @@ describe('POST /users', () => {
     // The grant check comes before validation, as upstream authorises before it validates.
     const invalid = await invite(manager, { email: '', permissions: ['control.start'] });
     expect(invalid.statusCode).toBe(403);
-    // What they hold they may hand on; unknown strings grant nothing and are just dropped.
-    const held = await invite(manager, { email: user.email, permissions: ['file.update', 'nope.nothing'] });
+    // A string they do not hold is refused even when it is no permission at all, as upstream's array_diff.
+    const unknown = await invite(manager, {
+      email: user.email,
+      permissions: ['file.update', 'nope.nothing'],
+    });
+    expect(unknown.statusCode).toBe(403);
+    expect(await storedPermissions(user.id)).toBeUndefined();
+    // What they hold they may hand on.
+    const held = await invite(manager, { email: user.email, permissions: ['file.update'] });
     expect(held.statusCode).toBe(200);
     expect(held.json().attributes.permissions).toEqual(['file.update', 'websocket.connect']);
   });
