@@ -44,7 +44,9 @@ export async function runDaemon(
   for (const folder of ['volumes', 'logs/install', 'tmp']) {
     await mkdir(path.join(config.dataDirectory, folder), { recursive: true, mode: 0o700 });
   }
-  const driver = await loadRuntimeDriver(config.runtime, config.dataDirectory);
+  const driver = await loadRuntimeDriver(config.runtime, config.dataDirectory, {
+    allowedDestinations: config.gameNetworkAllow,
+  });
   const panel = new PanelClient({ url: config.panelUrl, tokenId: config.tokenId, token: config.token });
   const manager = new ServerManager({ dataDirectory: config.dataDirectory, driver, panel });
   await mkdir(config.backupDirectory, { recursive: true, mode: 0o700 });

@@ -1,6 +1,10 @@
 import path from 'node:path';
 import { fileLimits } from '@aerie/shared/files/file-wire';
 import { z } from 'zod';
+import {
+  type AllowedDestination,
+  parseAllowedDestinations,
+} from '../runtime/process/network/game-network-plan';
 import { readDaemonConfigFile } from './config-file';
 
 const port = z
@@ -49,6 +53,17 @@ const schema = z.object({
     .default(String(fileLimits.uploadLimitMb))
     .pipe(z.string().regex(/^[1-9]\d{0,6}$/, 'must be a whole number of MiB, at least 1'))
     .transform(Number),
+  DAEMON_GAME_NETWORK_ALLOW: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      try {
+        return parseAllowedDestinations(value);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
   RUNTIME: z
     .enum(['process', 'process-unsafe', 'docker'], { error: 'must be process, process-unsafe or docker' })
     .default('process'),
@@ -79,6 +94,8 @@ export interface DaemonConfig {
   uploadLimitMb: number;
   /** `process-unsafe`: the process runtime without a sandbox (single-user development only). */
   runtime: 'process' | 'process-unsafe' | 'docker';
+  /** What game servers may reach besides the internet: the host's or private addresses an admin opened. */
+  gameNetworkAllow: AllowedDestination[];
   logLevel: z.output<typeof schema>['LOG_LEVEL'];
 }
 
@@ -124,6 +141,7 @@ export function loadDaemonConfig(env: Record<string, string | undefined> = proce
     backupDirectory: path.resolve(data.DAEMON_BACKUP_DIR ?? path.join(dataDirectory, 'backups')),
     uploadLimitMb: data.DAEMON_UPLOAD_LIMIT_MB,
     runtime: data.RUNTIME,
+    gameNetworkAllow: data.DAEMON_GAME_NETWORK_ALLOW,
     logLevel: data.LOG_LEVEL,
   };
 }

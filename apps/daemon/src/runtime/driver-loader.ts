@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { holderSocketPath } from './process/holder/holder-socket';
+import type { AllowedDestination } from './process/network/game-network-plan';
 import { ProcessDriver } from './process/process-driver';
 import { ProcessSandbox } from './process/sandbox/process-sandbox';
 import type { RuntimeDriver } from './runtime';
@@ -8,13 +9,18 @@ import type { RuntimeDriver } from './runtime';
 export async function loadRuntimeDriver(
   name: 'process' | 'process-unsafe' | 'docker',
   dataDirectory: string,
+  options: { allowedDestinations?: readonly AllowedDestination[] } = {},
 ): Promise<RuntimeDriver> {
   const tmpDirectory = path.join(dataDirectory, 'tmp');
   if (name !== 'docker') {
     const runDirectory = path.join(dataDirectory, 'run');
     // Said at start-up, not at the first server start: a data directory too deep for the holders' sockets.
     holderSocketPath(runDirectory, '00000000-0000-0000-0000-000000000000');
-    const sandbox = await ProcessSandbox.detect({ dataDirectory, unsafe: name === 'process-unsafe' });
+    const sandbox = await ProcessSandbox.detect({
+      dataDirectory,
+      unsafe: name === 'process-unsafe',
+      allowedDestinations: options.allowedDestinations,
+    });
     return new ProcessDriver({ tmpDirectory, runDirectory, sandbox });
   }
   let module: { DockerDriver?: new (options: { tmpDirectory: string }) => RuntimeDriver };

@@ -92,6 +92,7 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Adopt
       command: ['/bin/sh', '-c', `${SHELL_SURVIVES_STOP_SIGNALS}\n${substituteStartup(options.startup)}`],
       environment: options.environment,
       limits: options.limits,
+      allocations: options.allocations,
     });
     this.#uuid = options.uuid;
     try {

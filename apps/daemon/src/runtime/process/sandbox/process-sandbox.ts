@@ -3,7 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chownTreeNoFollow } from '../../../fs/ownership';
-import type { RuntimeLimits } from '../../runtime';
+import type { RuntimeAllocations, RuntimeLimits } from '../../runtime';
+import type { AllowedDestination } from '../network/game-network-plan';
+import { KernelNetwork } from '../network/kernel-network';
 import { type Bind, bubblewrapArgs, TMP_SIZE_BYTES } from './bubblewrap-args';
 import { type CgroupSupport, detectCgroups, SERVER_PIDS_LIMIT, ServerCgroups } from './cgroups';
 import { nodeRuntimePrefix, SANDBOX_HOME, sandboxPath, systemMounts } from './sandbox-mounts';
@@ -35,6 +37,8 @@ export interface SandboxLaunchSpec {
   command: readonly string[];
   environment: Readonly<Record<string, string>>;
   limits: RuntimeLimits;
+  /** The ports forwarded into the server's network namespace (none for an install script). */
+  allocations?: RuntimeAllocations;
 }
 
 /** What to spawn: ready for child_process.spawn, with a detached process group. */
@@ -79,11 +83,19 @@ export class ProcessSandbox {
   readonly #mode: Mode;
   readonly #uids: ServerUids | undefined;
   readonly #cgroups: ServerCgroups | undefined;
+  /** A namespace per server, or why games share the host's network here. */
+  readonly #network: KernelNetwork | string;
 
-  private constructor(mode: Mode, uids?: ServerUids, cgroups?: ServerCgroups) {
+  private constructor(
+    mode: Mode,
+    uids?: ServerUids,
+    cgroups?: ServerCgroups,
+    network: KernelNetwork | string = 'no sandbox',
+  ) {
     this.#mode = mode;
     this.#uids = uids;
     this.#cgroups = cgroups;
+    this.#network = network;
   }
 
   /** Finds out what this host allows: bubblewrap by a real trial run, control groups by making one. */
@@ -92,6 +104,8 @@ export class ProcessSandbox {
     unsafe?: boolean;
     /** Skip bubblewrap (tests of the fallback). */
     without?: 'bubblewrap';
+    /** Destinations games may reach beyond the internet (DAEMON_GAME_NETWORK_ALLOW). */
+    allowedDestinations?: readonly AllowedDestination[];
   }): Promise<ProcessSandbox> {
     if (options.unsafe) return new ProcessSandbox({ kind: 'unsafe' });
     const root = process.getuid?.() === 0;
@@ -101,6 +115,8 @@ export class ProcessSandbox {
       const support = await detectCgroups();
       return support ? new ServerCgroups(support) : undefined;
     };
+    const network = () =>
+      KernelNetwork.detect({ allowed: options.allowedDestinations ?? [], find: findExecutable });
     if (!bwrap) {
       const fallback = await unshareMode(options.dataDirectory);
       if (typeof fallback === 'string') {
@@ -109,7 +125,7 @@ export class ProcessSandbox {
           reason: `bubblewrap (bwrap) is not installed, and ${fallback}`,
         });
       }
-      return new ProcessSandbox(fallback, uids, await groups());
+      return new ProcessSandbox(fallback, uids, await groups(), await network());
     }
     const setpriv = root ? findExecutable('setpriv') : undefined;
     const unshare = root ? findExecutable('unshare') : undefined;
@@ -122,7 +138,7 @@ export class ProcessSandbox {
     const mode: Mode = { kind: 'bubblewrap', bwrap, prlimit: findExecutable('prlimit'), setpriv, unshare };
     const failure = trialRun(mode);
     if (failure) return new ProcessSandbox({ kind: 'unavailable', reason: failure });
-    return new ProcessSandbox(mode, uids, await groups());
+    return new ProcessSandbox(mode, uids, await groups(), await network());
   }
 
   /** A sandbox that refuses every launch (for tests of the refusal, and hosts with nothing usable). */
@@ -154,7 +170,14 @@ export class ProcessSandbox {
     const groups = support
       ? `cgroup v${support.version} (${(['memory', 'pids', 'cpu'] as const).filter((c) => support[c]).join(', ')})`
       : 'rlimits only (no control groups)';
-    return `${tool}, ${uid}, ${groups}`;
+    const network =
+      typeof this.#network === 'string' ? `the host's network (${this.#network})` : this.#network.describe();
+    return `${tool}, ${uid}, ${groups}; network: ${network}`;
+  }
+
+  /** True when each server gets a network namespace of its own. */
+  get isolatesNetwork(): boolean {
+    return typeof this.#network !== 'string';
   }
 
   /**
@@ -193,7 +216,17 @@ export class ProcessSandbox {
       ...(nodePrefix ? [{ source: nodePrefix, target: nodePrefix, writable: false }] : []),
     ];
     const inner = [...rlimitPrefix(mode.prlimit, spec.limits, this.#cgroups?.support), ...spec.command];
+    const network = this.#network;
+    const enterNetwork =
+      typeof network === 'string'
+        ? []
+        : await network.enter(spec.uuid, spec.allocations).catch(async (error: unknown) => {
+            await this.#cgroups?.release(spec.uuid);
+            throw error;
+          });
     const env = { PATH: sandboxPath(), HOME: SANDBOX_HOME, USER: 'container', ...spec.environment };
+    // The namespace holds none of the host's addresses: the game listens on all of its own, as in a container.
+    if (enterNetwork.length > 0 && 'SERVER_IP' in env) env.SERVER_IP = '0.0.0.0';
     if (mode.kind === 'unshare') {
       const { file, args } = unshareArgs({
         staging: mode.staging,
@@ -205,7 +238,8 @@ export class ProcessSandbox {
         tmpSizeBytes: TMP_SIZE_BYTES,
         command: inner,
       });
-      return { file, args, cwd: '/', env, sandboxed: 'unshare' };
+      const [entered, ...enteredArgs] = [...enterNetwork, file, ...args] as [string, ...string[]];
+      return { file: entered, args: enteredArgs, cwd: '/', env, sandboxed: 'unshare' };
     }
     const bwrapFor = (sources: readonly Bind[]) => [
       mode.bwrap,
@@ -249,6 +283,7 @@ export class ProcessSandbox {
         '--',
         ...stagingArgs,
         '--',
+        ...enterNetwork,
         ...dropPrivileges,
         '--',
         ...bwrapFor(staged),
@@ -270,10 +305,12 @@ export class ProcessSandbox {
   /** Removes what a finished run left (its control groups). */
   async finished(uuid: string): Promise<void> {
     await this.#cgroups?.release(uuid);
+    if (typeof this.#network !== 'string') await this.#network.release(uuid).catch(() => {});
   }
 
   /** Ends whatever still runs in the server's control groups (a run whose holder died); how many there were. */
   endLeftovers(uuid: string): number {
+    if (typeof this.#network !== 'string') void this.#network.release(uuid).catch(() => {});
     return this.#cgroups?.killAll(uuid) ?? 0;
   }
 
