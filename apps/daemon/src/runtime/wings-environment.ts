@@ -31,13 +31,38 @@ export function wingsEnvironment(source: ServerEnvironmentSource): Record<string
   return environment;
 }
 
-const PLACEHOLDER = /\{\{\s*(?:env\.)?([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+const PLACEHOLDER = /\{\{\s*(?:env\.)?([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/y;
 
 /**
- * Resolves `{{VAR}}` in a startup command for `/bin/sh -c`. Like Wings' images, a placeholder becomes a shell
- * parameter (`${VAR}`) that the shell expands from the environment, so a variable's value is data and never
- * shell syntax: a user-editable `MOTD` of `x; rm -rf ~` stays a message. Unknown names expand to nothing.
+ * Resolves `{{VAR}}` in a startup command for `/bin/sh -c`. A placeholder becomes a shell parameter that the shell
+ * expands from the environment, so a variable's value is data and never shell syntax (a user-editable `MOTD` of
+ * `x; rm -rf ~` stays a message), and it is always expanded inside double quotes: never split into words nor
+ * globbed (a value of `*` stays `*`, not the file list). The quoting follows where the placeholder stands: bare
+ * `"${VAR}"`, inside double quotes `${VAR}`, inside single quotes the quote is closed around it. Unknown names
+ * expand to nothing. One pass over the text.
  */
 export function substituteStartup(startup: string): string {
-  return startup.replace(PLACEHOLDER, (_match, name: string) => `\${${name}}`);
+  let out = '';
+  let quote: '' | "'" | '"' = '';
+  let index = 0;
+  while (index < startup.length) {
+    PLACEHOLDER.lastIndex = index;
+    const match = startup[index] === '{' ? PLACEHOLDER.exec(startup) : null;
+    if (match) {
+      const name = match[1] as string;
+      out += quote === '"' ? `\${${name}}` : quote === "'" ? `'"\${${name}}"'` : `"\${${name}}"`;
+      index += match[0].length;
+      continue;
+    }
+    const char = startup[index] as string;
+    if (char === '\\' && quote !== "'" && index + 1 < startup.length) {
+      out += char + startup[index + 1];
+      index += 2;
+      continue;
+    }
+    if ((char === '"' || char === "'") && (quote === '' || quote === char)) quote = quote === '' ? char : '';
+    out += char;
+    index += 1;
+  }
+  return out;
 }

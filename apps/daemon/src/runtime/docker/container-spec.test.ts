@@ -93,10 +93,10 @@ describe('container spec (no engine needed)', () => {
     ]);
   });
 
-  it('runs the startup through /bin/sh -c with {{VAR}} as shell parameters, never their values', () => {
+  it('runs the startup through /bin/sh -c with {{VAR}} as quoted shell parameters, never their values', () => {
     const spec = serverContainerSpec(startOptions(), 'ghcr.io/pterodactyl/yolks:java_17', SETTINGS);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell parameters themselves are what is expected
-    expect(spec.Cmd).toEqual(['/bin/sh', '-c', 'java -Xmx${SERVER_MEMORY}M -jar ${SERVER_JARFILE}']);
+    expect(spec.Cmd).toEqual(['/bin/sh', '-c', 'java -Xmx"${SERVER_MEMORY}"M -jar "${SERVER_JARFILE}"']);
     expect(spec.Entrypoint).toBeUndefined();
     expect(spec.HostConfig?.Tmpfs).toEqual({ '/tmp': 'rw,exec,nosuid,size=64M' });
     expect(spec.HostConfig?.PidsLimit).toBe(256);

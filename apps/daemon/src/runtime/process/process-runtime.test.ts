@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -68,6 +70,16 @@ describe('ProcessRuntime', () => {
     });
     await exited;
     expect(lines).toEqual(['hi; echo INJECTED $(echo too)', 'hi; echo INJECTED $(echo too)']);
+  });
+
+  it('never splits a value into words nor globs it, wherever the placeholder stands', async () => {
+    await writeFile(path.join(directory, 'secret.txt'), 'x');
+    const { lines, exited } = await run(
+      `printf '[%s]' {{V}}; echo; printf '[%s]' "-{{V}}-"; echo; printf '[%s]' '<{{V}}>'; echo; printf '[%s]' {{W}}; echo`,
+      { V: '*', W: 'two  words' },
+    );
+    await exited;
+    expect(lines).toEqual(['[*]', '[-*-]', '[<*>]', '[two  words]']);
   });
 
   it('does not pass the daemon its own environment', async () => {
