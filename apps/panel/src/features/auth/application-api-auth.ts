@@ -14,6 +14,12 @@ declare module 'fastify' {
      * application key may never call.
      */
     adminResource?: AdminResource | 'keys';
+    /**
+     * The access bits an application key needs on `adminResource` for this route, when the method's default (GET
+     * read, anything else write) is too little: a GET that hands out a secret acting with write power (the node's
+     * daemon token) asks for read and write.
+     */
+    adminAccess?: number;
   }
 }
 
@@ -25,17 +31,18 @@ export function canRead(request: FastifyRequest, resource: AdminResource): boole
 
 /**
  * The route's resource check, after the caller is known to be a root admin (reference §1.3): an application
- * key needs the bit for the method (GET read, anything else write), tested bitwise as upstream does; a session
- * or a root admin's account key passes every resource.
+ * key needs the bit for the method (GET read, anything else write), tested bitwise as upstream does, or every
+ * bit of the route's `adminAccess`; a session or a root admin's account key passes every resource.
  * @throws HttpError 403 "This action is unauthorized."
  */
 export function assertResourceAccess(request: FastifyRequest): void {
-  const resource = request.routeOptions.config?.adminResource;
+  const { adminResource: resource, adminAccess } = request.routeOptions.config ?? {};
   const key = request.apiKey;
   if (!resource || !key || key.keyType !== APPLICATION_KEY) return;
   if (resource === 'keys') throw forbidden(applicationApiMessages.keysNotByApplicationKey);
-  const needed = request.method === 'GET' || request.method === 'HEAD' ? ACCESS_READ : ACCESS_WRITE;
-  if ((key.access[resource] & needed) === 0) throw forbidden(applicationApiMessages.unauthorized);
+  const needed =
+    adminAccess ?? (request.method === 'GET' || request.method === 'HEAD' ? ACCESS_READ : ACCESS_WRITE);
+  if ((key.access[resource] & needed) !== needed) throw forbidden(applicationApiMessages.unauthorized);
 }
 
 /** What rendering an Application API answer needs: the database and the caller's read access for includes. */

@@ -10,6 +10,7 @@ import {
 } from '@aerie/panel/http/application/transformer';
 import { HttpError, notFound } from '@aerie/panel/http/errors';
 import { idParam, validateBody } from '@aerie/panel/http/validate';
+import { ACCESS_READ, ACCESS_WRITE } from '@aerie/shared/api-keys/application-keys-wire';
 import {
   deployableQuerySchema,
   locationIdToLookUp,
@@ -109,11 +110,17 @@ export async function nodeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     render(request, idParam((request.params as { id: string }).id)),
   );
 
-  app.get('/:id/configuration', { config }, async (request) => {
-    const node = await findNodeRow(ctx.db, idParam((request.params as { id: string }).id));
-    if (!node) throw notFound();
-    return nodeConfiguration(ctx.secretBox, node, panelRootUrl(request, ctx.config.appUrl));
-  });
+  // The document carries the daemon token, which writes into every server of the node: a key that may only read
+  // nodes does not get it (upstream hands it to any `r_nodes` read key; Aerie asks for read and write).
+  app.get(
+    '/:id/configuration',
+    { config: { ...config, adminAccess: ACCESS_READ | ACCESS_WRITE } },
+    async (request) => {
+      const node = await findNodeRow(ctx.db, idParam((request.params as { id: string }).id));
+      if (!node) throw notFound();
+      return nodeConfiguration(ctx.secretBox, node, panelRootUrl(request, ctx.config.appUrl));
+    },
+  );
 
   app.post(
     '',

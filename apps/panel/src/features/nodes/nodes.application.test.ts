@@ -6,6 +6,7 @@ import {
   createApplicationBearer,
   notFoundJson,
 } from '@aerie/panel/test/application-api';
+import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestServer, importDemoEgg } from '@aerie/panel/test/server-factories';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,13 +14,14 @@ import { addAllocations, type NodeRow } from './nodes.service';
 
 let t: TestApp;
 let admin: User;
+let adminPassword: string;
 let bearer: string;
 let eggId: number;
 let sequence = 0;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  ({ admin, bearer } = await createAdminWithKey(t.ctx));
+  ({ admin, password: adminPassword, bearer } = await createAdminWithKey(t.ctx));
   eggId = (await importDemoEgg(t.ctx)).id;
 });
 afterAll(() => t.close());
@@ -553,6 +555,29 @@ describe('GET /api/application/nodes/{id}/configuration', () => {
       expect(json.api.ssl.enabled).toBe(false);
     }
     expect((await call('GET', 'nodes/999999/configuration')).json()).toEqual(notFoundJson);
+  });
+
+  it('hands the daemon token only to a key that may write nodes, or a signed-in root admin', async () => {
+    const node = await newNode(await newLocation());
+    const token = t.ctx.secretBox.open((await rowOf(node.id)).daemon_token);
+    const readOnly = await createApplicationBearer(t.ctx, admin, { nodes: 1 });
+    const refused = await call('GET', `nodes/${node.id}/configuration`, undefined, readOnly);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual(accessDeniedJson);
+    expect(refused.body).not.toContain(token);
+    // The same key still reads the node itself.
+    expect((await call('GET', `nodes/${node.id}`, undefined, readOnly)).statusCode).toBe(200);
+
+    const readWrite = await createApplicationBearer(t.ctx, admin, { nodes: 3 });
+    const allowed = await call('GET', `nodes/${node.id}/configuration`, undefined, readWrite);
+    expect(allowed.statusCode).toBe(200);
+    expect(allowed.json().token).toBe(token);
+
+    const browser = new TestBrowser(t.app);
+    await browser.signIn(admin.username, adminPassword);
+    const session = await browser.get(`/api/application/nodes/${node.id}/configuration`);
+    expect(session.statusCode).toBe(200);
+    expect(session.json().token).toBe(token);
   });
 });
 
