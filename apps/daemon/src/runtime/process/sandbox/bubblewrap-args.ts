@@ -2,6 +2,8 @@ import type { SystemMount } from './sandbox-mounts';
 
 /** Wings' `docker.tmpfs_size` (100 MB) for the sandbox's private /tmp. */
 export const TMP_SIZE_BYTES = 100 * 1024 * 1024;
+/** /dev/shm, as Docker sizes a container's (64 MB): POSIX shared memory works, without taking the host's RAM. */
+export const SHM_SIZE_BYTES = 64 * 1024 * 1024;
 
 /** A host directory shown inside at `target`. */
 export interface Bind {
@@ -45,9 +47,14 @@ export function bubblewrapArgs(spec: BubblewrapSpec): string[] {
     if (mount.kind === 'symlink') args.push('--symlink', mount.target, mount.path);
     else args.push('--ro-bind', mount.path, mount.path);
   }
-  // /tmp lives in memory: capped like Wings' tmpfs (100 MB), so it cannot be used to fill the host's RAM.
-  args.push('--proc', '/proc', '--dev', '/dev', '--size', String(TMP_SIZE_BYTES), '--tmpfs', '/tmp');
+  // /tmp and /dev/shm live in memory: capped (Wings' 100 MB tmpfs, Docker's 64 MB shm), so they cannot be used to
+  // fill the host's RAM.
+  args.push('--proc', '/proc', '--dev', '/dev', '--size', String(SHM_SIZE_BYTES), '--tmpfs', '/dev/shm');
+  args.push('--size', String(TMP_SIZE_BYTES), '--tmpfs', '/tmp');
   for (const bind of spec.binds) args.push(bind.writable ? '--bind' : '--ro-bind', bind.source, bind.target);
+  // bubblewrap's own root and /dev are tmpfs of no set size that the game's uid owns: read-only once built, so a
+  // game writes only its volume, /tmp and /dev/shm (a game with no memory limit once pinned 1.5 GB there).
+  args.push('--remount-ro', '/dev', '--remount-ro', '/');
   args.push('--chdir', spec.workingDirectory, '--', ...spec.command);
   return args;
 }

@@ -122,6 +122,24 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
       expect(first.lines[0]).not.toBe(second.lines[0]);
     });
 
+    it('lets the game write only its volume and capped memory: not /, not /dev, at most 64 MB of /dev/shm', async () => {
+      const probe = [
+        'dd if=/dev/zero of=/filler bs=1M count=20 2>/dev/null && echo "root: written" || echo "root: refused"',
+        'dd if=/dev/zero of=/dev/filler bs=1M count=20 2>/dev/null && echo "dev: written" || echo "dev: refused"',
+        'mkdir /pinned 2>/dev/null && echo "root dir: made" || echo "root dir: refused"',
+        'dd if=/dev/zero of=/dev/shm/filler bs=1M count=100 2>/dev/null; echo "shm=$(du -m /dev/shm/filler | cut -f1)"',
+        'rm -f /dev/shm/filler',
+        'echo quiet > /dev/null && echo "dev null: writable"',
+      ].join('\n');
+      const { lines, exited } = await runGame(probe);
+      expect((await exited).code).toBe(0);
+      expect(lines).toContain('root: refused');
+      expect(lines).toContain('dev: refused');
+      expect(lines).toContain('root dir: refused');
+      expect(lines).toContain('dev null: writable');
+      expect(Number(lines.find((line) => line.startsWith('shm='))?.slice(4))).toBeLessThanOrEqual(64);
+    });
+
     it('delivers a stop signal to the game, which shuts down gracefully', async () => {
       const { runtime, lines, exited } = await runGame(
         'trap \'echo "graceful shutdown"; exit 0\' TERM\necho ready\nwhile :; do sleep 0.1; done',
