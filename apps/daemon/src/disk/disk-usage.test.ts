@@ -2,7 +2,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serverDirectory } from '../testing/server-fixtures';
-import { countDirectoryBytes, DiskUsage } from './disk-usage';
+import { countDirectoryBytes, DiskUsage, RUNNING_DISK_CHECK_MS, WALK_COST_FACTOR } from './disk-usage';
 
 let directory: string;
 let cleanup: () => Promise<void>;
@@ -36,6 +36,29 @@ describe('disk usage', () => {
     now = 150_000;
     expect(await usage.refreshIfStale()).toBe(150);
     expect(usage.bytes).toBe(150);
+  });
+
+  it('recounts a running game within seconds, less often only when the walk itself is costly', async () => {
+    let now = 0;
+    const usage = new DiskUsage(directory, { now: () => now });
+    await writeFile(path.join(directory, 'file'), Buffer.alloc(100));
+    expect(usage.dueWhileRunning).toBe(true);
+    await usage.count();
+    // A game wrote 50 MB since: seen at the next check, 5 s later, not 150 s (Wings' interval).
+    await writeFile(path.join(directory, 'more'), Buffer.alloc(50));
+    now = RUNNING_DISK_CHECK_MS - 1;
+    expect(await usage.refreshWhileRunning()).toBe(100);
+    now = RUNNING_DISK_CHECK_MS;
+    expect(await usage.refreshWhileRunning()).toBe(150);
+    // A walk that took 1 s (a huge tree): the next one 20 s later.
+    const walk = [0, 1000];
+    const slow = new DiskUsage(directory, { now: () => walk.shift() ?? now });
+    await slow.count();
+    const counted = 1000;
+    now = counted + 1000 * WALK_COST_FACTOR - 1000;
+    expect(slow.dueWhileRunning).toBe(false);
+    now = counted + 1000 * WALK_COST_FACTOR;
+    expect(slow.dueWhileRunning).toBe(true);
   });
 
   it('counts an empty or missing directory as 0', async () => {

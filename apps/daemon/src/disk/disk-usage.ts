@@ -3,6 +3,13 @@ import path from 'node:path';
 
 /** Wings' `system.disk_check_interval`: a count older than this is stale. */
 export const DISK_CHECK_INTERVAL_MS = 150_000;
+/**
+ * While a game runs it can write as fast as the disk takes it: its volume is recounted this often at the least,
+ * and otherwise every WALK_COST_FACTOR walks' time (a tree that takes 1 s to walk, every 20 s), so passing the
+ * limit is noticed in seconds while a large tree costs at most 5 % of a core.
+ */
+export const RUNNING_DISK_CHECK_MS = 5_000;
+export const WALK_COST_FACTOR = 20;
 
 /**
  * Bytes of the regular files under `directory`, by lstat: symlinks are not followed (a link to /var would
@@ -39,11 +46,23 @@ export class DiskUsage {
   #bytes = 0;
   #countedAt: number | undefined;
   #counting: Promise<number> | undefined;
+  /** How long the last walk took, in ms of the clock given. */
+  #lastWalkMs = 0;
 
   constructor(directory: string, options: { staleAfterMs?: number; now?: () => number } = {}) {
     this.#directory = directory;
     this.#staleAfterMs = options.staleAfterMs ?? DISK_CHECK_INTERVAL_MS;
     this.#now = options.now ?? Date.now;
+  }
+
+  /** Whether a running game's volume should be walked again now (see RUNNING_DISK_CHECK_MS). */
+  get dueWhileRunning(): boolean {
+    if (this.#countedAt === undefined) return true;
+    const interval = Math.min(
+      this.#staleAfterMs,
+      Math.max(RUNNING_DISK_CHECK_MS, this.#lastWalkMs * WALK_COST_FACTOR),
+    );
+    return this.#now() - this.#countedAt >= interval;
   }
 
   /** The last count (0 before the first). */
@@ -58,10 +77,12 @@ export class DiskUsage {
   /** Counts now; a count already under way is joined rather than doubled. */
   count(): Promise<number> {
     if (!this.#counting) {
+      const began = this.#now();
       this.#counting = countDirectoryBytes(this.#directory)
         .then((bytes) => {
           this.#bytes = bytes;
           this.#countedAt = this.#now();
+          this.#lastWalkMs = this.#countedAt - began;
           return bytes;
         })
         .finally(() => {
@@ -77,6 +98,11 @@ export class DiskUsage {
    */
   add(deltaBytes: number): void {
     this.#bytes = Math.max(0, this.#bytes + deltaBytes);
+  }
+
+  /** A fresh count when a running game's volume is due (dueWhileRunning), else the last one. */
+  async refreshWhileRunning(): Promise<number> {
+    return this.dueWhileRunning ? this.count() : this.#bytes;
   }
 
   /** The last count, starting a background recount when it is stale; resolves with the new count if one ran. */

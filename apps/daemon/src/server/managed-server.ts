@@ -425,18 +425,25 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
     if (!this.#game.runtime) return;
     // The sample itself is kept for GET /api/servers/:uuid; the event object only for sockets that listen.
     if (this.listenerCount('stats') > 0) this.emit('stats', this.stats());
-    if (this.#disk.stale) {
-      this.#disk.refreshIfStale().then(
+    if (this.#disk.dueWhileRunning) {
+      this.#disk.refreshWhileRunning().then(
         (bytes) => this.#enforceDiskLimit(bytes),
         () => {},
       );
     }
   }
 
-  /** Once per start: a server over its disk limit is told so and stopped (1 min, then killed). */
+  /**
+   * Once per start: a server over its disk limit is told so and stopped (1 min, then killed); one that goes on
+   * writing during that minute, past the limit by a tenth more, is killed at once.
+   */
   #enforceDiskLimit(bytes: number): void {
     const limit = diskLimitBytes(this.#configuration);
-    if (limit <= 0 || bytes <= limit || this.#diskStopIssued || this.state === 'offline') return;
+    if (limit <= 0 || bytes <= limit || this.state === 'offline') return;
+    if (this.#diskStopIssued) {
+      if (bytes > limit * 1.1) void this.#game.kill().catch(() => {});
+      return;
+    }
     this.#diskStopIssued = true;
     this.#say(DISK_LIMIT_EXCEEDED_MESSAGE);
     this.#game.stopWithin(DISK_LIMIT_STOP_MS).catch(() => {});
