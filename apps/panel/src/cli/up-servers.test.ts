@@ -24,6 +24,13 @@ beforeAll(async () => {
     DAEMON_SFTP_PORT: String(await freePort()),
     ADMIN_USERNAME: 'owner',
     ADMIN_PASSWORD: 'demo password 123',
+    // The panel's secrets, which the daemon must not be handed; and what it should get of the environment.
+    AWS_SECRET_ACCESS_KEY: 'aws-secret-for-the-panel-only',
+    MAIL_URL: 'smtp://mailer:mail-secret@127.0.0.1:1',
+    SOME_OTHER_SECRET: 'nobody listed me',
+    DAEMON_ALLOWED_ORIGINS: 'https://panel.example.com',
+    LANG: 'C.UTF-8',
+    TZ: 'Europe/Paris',
   }));
 });
 afterAll(async () => {
@@ -99,6 +106,32 @@ describe('aerie up and the demo server', { timeout: 120_000 }, () => {
       PANEL_URL: url,
       DAEMON_DATA_DIR: join(env.DATA_DIR as string, 'daemon'),
       RUNTIME: 'process',
+    });
+    // Of the panel's own environment, only what the daemon reads or any process needs (cli/daemon-environment.ts).
+    const daemonEnv = daemonChildEnv(first.pid as number);
+    for (const secret of [
+      'ADMIN_PASSWORD',
+      'ADMIN_USERNAME',
+      'AWS_SECRET_ACCESS_KEY',
+      'MAIL_URL',
+      'SOME_OTHER_SECRET',
+      'DATABASE_URL',
+      'WEB_DIST',
+      'PORT',
+    ]) {
+      expect(daemonEnv, secret).not.toHaveProperty(secret);
+    }
+    expect(Object.values(daemonEnv).join('\n')).not.toMatch(
+      /aws-secret|mail-secret|nobody listed me|demo password/,
+    );
+    expect(daemonEnv).toMatchObject({
+      PATH: process.env.PATH,
+      DAEMON_ALLOWED_ORIGINS: 'https://panel.example.com',
+      LANG: 'C.UTF-8',
+      TZ: 'Europe/Paris',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: env.DATA_DIR,
+      AERIE_SUPERVISOR_PID: String(first.pid),
     });
 
     // Once the daemon answers, the panel hands it the demo server, which shows as installing until the daemon

@@ -10,6 +10,7 @@ import type { Db } from '@aerie/panel/db/database';
 import { findNodeById } from '@aerie/panel/features/servers/servers.repository';
 import { bootstrapFirstAdmin } from '@aerie/panel/features/users/bootstrap-admin';
 import { findUserByLogin } from '@aerie/panel/features/users/users.repository';
+import { daemonEnvironment } from './daemon-environment';
 import { prepare } from './prepare';
 import { servePanel } from './serve';
 import { onShutdown } from './shutdown';
@@ -42,8 +43,8 @@ export async function up(): Promise<void> {
     command: process.execPath,
     args: [aerieBin, 'daemon'],
     stopTimeoutMs: DAEMON_KILL_AFTER_MS,
-    env: {
-      ...process.env,
+    // Only what the daemon needs of this process's environment: the panel's secrets stay here.
+    env: daemonEnvironment(process.env, {
       DATA_DIR: config.dataDir,
       DAEMON_PORT: String(config.daemon.port),
       DAEMON_SFTP_PORT: String(config.daemon.sftpPort),
@@ -55,7 +56,7 @@ export async function up(): Promise<void> {
       RUNTIME: config.daemon.runtime,
       // The daemon stops itself should this process die without stopping it (kill -9, a crash).
       AERIE_SUPERVISOR_PID: String(process.pid),
-    },
+    }),
   });
   // Servers never installed (the demo server on a first boot) go to the daemon once it answers.
   const stopInstalls = new AbortController();
