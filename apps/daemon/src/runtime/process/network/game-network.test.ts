@@ -198,7 +198,9 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
       expect(sandbox.isolatesNetwork).toBe(true);
     });
 
-    it('reaches the internet and its players, but nothing of the host, private networks or other servers', async () => {
+    it('reaches the internet and its players, but nothing of the host, private networks or other servers', {
+      timeout: 30_000,
+    }, async () => {
       const panel = await hostService('127.0.0.1');
       const daemon = await hostService('127.0.0.1');
       const redis = await hostService('127.0.0.1');
@@ -254,7 +256,7 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
       expect(await play('127.0.0.1', portB)).toBe('game B');
     });
 
-    it('refuses to start a server on a port a running server holds', async () => {
+    it('refuses to start a server on a port a running server holds', { timeout: 15_000 }, async () => {
       const port = await freePort();
       const first = await startGame('first', { default: { ip: '127.0.0.1', port }, mappings: {} });
       await untilLine(first.lines, 'ready', first.exited);
@@ -264,7 +266,7 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
       expect(await play('127.0.0.1', port)).toBe('game first');
     });
 
-    it('removes the namespace and the forwarded ports when the game ends', async () => {
+    it('removes the namespace and the forwarded ports when the game ends', { timeout: 15_000 }, async () => {
       const port = await freePort();
       const game = await startGame('short', { default: { ip: '127.0.0.1', port }, mappings: {} });
       await untilLine(game.lines, 'ready', game.exited);
