@@ -166,6 +166,36 @@ describeWithEngine('DockerRuntime (real engine)', docker, () => {
     expect((await exited).code).toBe(0);
   }, 60_000);
 
+  it("gives a game no route to the host's loopback services, through its gateway or otherwise", async () => {
+    // What a Redis, a database or the panel on the node listen on by default.
+    const service = createServer((socket) => socket.end('host service\n'));
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const port = (service.address() as { port: number }).port;
+    const probe = [
+      "const net=require('net'),fs=require('fs');",
+      "const row=fs.readFileSync('/proc/net/route','utf8').split('\\n').find(l=>l.split('\\t')[1]==='00000000');",
+      "const hex=row.split('\\t')[2];const gw=[3,2,1,0].map(i=>parseInt(hex.slice(i*2,i*2+2),16)).join('.');",
+      'const probe=(name,host)=>new Promise(done=>{const s=net.connect({host,port:Number(process.env.PROBE_PORT),timeout:2000});',
+      "const end=r=>{s.destroy();console.log('probe '+name+' '+r);done()};s.on('connect',()=>end('ok'));s.on('timeout',()=>end('blocked'));s.on('error',()=>end('blocked'))});",
+      "(async()=>{await probe('gateway',gw);await probe('loopback','127.0.0.1');console.log('probes done')})();",
+    ].join('');
+    const options = await demoServer({ startup: `node -e "${probe.replaceAll('"', '\\"')}"` });
+    const { runtime, lines, exited } = await start({
+      ...options,
+      environment: { ...options.environment, PROBE_PORT: String(port) },
+    });
+    try {
+      await exited;
+      expect(lines.filter((line) => line.startsWith('probe '))).toEqual([
+        'probe gateway blocked',
+        'probe loopback blocked',
+      ]);
+    } finally {
+      runtime.kill();
+      service.close();
+    }
+  }, 60_000);
+
   it('carries out a kill that arrives while the container is still being created', async () => {
     const runtime = driver.createRuntime();
     runtimes.push(runtime as DockerRuntime);
