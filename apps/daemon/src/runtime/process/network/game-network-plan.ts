@@ -182,6 +182,33 @@ export function reachableResolvers(resolvConf: string): string[] {
   return [...new Set(servers.filter((server) => isIPv4(server) && !server.startsWith('127.')))];
 }
 
+/** How a game in a namespace resolves names: the servers it may ask, and a resolv.conf to show it if the host's won't do. */
+export interface GameResolvers {
+  servers: string[];
+  /** A resolv.conf naming `servers`, shown at `target` inside the sandbox (where the host's /etc/resolv.conf leads). */
+  override?: { text: string; target: string };
+}
+
+/**
+ * The host's resolvers as a game sees them. A host whose resolv.conf names only loopback servers (systemd-resolved's
+ * 127.0.0.53, a local dnsmasq) cannot be asked from a namespace, so the game is shown the servers those forward to
+ * (systemd-resolved's own list), as Docker does; with none known, it has no DNS.
+ * @param etcLink where /etc/resolv.conf points when it is a symlink (absolute), else undefined
+ */
+export function gameResolvers(
+  etcText: string,
+  etcLink: string | undefined,
+  upstreamText: string,
+): GameResolvers {
+  const direct = reachableResolvers(etcText);
+  if (direct.length > 0) return { servers: direct };
+  const upstream = reachableResolvers(upstreamText);
+  if (upstream.length === 0) return { servers: [] };
+  const kept = etcText.split('\n').filter((line) => /^\s*(search|domain|options)\s/.test(line));
+  const text = `${[...upstream.map((server) => `nameserver ${server}`), ...kept].join('\n')}\n`;
+  return { servers: upstream, override: { text, target: etcLink ?? '/etc/resolv.conf' } };
+}
+
 function ipToNumber(ip: string): number {
   return ip.split('.').reduce((total, part) => total * 256 + Number(part), 0);
 }

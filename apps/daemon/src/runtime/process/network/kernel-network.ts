@@ -1,16 +1,18 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { RuntimeAllocations } from '../../runtime';
 import {
   type AllowedDestination,
   baseRuleset,
   GAME_SLOTS,
+  type GameResolvers,
+  gameResolvers,
   HOST_INTERFACE_PREFIX,
   NFT_TABLE,
   namespaceName,
   type PublishedPort,
   publishedPorts,
-  reachableResolvers,
   type SlotAddresses,
   slotAddresses,
   subnetText,
@@ -42,12 +44,16 @@ export interface KernelTools {
 export class KernelNetwork {
   readonly #tools: KernelTools;
   readonly #allowed: readonly AllowedDestination[];
+  readonly #resolvers: GameResolvers;
+  /** The resolv.conf a game is shown when the host's names only loopback servers, and where. */
+  #resolvConfBind: { source: string; target: string } | undefined;
   /** One change at a time per server: a restart's setup never meets the last run's teardown halfway. */
   readonly #queues = new Map<string, Promise<unknown>>();
 
   private constructor(tools: KernelTools, allowed: readonly AllowedDestination[]) {
     this.#tools = tools;
     this.#allowed = allowed;
+    this.#resolvers = hostResolvers();
   }
 
   /**
@@ -57,6 +63,8 @@ export class KernelNetwork {
   static async detect(options: {
     allowed: readonly AllowedDestination[];
     find: (name: string) => string | undefined;
+    /** Where the daemon keeps files of its own (the resolv.conf games may be shown). */
+    dataDirectory: string;
   }): Promise<KernelNetwork | string> {
     if (process.getuid?.() !== 0) return 'the daemon is not root';
     const ip = options.find('ip');
@@ -71,6 +79,7 @@ export class KernelNetwork {
     );
     try {
       await network.#installRuleset();
+      await network.#writeResolvConf(options.dataDirectory);
     } catch (error) {
       return `nftables refused the ruleset (${error instanceof Error ? error.message : String(error)})`;
     }
@@ -79,7 +88,16 @@ export class KernelNetwork {
 
   describe(): string {
     const allowed = this.#allowed.length === 0 ? '' : `, allowed: ${this.#allowed.length} destination(s)`;
-    return `a network namespace per server (veth + nftables, ${subnetText()}; only its allocations reach it, no host or private address reachable${allowed})`;
+    const dns =
+      this.#resolvers.servers.length === 0
+        ? ', no DNS (the host names only loopback resolvers)'
+        : `, DNS ${this.#resolvers.servers.join(' ')}`;
+    return `a network namespace per server (veth + nftables, ${subnetText()}; only its allocations reach it, no host or private address reachable${allowed}${dns})`;
+  }
+
+  /** A read-only file to show inside the sandbox instead of the host's resolv.conf, when that names loopback only. */
+  get resolvConfBind(): { source: string; target: string } | undefined {
+    return this.#resolvConfBind;
   }
 
   /**
@@ -111,13 +129,22 @@ export class KernelNetwork {
   }
 
   async #installRuleset(): Promise<void> {
-    const resolvConf = existsSync('/etc/resolv.conf') ? readFileSync('/etc/resolv.conf', 'utf8') : '';
     await runTool(
       this.#tools.nft,
       ['-f', '-'],
-      baseRuleset({ allowed: this.#allowed, resolvers: reachableResolvers(resolvConf) }),
+      baseRuleset({ allowed: this.#allowed, resolvers: this.#resolvers.servers }),
     );
     await writeFile('/proc/sys/net/ipv4/ip_forward', '1');
+  }
+
+  async #writeResolvConf(dataDirectory: string): Promise<void> {
+    const override = this.#resolvers.override;
+    if (!override) return;
+    const directory = path.join(dataDirectory, 'network');
+    await mkdir(directory, { recursive: true, mode: 0o755 });
+    const source = path.join(directory, 'resolv.conf');
+    await writeFile(source, override.text, { mode: 0o644 });
+    this.#resolvConfBind = { source, target: override.target };
   }
 
   /** A free slot, taken by creating its host interface: the kernel refuses a name twice, so two daemons never share one. */
@@ -282,6 +309,20 @@ export class KernelNetwork {
     });
     return next;
   }
+}
+
+/** The host's resolver configuration, read once at start (systemd-resolved's upstream list as the fallback). */
+function hostResolvers(): GameResolvers {
+  const read = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+  let link: string | undefined;
+  try {
+    if (lstatSync('/etc/resolv.conf').isSymbolicLink()) {
+      link = path.resolve('/etc', readlinkSync('/etc/resolv.conf'));
+    }
+  } catch {
+    // No resolv.conf at all: no DNS for anyone here.
+  }
+  return gameResolvers(read('/etc/resolv.conf'), link, read('/run/systemd/resolve/resolv.conf'));
 }
 
 /** An nft JSON key (`{concat: ["127.0.0.1", "tcp", 25565]}`) as the text `127.0.0.1 . tcp . 25565`. */

@@ -158,7 +158,8 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
       expect(exit.code === 0 && exit.signal === null).toBe(false);
     });
 
-    it('holds a fork bomb at the process limit', async () => {
+    // 600 processes to start and end: seconds on a loaded 2-core machine.
+    it('holds a fork bomb at the process limit', { timeout: 20_000 }, async () => {
       // 600 sleepers against a limit of 512: the forks past it are refused, and the server lives on.
       const bomb = `node -e "const {spawn}=require('child_process');let ok=0,no=0;const done=()=>{if(ok+no===600){console.log('started '+ok+' refused '+no);process.exit(0)}};for(let i=0;i<600;i++){const c=spawn('sleep',['30']);c.on('spawn',()=>{ok++;done()});c.on('error',()=>{no++;done()})}"`;
       const { lines, exited } = await runGame(bomb);

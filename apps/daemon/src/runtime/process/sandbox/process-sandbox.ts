@@ -116,7 +116,11 @@ export class ProcessSandbox {
       return support ? new ServerCgroups(support) : undefined;
     };
     const network = () =>
-      KernelNetwork.detect({ allowed: options.allowedDestinations ?? [], find: findExecutable });
+      KernelNetwork.detect({
+        allowed: options.allowedDestinations ?? [],
+        find: findExecutable,
+        dataDirectory: options.dataDirectory,
+      });
     if (!bwrap) {
       const fallback = await unshareMode(options.dataDirectory);
       if (typeof fallback === 'string') {
@@ -215,6 +219,10 @@ export class ProcessSandbox {
       ...(spec.readonly ?? []).map((bind) => ({ ...bind, writable: false })),
       ...(nodePrefix ? [{ source: nodePrefix, target: nodePrefix, writable: false }] : []),
     ];
+    // A host resolving through 127.0.0.53 shows the game the servers behind it (bubblewrap only: the unshare
+    // fallback binds folders, and its games then have no DNS).
+    const resolvConf = typeof this.#network === 'string' ? undefined : this.#network.resolvConfBind;
+    if (resolvConf && mode.kind === 'bubblewrap') binds.push({ ...resolvConf, writable: false });
     const inner = [...rlimitPrefix(mode.prlimit, spec.limits, this.#cgroups?.support), ...spec.command];
     const network = this.#network;
     const enterNetwork =
@@ -334,7 +342,7 @@ const STAGING = existsSync('/run') ? '/run/aerie-sandbox' : '/var/tmp/aerie-sand
 const ROOT_LAUNCHER = [
   'for procs; do shift; [ "$procs" = -- ] && break; echo $$ > "$procs" || exit 125; done',
   `mount -t tmpfs -o mode=0755,size=64k aerie-sandbox ${STAGING} || exit 125`,
-  `while [ "$1" != -- ]; do mkdir "${STAGING}/$2" && mount --bind "$1" "${STAGING}/$2" || exit 125; shift 2; done`,
+  `while [ "$1" != -- ]; do { if [ -d "$1" ]; then mkdir "${STAGING}/$2"; else touch "${STAGING}/$2"; fi; } && mount --bind "$1" "${STAGING}/$2" || exit 125; shift 2; done`,
   'shift',
   'exec "$@"',
 ].join('\n');
