@@ -53,7 +53,7 @@ function createFeatures(infrastructure: Infrastructure) {
     ...createSchedulesFeature(infrastructure, { ...activity, ...servers, ...backups }),
     ...createSubusersFeature(infrastructure, { ...activity, ...servers, ...auth }),
     ...sshKeys,
-    ...createSftpFeature(infrastructure, sshKeys),
+    ...createSftpFeature(infrastructure, sshKeys, auth),
   };
 }
 

@@ -42,12 +42,6 @@ export const sftpAuthMessages = {
     `Too many login attempts for this account, please try again in ${seconds} seconds.`,
 } as const;
 
-/** Failed SFTP logins per username and client address before the panel answers 429 (Laravel's defaults). */
-export const sftpAuthLimits = {
-  attempts: 5,
-  windowSeconds: 60,
-} as const;
-
 /**
  * The SFTP username: `<panel username>.<server identifier>`, split at the LAST dot (panel usernames may hold dots).
  * Null when there is no dot or either side is empty.

@@ -33,6 +33,8 @@ export function createAuthFeature(
   const totp = new TotpVerifier({ db, secretBox, windowSteps: config.totpWindow, clock });
   return {
     sessions,
+    /** The web sign-in's, and SFTP logins' too: one account, one budget of guesses whichever door they use. */
+    signInThrottle: throttle,
     totp,
     recheck: new PasswordRecheck(shared),
     passwordResetThrottle: new PasswordResetThrottle(shared),

@@ -8,7 +8,7 @@ import { displayError } from '@aerie/panel/http/errors';
 import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import { consumeRecoveryToken } from './recovery-tokens';
-import { type SignInThrottle, signInAccount } from './sign-in-throttle';
+import { type SignInThrottle, signInAccount, signInLockout } from './sign-in-throttle';
 import type { TotpVerifier } from './totp-verifier';
 
 export interface CheckpointInput {
@@ -49,8 +49,8 @@ export class CheckpointService {
     if (!pending || pending.expiresAt <= clock().getTime())
       throw displayError(errorMessages.checkpointExpired);
     const account = signInAccount(pending.userId, '');
-    const refusal = await throttle.accountRefusal(ip, account);
-    if (refusal) {
+    const admission = await throttle.admit(ip, account, 'web');
+    if (!admission.admitted) {
       const pendingUser = await findUserById(db, pending.userId);
       if (pendingUser && (await throttle.shouldLogRefusal(ip, account)))
         await this.deps.activity.record(db, {
@@ -61,11 +61,12 @@ export class CheckpointService {
           isApi: false,
           properties: requestMetadata(origin),
         });
-      throw refusal;
+      throw signInLockout(admission.wait);
     }
+    const { attempt } = admission;
 
     const fail = async (message: string) => {
-      await throttle.recordFailure(ip, account);
+      await throttle.recordFailure(attempt);
       return displayError(message);
     };
     if (!safeEqual(sha256(input.confirmationToken), pending.tokenHash)) {
@@ -95,7 +96,7 @@ export class CheckpointService {
     } else {
       await record('auth:token');
     }
-    await throttle.clearAccountAddress(ip, account);
+    await throttle.succeeded(attempt);
     return user;
   }
 

@@ -9,7 +9,7 @@ import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import { limits } from '@aerie/shared/limits';
 import { verifyPassword } from './password-hash';
-import { type SignInThrottle, signInAccount } from './sign-in-throttle';
+import { type SignInThrottle, signInAccount, signInLockout } from './sign-in-throttle';
 
 /** Checks credentials for POST /auth/login; the route decides between signing in and the 2FA checkpoint. */
 export class LoginService {
@@ -33,20 +33,20 @@ export class LoginService {
     const account = signInAccount(user?.id, login);
     // Upstream's `Failed` event keeps the credential as typed, under the field it was read as.
     const typed = { [login.includes('@') ? 'email' : 'username']: login };
-    const refusal = await throttle.accountRefusal(ip, account);
-    if (refusal) {
+    const admission = await throttle.admit(ip, account, 'web');
+    if (!admission.admitted) {
       if (user && (await throttle.shouldLogRefusal(ip, account)))
         await this.#record('auth:throttled', null, user, origin, typed);
-      throw refusal;
+      throw signInLockout(admission.wait);
     }
     // Unknown users are checked against a dummy hash, so both failures take the same time.
     const valid = await verifyPassword(user?.passwordHash ?? null, password);
     if (!user || !valid) {
-      await throttle.recordFailure(ip, account);
+      await throttle.recordFailure(admission.attempt);
       if (user) await this.#record('auth:fail', null, user, origin, typed);
       throw displayError(errorMessages.loginFailed);
     }
-    await throttle.clearAccountAddress(ip, account);
+    await throttle.succeeded(admission.attempt);
     return user;
   }
 

@@ -77,6 +77,19 @@ describe('sign-in throttle: account + address', () => {
     expect(response.json().data.complete).toBe(true);
   });
 
+  it('lets no more guesses through in parallel than one after the other', async () => {
+    const a = await createTestUser(t.ctx);
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        wrong(new TestBrowser(t.app, `10.59.0.${i + 1}`), a.user.username),
+      ),
+    );
+    const statuses = responses.map((response) => response.statusCode);
+    const checked = signInLimits.accountFreeFailures + 1;
+    expect(statuses.filter((status) => status === 400)).toHaveLength(checked);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(30 - checked);
+  });
+
   it('answers 429 with the reference message at the per-address ceiling, for every account from there', async () => {
     const victim = await createTestUser(t.ctx);
     const noisy = new TestBrowser(t.app, '10.54.0.1');

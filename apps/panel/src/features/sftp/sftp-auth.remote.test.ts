@@ -1,7 +1,8 @@
+import { signInLimits } from '@aerie/panel/features/auth/sign-in-throttle';
 import { daemonJti } from '@aerie/panel/features/console/daemon-jwt';
 import type { NodeRow } from '@aerie/panel/features/nodes/nodes.service';
-import { SFTP_ADDRESS_FAILURES } from '@aerie/panel/features/sftp/sftp-auth.service';
 import type { User } from '@aerie/panel/features/users/user';
+import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser } from '@aerie/panel/test/factories';
 import {
@@ -187,7 +188,7 @@ describe('POST /api/remote/sftp/auth', () => {
     expect((await from(neighbour, neighbour.password)).statusCode).toBe(200);
 
     // Failures for many usernames from one address add up to its ceiling (50 a minute, the 5 above included).
-    for (let i = 5; i < SFTP_ADDRESS_FAILURES; i++) {
+    for (let i = 5; i < signInLimits.addressFailures; i++) {
       expect((await from(`nobody${i}`, 'wrong')).statusCode).toBe(403);
     }
     const over = await from(neighbour, neighbour.password);
@@ -195,6 +196,96 @@ describe('POST /api/remote/sftp/auth', () => {
     expect(over.json().errors[0].code).toBe('TooManyRequestsHttpException');
     // Only that address.
     expect((await login(neighbour)).statusCode).toBe(200);
+  });
+
+  it('bounds guesses against one account spread over many addresses, as the web sign-in does', async () => {
+    const victim = await createTestUser(t.ctx);
+    await addSubuser(t.ctx, server, victim.user, ['file.sftp']);
+    // The owner of the account signed in on the web from one address, and logged in over SFTP from another.
+    await new TestBrowser(t.app, '198.51.100.1').signIn(victim.user.username, victim.password);
+    const from = (ip: string, secret: string) =>
+      auth({
+        type: 'password',
+        username: `${victim.user.username}.${server.uuid_short}`,
+        password: secret,
+        ip,
+      });
+    expect((await from('198.51.100.2', victim.password)).statusCode).toBe(200);
+
+    // 200 guesses from 40 addresses, 5 each (each address under its own count of 5 a minute).
+    const statuses: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      for (let address = 1; address <= 40; address++) {
+        statuses.push((await from(`203.0.113.${address}`, `guess-${round}-${address}`)).statusCode);
+      }
+    }
+    // The free failures and the one that starts the wait were checked; everything after it was refused unchecked.
+    const checked = signInLimits.accountFreeFailures + 1;
+    expect(statuses.slice(0, checked)).toEqual(Array(checked).fill(403));
+    expect(statuses.slice(checked)).toEqual(Array(200 - checked).fill(429));
+
+    // The right password from a new address waits too…
+    const refused = await from('192.0.2.200', victim.password);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().errors[0]).toMatchObject({
+      code: 'TooManyRequestsHttpException',
+      detail: expect.stringMatching(
+        /^Too many login attempts for this account, please try again in \d+ seconds\.$/,
+      ),
+    });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // …but not from where the owner signed in on the web, nor where they logged in over SFTP before.
+    expect((await from('198.51.100.1', victim.password)).statusCode).toBe(200);
+    expect((await from('198.51.100.2', victim.password)).statusCode).toBe(200);
+    // The web counts the same guesses: its sign-in from a new address waits as well…
+    const web = await new TestBrowser(t.app, '192.0.2.201').post('/auth/login', {
+      user: victim.user.username,
+      password: victim.password,
+    });
+    expect(web.statusCode).toBe(429);
+    // …and an address known from SFTP alone (no 2FA there) spares nobody the web's wait.
+    const webFromSftpAddress = await new TestBrowser(t.app, '198.51.100.2').post('/auth/login', {
+      user: victim.user.username,
+      password: victim.password,
+    });
+    expect(webFromSftpAddress.statusCode).toBe(429);
+  });
+
+  it('lets no more guesses through in parallel than one after the other', async () => {
+    const victim = await createTestUser(t.ctx);
+    await addSubuser(t.ctx, server, victim.user, ['file.sftp']);
+    const from = (ip: string, secret: string) =>
+      auth({
+        type: 'password',
+        username: `${victim.user.username}.${server.uuid_short}`,
+        password: secret,
+        ip,
+      });
+    // 40 guesses at once, one from each of 40 addresses.
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => from(`203.0.115.${i + 1}`, `guess-${i}`)),
+    );
+    const statuses = responses.map((response) => response.statusCode);
+    const checked = signInLimits.accountFreeFailures + 1;
+    expect(statuses.filter((status) => status === 403)).toHaveLength(checked);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(40 - checked);
+    expect((await from('192.0.2.202', victim.password)).statusCode).toBe(429);
+  });
+
+  it('counts an unknown username’s guesses the same way', async () => {
+    const name = `ghost${++ipCounter}`;
+    const statuses: number[] = [];
+    for (let address = 1; address <= 20; address++) {
+      const response = await auth({
+        type: 'password',
+        username: `${name}.${server.uuid_short}`,
+        password: 'guess',
+        ip: `203.0.114.${address}`,
+      });
+      statuses.push(response.statusCode);
+    }
+    const checked = signInLimits.accountFreeFailures + 1;
+    expect(statuses).toEqual([...Array(checked).fill(403), ...Array(20 - checked).fill(429)]);
   });
 
   it('does not count key offers the user does not hold', async () => {

@@ -1,7 +1,10 @@
 import type { Db } from '@aerie/panel/db/database';
-import { FailureThrottle } from '@aerie/panel/features/auth/failure-throttle';
 import { verifyPassword } from '@aerie/panel/features/auth/password-hash';
-import { throttleAddress } from '@aerie/panel/features/auth/password-recheck';
+import {
+  type SignInThrottle,
+  type SignInWait,
+  signInAccount,
+} from '@aerie/panel/features/auth/sign-in-throttle';
 import { daemonJti } from '@aerie/panel/features/console/daemon-jwt';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import { effectivePermissions, serverStateConflict } from '@aerie/panel/features/servers/server-access';
@@ -11,14 +14,8 @@ import {
 } from '@aerie/panel/features/servers/servers.repository';
 import { parseSshPublicKey } from '@aerie/panel/features/ssh-keys/ssh-public-key';
 import { badRequest, HttpError } from '@aerie/panel/http/errors';
-import type { SharedStore } from '@aerie/panel/shared-store/shared-store';
 import { hasPermission } from '@aerie/shared/permissions/can';
-import {
-  type SftpAuthAnswer,
-  sftpAuthLimits,
-  sftpAuthMessages,
-  splitSftpUsername,
-} from '@aerie/shared/sftp/sftp-wire';
+import { type SftpAuthAnswer, sftpAuthMessages, splitSftpUsername } from '@aerie/shared/sftp/sftp-wire';
 import { findNodeServerByIdentifier, findUserByUsername } from './sftp-auth.repository';
 
 export interface SftpLoginAttempt {
@@ -31,11 +28,14 @@ export interface SftpLoginAttempt {
   ip: string;
 }
 
-/** Failed SFTP logins from one client address, all usernames together, per minute (as the sign-in's ceiling). */
-export const SFTP_ADDRESS_FAILURES = 50;
-
 const forbidden = (detail: string) => new HttpError(403, 'HttpForbiddenException', detail);
 const invalidCredentials = () => forbidden(sftpAuthMessages.invalidCredentials);
+
+/** Upstream's SFTP throttle answer, with the sign-in throttle's wait. */
+const tooManyAttempts = ({ seconds }: SignInWait) =>
+  new HttpError(429, 'TooManyRequestsHttpException', sftpAuthMessages.tooManyAttempts(seconds), {
+    headers: { 'retry-after': String(seconds) },
+  });
 
 /**
  * Decides an SFTP login a daemon asks about (`POST /api/remote/sftp/auth`, reference/wings.md §8): the user by
@@ -44,59 +44,46 @@ const invalidCredentials = () => forbidden(sftpAuthMessages.invalidCredentials);
  * admin, or subuser holding `file.sftp`, and a server in a usable state.
  *
  * Unknown user, unknown server, wrong password and unknown key all answer the same 403. Failed passwords (and
- * unreadable keys) are counted per panel username and client address (past 5 a minute that username from that
- * address gets 429 before anything is looked at) and per client address for all usernames (past 50 a minute, the
- * ceiling of the sign-in throttle, that address gets 429): someone guessing one user's password never keeps
- * another user, or the same user from elsewhere, out. Counted in the shared store (Redis with REDIS_URL). A key the user does not hold is not counted, as upstream: SSH clients offer every
- * key they have, one after the other, and guessing a public key gains nothing without its private half (the
- * daemon verifies the signature).
+ * unreadable keys) go to the web sign-in's throttle (`SignInThrottle`, the same counts): 5 a minute per account
+ * and client address, 50 a minute per client address for all accounts, and past 10 failures against one account
+ * from anywhere in 15 minutes, a wait of 5 s doubling to 60 s after each further failure, for every client address
+ * the account never got in from (by a web sign-in or an SFTP login); answered 429 even for the right password. So
+ * guesses spread over many addresses no longer each get their own count, and the owner still gets in from where
+ * they did before. A key the user does not hold is not counted, as upstream: SSH clients offer every key they
+ * have, one after the other, and guessing a public key gains nothing without its private half (the daemon
+ * verifies the signature).
  */
 export class SftpAuthService {
-  readonly #throttle: FailureThrottle;
-  readonly #addressCeiling: FailureThrottle;
-
   constructor(
     private readonly deps: {
       db: Db;
       sshKeys: { owns(userId: number, fingerprint: string): Promise<boolean> };
-      store: SharedStore;
+      throttle: SignInThrottle;
     },
-  ) {
-    const refusal = (seconds: number) =>
-      new HttpError(429, 'TooManyRequestsHttpException', sftpAuthMessages.tooManyAttempts(seconds), {
-        headers: { 'retry-after': String(seconds) },
-      });
-    this.#throttle = new FailureThrottle(deps.store, {
-      name: 'sftp-login',
-      attempts: sftpAuthLimits.attempts,
-      windowSeconds: sftpAuthLimits.windowSeconds,
-      refusal,
-    });
-    this.#addressCeiling = new FailureThrottle(deps.store, {
-      name: 'sftp-login-address',
-      attempts: SFTP_ADDRESS_FAILURES,
-      windowSeconds: sftpAuthLimits.windowSeconds,
-      refusal,
-    });
-  }
+  ) {}
 
   /**
    * @throws HttpError 400 without a server identifier; 429 throttled; 403 bad credentials or no `file.sftp`; 409
    *   the server's state (suspended, node in maintenance, installing, restoring, transferring)
    */
   async authenticate(node: NodeRecord, attempt: SftpLoginAttempt): Promise<SftpAuthAnswer> {
-    const { db } = this.deps;
+    const { db, throttle } = this.deps;
+    const { ip } = attempt;
     const parts = splitSftpUsername(attempt.username);
     if (!parts) throw badRequest(sftpAuthMessages.noServer);
-    const address = throttleAddress(attempt.ip);
-    const throttleKey = `${parts.user.toLowerCase()}|${address}`;
-    await this.#addressCeiling.assertNotLocked([address]);
-    await this.#throttle.assertNotLocked([throttleKey]);
+    const overCeiling = await throttle.addressWait(ip);
+    if (overCeiling) throw tooManyAttempts(overCeiling);
 
     const [user, server] = await Promise.all([
       findUserByUsername(db, parts.user),
       findNodeServerByIdentifier(db, node.id, parts.server),
     ]);
+    // Unknown users are counted by the name given, and go through the same steps (the known-address query too).
+    const account = signInAccount(user?.id, parts.user);
+    const admission = await throttle.admit(ip, account, 'sftp');
+    if (!admission.admitted) throw tooManyAttempts(admission.wait);
+    const { attempt: guess } = admission;
+
     let valid: boolean;
     let counts = true;
     if (attempt.type === 'public_key') {
@@ -109,13 +96,10 @@ export class SftpAuthService {
       valid = await verifyPassword(user?.passwordHash ?? null, attempt.password);
     }
     if (!user || !server || !valid) {
-      if (counts)
-        await Promise.all([
-          this.#throttle.recordFailure([throttleKey]),
-          this.#addressCeiling.recordFailure([address]),
-        ]);
+      await (counts ? throttle.recordFailure(guess) : throttle.release(guess));
       throw invalidCredentials();
     }
+    await throttle.succeeded(guess);
 
     const isOwner = server.ownerId === user.id;
     const stored =
@@ -130,7 +114,7 @@ export class SftpAuthService {
     const conflict = serverStateConflict({ server, node, isTransferring: transferring });
     if (conflict) throw conflict;
 
-    await this.#throttle.clear(throttleKey);
+    await throttle.signedIn(ip, user.id, 'sftp');
     return { user: user.uuid, server: server.uuid, permissions, jti: daemonJti(user.id, server.uuid) };
   }
 }
