@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { linkStaysInside } from '../fs/archive-links';
 import { type ArchiveItem, writeArchive } from '../fs/archive-writer';
 
 /** Wings' default `system.backups.compression_level` (`best_speed`). */
@@ -42,4 +43,21 @@ export async function writeBackupFile(
   const failure = results.find((result) => result.status === 'rejected');
   if (failure) throw (failure as PromiseRejectedResult).reason;
   return { checksum: hash.digest('hex'), size };
+}
+
+/**
+ * The walk's items, less the symbolic links a restore would refuse (pointing outside the server's files, see
+ * fs/archive-links.ts), each told to `leftOut`: whatever a backup holds can be restored.
+ */
+export async function* restorableItems(
+  items: AsyncIterable<ArchiveItem>,
+  leftOut: (name: string, target: string) => void,
+): AsyncGenerator<ArchiveItem> {
+  for await (const item of items) {
+    if (item.linkTarget !== undefined && !linkStaysInside(item.name.split('/'), item.linkTarget)) {
+      leftOut(item.name, item.linkTarget);
+      continue;
+    }
+    yield item;
+  }
 }

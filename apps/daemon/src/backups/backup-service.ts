@@ -142,18 +142,38 @@ export class BackupService {
       await this.#assertRoom();
       const files = await server.files();
       // The archive code (tar-stream, yazl, yauzl, ignore) loads with the first backup, not at the daemon's boot.
-      const [{ BackupIgnoreRules }, { BACKUP_GZIP_LEVEL, writeBackupFile }] = await Promise.all([
-        import('./ignore-rules'),
-        import('./backup-archive'),
-      ]);
-      const rules = new BackupIgnoreRules(
-        request.ignore.trim() !== '' ? request.ignore : await readIgnoreFile(files),
-      );
+      const [
+        { BackupIgnoreRules, IgnoreRulesError },
+        { BACKUP_GZIP_LEVEL, restorableItems, writeBackupFile },
+      ] = await Promise.all([import('./ignore-rules'), import('./backup-archive')]);
+      const fromRequest = request.ignore.trim() !== '';
+      let rules: InstanceType<typeof BackupIgnoreRules>;
+      try {
+        rules = fromRequest
+          ? new BackupIgnoreRules(request.ignore, "The backup's ignored files")
+          : new BackupIgnoreRules(await readIgnoreFile(files), IGNORE_FILE_LABEL);
+      } catch (error) {
+        // Past the bounds: the backup fails, and the console says why (the panel only hears "failed").
+        if (error instanceof IgnoreRulesError) server.announce(`Backup failed: ${error.message}`);
+        throw error;
+      }
+      const leftOut: string[] = [];
       const written = await writeBackupFile(
-        files.backupItems(rules),
+        restorableItems(
+          files.backupItems({
+            ignores: (relativePath, isDirectory) => rules.ignoresInTurn(relativePath, isDirectory),
+            canSkipIgnoredDirectories: rules.canSkipIgnoredDirectories,
+          }),
+          (name, target) => leftOut.push(`${name} -> ${target}`),
+        ),
         temporary,
         this.#options.gzipLevel ?? BACKUP_GZIP_LEVEL,
       );
+      if (leftOut.length > 0) {
+        const message = `Backup ${backup}: ${leftOut.length} symbolic link(s) pointing outside the server's files were left out: ${leftOut.slice(0, 5).join(', ')}${leftOut.length > 5 ? ', …' : ''}`;
+        this.#log(message);
+        server.announce(message);
+      }
       let parts: RemoteBackupStatus['parts'] = null;
       if (adapter === 's3') {
         const plan = await this.#options.panel.getBackupUploadParts(backup, written.size);
@@ -211,8 +231,8 @@ export class BackupService {
         if (!archive) throw new Error('the backup file is not on this node');
       }
       const files = await server.files();
-      if (request.truncate_directory) await files.truncate();
-      await files.extractFrom(archive.handle);
+      // The whole archive is checked before the truncate removes anything: a refused one leaves the files be.
+      await files.extractFrom(archive.handle, { truncate: request.truncate_directory });
       successful = true;
     } catch (error) {
       this.#log(`Restoring backup ${backup} to server ${server.uuid} failed: ${describe(error)}`);
@@ -239,6 +259,8 @@ export class BackupService {
     if (stats.bavail * stats.bsize < MIN_FREE_BYTES) throw new FilesystemError('ENOSPACE', DISK_FULL_MESSAGE);
   }
 }
+
+const IGNORE_FILE_LABEL = '.pteroignore';
 
 const failedStatus = (): RemoteBackupStatus => ({
   successful: false,

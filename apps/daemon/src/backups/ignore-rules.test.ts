@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BackupIgnoreRules } from './ignore-rules';
+import { BackupIgnoreRules, IGNORE_LIMITS, IgnoreRulesError } from './ignore-rules';
 
 /** [rules, path, is a directory, ignored?] */
 const TABLE: [rules: string, path: string, directory: boolean, ignored: boolean][] = [
@@ -45,7 +45,28 @@ const TABLE: [rules: string, path: string, directory: boolean, ignored: boolean]
   ['  *.zip\r\n!keep.zip  \r\n', 'old.zip', false, true],
   // A leading slash on the path itself is the root.
   ['/world', '/world/level.dat', false, true],
+  // Case counts, as for Wings and git on Linux.
+  ['*.jar', 'Server.JAR', false, false],
+  // `**` in the middle spans no folder or several; a trailing `/**` is what is inside, not the folder itself.
+  ['a/**/b', 'a/b', true, true],
+  ['a/**/b', 'a/x/y/b/file', false, true],
+  ['a/**', 'a', true, false],
+  ['a/**', 'a/x', false, true],
+  ['**/cache', 'deep/down/cache/x', false, true],
+  // Classes, escapes, `**` inside a name is `*`.
+  ['[!a-c]x', 'dx', false, true],
+  ['[!a-c]x', 'bx', false, false],
+  ['\\#notes', '#notes', false, true],
+  ['\\!bang', '!bang', false, true],
+  ['a**z', 'abcz', false, true],
+  ['a**z', 'ab/cz', false, false],
+  // A `[` never closed matches nothing (git's wildmatch).
+  ['[abc', '[abc', false, false],
 ];
+
+/** The finding: an 85-character rule of nested `**` against an 86-character folder path (minutes of regex). */
+const PATHOLOGICAL_RULE = `**/${'a/**/'.repeat(16)}b/`;
+const PATHOLOGICAL_FOLDER = 'a/'.repeat(43);
 
 describe('backup ignore rules', () => {
   it.each(TABLE)('%j on %s (directory: %s) → ignored: %s', (rules, path, directory, ignored) => {
@@ -57,5 +78,41 @@ describe('backup ignore rules', () => {
     expect(new BackupIgnoreRules('logs\n!logs/keep.log').canSkipIgnoredDirectories).toBe(false);
     expect(new BackupIgnoreRules('').isEmpty).toBe(true);
     expect(new BackupIgnoreRules('# comment\n!').isEmpty).toBe(true);
+  });
+
+  it('matches the pathological rule of the finding in at most rule × path steps', () => {
+    expect([PATHOLOGICAL_RULE.length, PATHOLOGICAL_FOLDER.length]).toEqual([85, 86]);
+    const bound = PATHOLOGICAL_RULE.length * PATHOLOGICAL_FOLDER.length;
+    const rules = new BackupIgnoreRules(PATHOLOGICAL_RULE);
+    expect(rules.ignores(PATHOLOGICAL_FOLDER, true)).toBe(false);
+    expect(rules.steps).toBeLessThanOrEqual(bound);
+    // The same shape that does match is found as cheaply.
+    const matching = new BackupIgnoreRules(PATHOLOGICAL_RULE);
+    expect(matching.ignores(`${PATHOLOGICAL_FOLDER}b/c`, false)).toBe(true);
+    expect(matching.steps).toBeLessThanOrEqual(bound);
+  });
+
+  it('costs rule × path at most for star-heavy names too, and the turn-giving form agrees', async () => {
+    const rule = `${'*a'.repeat(40)}*b`;
+    const name = 'a'.repeat(200);
+    const rules = new BackupIgnoreRules(rule);
+    expect(await rules.ignoresInTurn(name, false)).toBe(false);
+    expect(rules.steps).toBeLessThanOrEqual(rule.length * name.length);
+    expect(await rules.ignoresInTurn(`${name}b`, false)).toBe(true);
+  });
+
+  it('refuses too many rules or a rule too long, saying which, and counts neither comments nor blanks', () => {
+    const many = Array.from({ length: IGNORE_LIMITS.rules + 1 }, (_, index) => `file-${index}`).join('\n');
+    expect(() => new BackupIgnoreRules(many, '.pteroignore')).toThrow(
+      new IgnoreRulesError(
+        `.pteroignore cannot be used: there are more than ${IGNORE_LIMITS.rules} rules, at most ${IGNORE_LIMITS.rules} are allowed.`,
+      ),
+    );
+    const long = `# fine\n\n${'x'.repeat(IGNORE_LIMITS.ruleLength + 1)}`;
+    expect(() => new BackupIgnoreRules(long)).toThrow(
+      `The ignore rules cannot be used: line 3 is ${IGNORE_LIMITS.ruleLength + 1} characters long, at most ${IGNORE_LIMITS.ruleLength} are allowed.`,
+    );
+    const comments = `${'# comment\n'.repeat(5000)}${'y'.repeat(IGNORE_LIMITS.ruleLength)}\n`;
+    expect(new BackupIgnoreRules(comments).ignores('y'.repeat(IGNORE_LIMITS.ruleLength))).toBe(true);
   });
 });

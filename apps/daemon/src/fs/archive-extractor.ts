@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
+import { linkStaysInside } from './archive-links';
 import {
   type ArchiveEntry,
   type ArchiveEntryHeader,
@@ -14,7 +15,7 @@ import type { Denylist } from './denylist';
 import type { DiskQuota } from './disk-quota';
 import { ExtractDirectories } from './extract-directories';
 import { errnoOf, FilesystemError, isDiskFull, isFilesystemError } from './filesystem-error';
-import type { Jail } from './jail';
+import type { DirectoryHandle, Jail } from './jail';
 import { pathComponents } from './jail-path';
 import { writeAll } from './write-all';
 
@@ -38,6 +39,35 @@ export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
   ratioFloorBytes: 256 * 1024 ** 2,
 };
 
+/**
+ * A backup being restored rather than an archive decompressed: links are made (those that stay inside, see
+ * archive-links.ts), there is no ratio or entry bound of the files API (the archive is the daemon's own, bounded by
+ * the room), and `beforeWrite` (the truncate) runs only once the pre-scan accepted the whole archive.
+ */
+export interface RestoreOptions {
+  /** Bytes the archive may hold: the disk limit or the node's free space, counting what `beforeWrite` frees. */
+  roomBytes: number;
+  beforeWrite?: () => Promise<void>;
+}
+
+/**
+ * What a restore into `root` may write: the server's disk limit less what is used and promised (all of it is freed
+ * first when `truncating`), and never more than the node's disk has free (plus what the truncate frees), so a
+ * restore that cannot fit is refused before anything is removed.
+ */
+export async function restoreRoomBytes(quota: DiskQuota, root: string, truncating: boolean): Promise<number> {
+  const used = await quota.usedBytes();
+  const freed = truncating ? used : 0;
+  const disk = await fs.statfs(root);
+  const free = disk.bavail * disk.bsize + freed;
+  const limit = quota.limitBytes;
+  if (limit <= 0) return free;
+  return Math.max(0, Math.min(free, limit - used - quota.reservedBytes + freed));
+}
+
+/** Entries one restore may hold (a backup of more files than this is not expected from a game server). */
+export const RESTORE_MAX_ENTRIES = 5_000_000;
+
 export interface ExtractResult {
   /** Files and directories written. */
   entries: number;
@@ -50,6 +80,8 @@ interface CheckedEntry {
   components: string[];
   header: ArchiveEntryHeader;
   skip?: string;
+  /** A restore's link: made once every file is written, so no entry is ever written through it. */
+  link?: string;
 }
 
 /**
@@ -60,11 +92,33 @@ interface CheckedEntry {
 class EntryChecker {
   count = 0;
   total = 0;
+  /** A restore's links and the folders its entries lie in: an entry below a link of the archive is refused. */
+  readonly #links = new Set<string>();
+  readonly #folders = new Set<string>();
 
   constructor(
     private readonly limits: ExtractLimits,
     private readonly base: readonly string[],
+    private readonly makeLinks = false,
   ) {}
+
+  /** After the pre-scan: refuses an archive where an entry would be written through one of its own links. */
+  assertNothingBelowLinks(): void {
+    for (const link of this.#links) {
+      if (this.#folders.has(link)) {
+        throw new FilesystemError('EARCHIVE', `The archive entry "${link}" is a link with entries below it.`);
+      }
+    }
+  }
+
+  #noteFolders(components: readonly string[]): void {
+    if (!this.makeLinks) return;
+    for (let length = components.length - 1; length > 0; length -= 1) {
+      const key = components.slice(0, length).join('/');
+      if (this.#folders.has(key)) return;
+      this.#folders.add(key);
+    }
+  }
 
   check(header: ArchiveEntryHeader): CheckedEntry {
     this.count += 1;
@@ -86,6 +140,15 @@ class EntryChecker {
     }
     const components = [...this.base, ...relative];
     if (header.type === 'hardlink') throw unsafe('is a hard link, which cannot be extracted safely');
+    this.#noteFolders(components);
+    if (header.type === 'symlink' && this.makeLinks) {
+      const target = header.linkname ?? '';
+      if (relative.length === 0 || !linkStaysInside(components, target)) {
+        throw unsafe("is a link pointing outside of the server's directory");
+      }
+      this.#links.add(components.join('/'));
+      return { components, header, link: target };
+    }
     if (header.type === 'symlink') {
       const target = header.linkname ?? '';
       if (target === '' || target.startsWith('/')) throw unsafe('is a link pointing outside of the archive');
@@ -121,11 +184,21 @@ export async function extractArchive(options: {
   denylist: Denylist;
   quota: DiskQuota;
   limits: ExtractLimits;
+  restore?: RestoreOptions;
 }): Promise<ExtractResult> {
-  const { jail, handle, kind, archiveBytes, base, denylist, quota, limits } = options;
+  const { jail, handle, kind, archiveBytes, base, denylist, quota, restore } = options;
   if (!(await isSupported(kind))) throw new FilesystemError('EUNSUPPORTED');
+  const limits: ExtractLimits =
+    restore === undefined
+      ? options.limits
+      : {
+          maxEntries: RESTORE_MAX_ENTRIES,
+          maxTotalBytes: restore.roomBytes,
+          maxRatio: Number.POSITIVE_INFINITY,
+          ratioFloorBytes: Number.POSITIVE_INFINITY,
+        };
 
-  const room = await quota.remainingBytes();
+  const room = restore === undefined ? await quota.remainingBytes() : restore.roomBytes;
   // The decompressed stream may exceed the entries' data by headers and padding, not by more.
   const streamCap = (declared: number) => declared + 1024 * 1024 + 1024 * limits.maxEntries;
   const entries = (withData: boolean, cap: number) =>
@@ -146,29 +219,77 @@ export async function extractArchive(options: {
     room,
     Math.max(limits.ratioFloorBytes, archiveBytes * limits.maxRatio),
   );
-  const scan = new EntryChecker(limits, base);
+  const makeLinks = restore !== undefined;
+  const scan = new EntryChecker(limits, base, makeLinks);
   for await (const entry of entries(false, streamCap(allowed))) scan.check(entry.header);
+  scan.assertNothingBelowLinks();
   if (scan.total > limits.ratioFloorBytes && scan.total / Math.max(archiveBytes, 1) > limits.maxRatio) {
     throw new FilesystemError('ETOOBIG');
   }
+  // The whole archive is known to be acceptable: only now may a restore remove the current files.
+  await restore?.beforeWrite?.();
   // Held for the whole extraction: parallel extractions (and writes) cannot share the same free space.
   const reservation = await quota.reserve(scan.total);
 
-  const check = new EntryChecker({ ...limits, maxTotalBytes: scan.total }, base);
+  const check = new EntryChecker({ ...limits, maxTotalBytes: scan.total }, base, makeLinks);
   const result: ExtractResult = { entries: 0, bytes: 0, skipped: [] };
   const directories = new ExtractDirectories(jail);
+  const links: CheckedEntry[] = [];
   try {
     for await (const entry of entries(true, streamCap(scan.total))) {
       const checked = check.check(entry.header);
+      if (checked.link !== undefined) {
+        links.push(checked);
+        continue;
+      }
       const written = await writeEntry(directories, denylist, checked, entry, result);
       result.bytes += written;
     }
+    check.assertNothingBelowLinks();
+    for (const link of links) await makeLink(directories, denylist, link, result);
   } finally {
     // What was written stays, even when a later entry failed.
     reservation.commit(result.bytes);
     await directories.closeAll();
   }
   return result;
+}
+
+/**
+ * Makes a restore's link as the backup stored it. Made under a temporary name and renamed over the entry's name, so
+ * a file or link of that name is replaced at once; a folder of that name stays (the link is skipped).
+ */
+async function makeLink(
+  directories: ExtractDirectories,
+  denylist: Denylist,
+  checked: CheckedEntry,
+  result: ExtractResult,
+): Promise<void> {
+  const { components, header } = checked;
+  if (denylist.matches(components)) {
+    result.skipped.push({ name: header.name, reason: 'present in the egg denylist' });
+    return;
+  }
+  const name = components.at(-1) as string;
+  const directory: DirectoryHandle = await directories.get(components.slice(0, -1));
+  const temporary = `.aerie-link-${process.pid}-${result.entries}-${Date.now().toString(36)}`;
+  await fs.symlink(checked.link as string, directory.child(temporary));
+  try {
+    await fs.rename(directory.child(temporary), directory.child(name));
+  } catch (error) {
+    await fs.unlink(directory.child(temporary)).catch(() => undefined);
+    const code = errnoOf(error);
+    if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') {
+      result.skipped.push({ name: header.name, reason: 'a directory of that name exists' });
+      return;
+    }
+    throw error;
+  }
+  await directories.jail.ownName(directory, name);
+  if (header.mtime !== undefined) {
+    await fs.lutimes(directory.child(name), header.mtime, header.mtime).catch(() => undefined);
+  }
+  result.entries += 1;
 }
 
 async function writeEntry(

@@ -7,6 +7,7 @@ import {
   type ExtractLimits,
   type ExtractResult,
   extractArchive,
+  restoreRoomBytes,
 } from './archive-extractor';
 import { detectArchive } from './archive-reader';
 import { type ArchiveFormat, type ArchiveItem, writeArchive } from './archive-writer';
@@ -59,7 +60,8 @@ export interface FileContents {
 /** A file's new contents: bytes at once, or a stream or any async source of pieces as they arrive. */
 /** What a backup leaves out (backups/ignore-rules.ts). */
 export interface BackupFilter {
-  ignores(relativePath: string, isDirectory: boolean): boolean;
+  /** May answer later: the rules give the event loop back while matching (backups/ignore-rules.ts). */
+  ignores(relativePath: string, isDirectory: boolean): boolean | Promise<boolean>;
   readonly canSkipIgnoredDirectories: boolean;
 }
 
@@ -437,7 +439,7 @@ export class ServerFilesystem {
       if (stats === undefined) continue; // gone since the listing
       const item: ArchiveItem = { name: path.join('/'), stats };
       if (stats.isDirectory()) {
-        const ignored = filter.ignores(item.name, true);
+        const ignored = await filter.ignores(item.name, true);
         if (ignored && filter.canSkipIgnoredDirectories) continue;
         const child = await openChildNoFollow(directory, name);
         if (child === undefined) continue;
@@ -453,7 +455,7 @@ export class ServerFilesystem {
         if (stillPending >= 0) pending.splice(stillPending);
         continue;
       }
-      if (filter.ignores(item.name, false)) continue;
+      if (await filter.ignores(item.name, false)) continue;
       if (stats.isSymbolicLink()) {
         item.linkTarget = await fs.readlink(directory.child(name)).catch(() => undefined);
         if (item.linkTarget === undefined) continue;
@@ -485,11 +487,12 @@ export class ServerFilesystem {
   }
 
   /**
-   * Extracts an archive that lies outside the server (a backup) into the root, with every check of `decompress`:
-   * the archive is refused whole, before anything is written, for names leaving the root, links, hard links,
-   * count, ratio or a total past the quota; denylisted entries are skipped.
+   * Restores a backup (an archive outside the server) into the root: the archive is refused whole, before anything
+   * is removed or written, for names leaving the root, links leading out or with entries below them, hard links, or
+   * a total past the disk limit; then, with `truncate`, everything in the root goes, and the entries are written
+   * with their links made as stored (archive-extractor.ts, archive-links.ts); denylisted entries are skipped.
    */
-  async extractFrom(handle: FileHandle): Promise<ExtractResult> {
+  async extractFrom(handle: FileHandle, options: { truncate?: boolean } = {}): Promise<ExtractResult> {
     const head = Buffer.alloc(512);
     const { bytesRead } = await handle.read(head, 0, 512, 0);
     const kind = detectArchive(head.subarray(0, bytesRead));
@@ -504,6 +507,10 @@ export class ServerFilesystem {
       denylist: this.denylist,
       quota: this.quota,
       limits: this.limits,
+      restore: {
+        roomBytes: await restoreRoomBytes(this.quota, this.jail.root, options.truncate === true),
+        beforeWrite: options.truncate === true ? () => this.truncate() : undefined,
+      },
     }).catch(fromSystemError);
   }
 
