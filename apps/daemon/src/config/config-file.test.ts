@@ -56,6 +56,7 @@ describe('DAEMON_CONFIG: the node configuration document', () => {
       backupDirectory: '/srv/aerie-daemon/backups',
       uploadLimitMb: 256,
       runtime: 'process',
+      gameNetworkAllow: [],
       logLevel: 'info',
     });
   });

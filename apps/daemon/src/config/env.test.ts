@@ -18,6 +18,7 @@ describe('loadDaemonConfig', () => {
       backupDirectory: path.resolve('data/daemon/backups'),
       uploadLimitMb: 100,
       runtime: 'process',
+      gameNetworkAllow: [],
       logLevel: 'info',
     });
     expect(loadDaemonConfig({ ...token, DATA_DIR: '/srv/aerie' }).dataDirectory).toBe('/srv/aerie/daemon');

@@ -71,7 +71,10 @@ async function hostKeyOf(port: number): Promise<string> {
 }
 
 describe('aerie daemon', () => {
-  it('listens for SFTP on DAEMON_SFTP_PORT with an ed25519 host key kept in its data directory', async () => {
+  // Two daemon starts through tsx: seconds each on a loaded machine.
+  it('listens for SFTP on DAEMON_SFTP_PORT with an ed25519 host key kept in its data directory', {
+    timeout: 20_000,
+  }, async () => {
     const port = await freePort();
     const first = start(port);
     await first.listening();

@@ -47,7 +47,8 @@ async function runGame(startup: string, options: { limits?: Partial<RuntimeLimit
   const runtime = testProcessRuntime(sandbox);
   const lines: string[] = [];
   runtime.on('output', (line) => lines.push(line));
-  const exited = waitForEvent<[RuntimeExit]>(runtime, 'exit').then(([exit]) => exit);
+  // A fork bomb's 600 processes take seconds to start and end on a loaded machine.
+  const exited = waitForEvent<[RuntimeExit]>(runtime, 'exit', () => true, 15_000).then(([exit]) => exit);
   await runtime.start({
     ...startOptions({ directory, startup }),
     uuid,
