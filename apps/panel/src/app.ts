@@ -2,6 +2,7 @@ import type { Config } from '@aerie/panel/config/load-config';
 import { PANEL_VERSION } from '@aerie/panel/config/version';
 import type { Db } from '@aerie/panel/db/database';
 import { registerCsrf } from '@aerie/panel/features/auth/csrf';
+import { connectionServerOptions, guardPanelConnections } from '@aerie/panel/http/connection-guard';
 import { registerErrorHandling } from '@aerie/panel/http/error-handler';
 import { registerJsonBodyParser } from '@aerie/panel/http/json-body-parser';
 import { docsRoutes } from '@aerie/panel/http/openapi/docs.routes';
@@ -60,6 +61,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Fail before anything is set up when the web app is not built.
   const shell = HtmlShell.load(config.webDist);
   const app = Fastify({
+    ...connectionServerOptions(config.connections),
     logger: options.logger ?? { level: config.logLevel },
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: JSON_BODY_LIMIT_BYTES,
@@ -67,6 +69,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Request logs of every asset and poll would drown the useful lines.
     logController: new LogController({ disableRequestLogging: true }),
   });
+  guardPanelConnections(app, config.connections);
   const ctx = createAppContext({ ...options, log: app.log });
   app.decorate('ctx', ctx);
   app.decorateRequest('session', null);

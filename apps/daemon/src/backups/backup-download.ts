@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { attachmentDisposition } from '../http/content-disposition';
 import { HttpError, NOT_FOUND_MESSAGE } from '../http/http-errors';
@@ -11,10 +12,14 @@ import type { BackupService } from './backup-service';
  */
 export async function backupDownloadRoute(
   scope: FastifyInstance,
-  options: { backups: BackupService; authorise: (token: string | undefined) => Promise<SignedFileAccess> },
+  options: {
+    backups: BackupService;
+    /** Checks the token; a valid one proves the connection (see connection-guard.ts). */
+    authorise: (token: string | undefined, socket: Socket) => Promise<SignedFileAccess>;
+  },
 ): Promise<void> {
   scope.get<{ Querystring: { token?: string } }>('/download/backup', async (request, reply) => {
-    const { claims } = await options.authorise(request.query.token);
+    const { claims } = await options.authorise(request.query.token, request.raw.socket);
     const backup = (claims.backup_uuid ?? '').toLowerCase();
     const archive = await options.backups.openArchive(backup);
     if (!archive) throw new HttpError(404, NOT_FOUND_MESSAGE);

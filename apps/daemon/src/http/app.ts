@@ -3,7 +3,7 @@ import type { BackupService } from '../backups/backup-service';
 import { FilesystemError, isDiskFull } from '../fs/filesystem-error';
 import type { ServerManager } from '../server/server-manager';
 import { systemInfo } from '../system/system-info';
-import { connectionServerOptions, guardConnections } from './connection-guard';
+import { connectionServerOptions, guardConnections, proveConnection } from './connection-guard';
 import { type ConnectionLimits, defaultConnectionLimits } from './connection-limits';
 import { corsHook } from './cors';
 import { HttpError, INTERNAL_ERROR_MESSAGE, NOT_FOUND_MESSAGE, UNPARSABLE_BODY_MESSAGE } from './http-errors';
@@ -111,6 +111,8 @@ export function buildDaemonApp(options: DaemonAppOptions): FastifyInstance {
   if (options.registerPublic) app.register(async (root) => options.registerPublic?.(root, manager, config));
   app.register(async (scope) => {
     scope.addHook('onRequest', nodeTokenAuth(config.token));
+    // Past the token check (a refusal ends the hooks): the panel's connection is never closed to make room.
+    scope.addHook('onRequest', async (request) => proveConnection(request.raw.socket));
     scope.get('/api/system', () => systemInfo(config.dataDirectory));
     await serverRoutes(scope, manager, options.backups);
     await options.registerProtected?.(scope, manager, config);

@@ -91,39 +91,109 @@ function request(
   });
 }
 
-describe('connection caps', () => {
-  it('destroys a connection past the per-address cap at once; another address still gets in', async () => {
-    const { port } = await start({ maxPerAddress: 5, headersTimeoutMs: 20_000 });
-    const held = await Promise.all(Array.from({ length: 5 }, () => rawClient(port, { send: HALF_REQUEST })));
-    const refused = await rawClient(port, { send: HALF_REQUEST });
-    expect(await refused.closed).toBeLessThan(1000);
-    expect(refused.received()).toBe('');
-    await expect(request(port, '/api/system')).rejects.toThrow();
+/** Resolves once `check` holds; rejects after `timeoutMs`. */
+async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await sleep(20);
+  }
+}
 
-    expect(await request(port, '/api/system', { localAddress: '127.0.0.2' })).toBe(200);
-    expect(held.every((client) => client.isOpen())).toBe(true);
-
-    // A place freed is a place taken again.
-    held[0]?.socket.destroy();
-    await held[0]?.closed;
-    await sleep(50);
-    expect(await request(port, '/api/system')).toBe(200);
+/** A request on a kept-alive agent: the status, and whether it went out on a connection used before. */
+function onAgent(port: number, agent: http.Agent, route = '/api/system') {
+  return new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+    const outgoing = http.get(
+      { host: '127.0.0.1', port, path: route, agent, headers: { authorization: `Bearer ${NODE_TOKEN}` } },
+      (response) => {
+        response.resume();
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, reused: outgoing.reusedSocket }),
+        );
+      },
+    );
+    outgoing.on('error', reject);
   });
+}
 
-  it('closes connections past the server-wide ceiling, whatever their address', async () => {
-    const { port } = await start({ maxConnections: 6, maxPerAddress: 100, headersTimeoutMs: 20_000 });
-    const held = await Promise.all(
-      Array.from({ length: 6 }, (_, i) =>
-        rawClient(port, { localAddress: `127.0.0.${10 + i}`, send: HALF_REQUEST }),
+/** `count` half-sent requests from each of 127.0.0.`first`…127.0.0.`last`, opened one address after another. */
+async function flood(port: number, first: number, last: number, count: number): Promise<RawClient[]> {
+  const held: RawClient[] = [];
+  for (let address = first; address <= last; address += 1) {
+    const opened = await Promise.all(
+      Array.from({ length: count }, () =>
+        rawClient(port, { localAddress: `127.0.0.${address}`, send: HALF_REQUEST }),
       ),
     );
-    await sleep(50);
-    await expect(request(port, '/api/system', { localAddress: '127.0.0.30' })).rejects.toThrow();
-    expect(held.every((client) => client.isOpen())).toBe(true);
-    held[0]?.socket.destroy();
+    held.push(...opened);
+  }
+  return held;
+}
+
+describe('connection caps', () => {
+  it("past the per-address cap, closes that address's longest-idle connection for the new one, never a proven one", async () => {
+    const { port } = await start({ maxPerAddress: 5, headersTimeoutMs: 20_000, keepAliveTimeoutMs: 20_000 });
+    const held = await Promise.all(Array.from({ length: 5 }, () => rawClient(port, { send: HALF_REQUEST })));
+    // The address's own real request gets in: the oldest half-sent request makes room, unanswered.
+    expect(await request(port, '/api/system')).toBe(200);
     await held[0]?.closed;
+    expect(held[0]?.received()).toBe('');
+    expect(held.slice(1).every((client) => client.isOpen())).toBe(true);
+    expect(await request(port, '/api/system', { localAddress: '127.0.0.2' })).toBe(200);
+
+    // Five connections that proved themselves with the node token and wait, kept alive, from one address: a sixth
+    // connection from there is closed at once and the five stay usable.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 5, localAddress: '127.0.0.3' });
+    const first = await Promise.all(Array.from({ length: 5 }, () => onAgent(port, agent)));
+    expect(first.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    const sixth = await rawClient(port, { localAddress: '127.0.0.3', send: HALF_REQUEST });
+    expect(await sixth.closed).toBeLessThan(1000);
+    expect(sixth.received()).toBe('');
+    const again = await Promise.all(Array.from({ length: 5 }, () => onAgent(port, agent)));
+    expect(again).toEqual(Array(5).fill({ status: 200, reused: true }));
+    agent.destroy();
+  });
+
+  it('lets every real request in while connections from 99 addresses fill the ceiling', async () => {
+    const ceiling = 300;
+    const { port, app } = await start({
+      maxConnections: ceiling,
+      maxPerAddress: 10,
+      headersTimeoutMs: 20_000,
+      keepAliveTimeoutMs: 20_000,
+    });
+    // A panel connection that proved itself before the flood.
+    const panelAgent = new http.Agent({ keepAlive: true, maxSockets: 1, localAddress: '127.0.0.200' });
+    expect(await onAgent(port, panelAgent)).toEqual({ status: 200, reused: false });
+
+    // 127.0.0.2 … 127.0.0.100 open 4 half-sent requests each: 396 connections for 300 places.
+    const held = await flood(port, 2, 100, 4);
+    // The daemon accepts the last of them a moment after the client saw them connect.
+    await until(() => held.filter((client) => client.isOpen()).length === ceiling - 1);
+    // Five real requests, from fresh addresses and from the flood's own: 5 of 5 answered.
+    const statuses = await Promise.all(
+      ['127.0.0.101', '127.0.0.102', '127.0.0.103', '127.0.0.2', '127.0.0.100'].map((localAddress) =>
+        request(port, '/api/system', { localAddress }).catch(() => 0),
+      ),
+    );
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    // The flood's oldest connections went to make room, its newest are held.
+    expect(held[0]?.isOpen()).toBe(false);
+    expect(held.at(-1)?.isOpen()).toBe(true);
+    // The panel's kept-alive connection was never closed for the flood.
+    expect(await onAgent(port, panelAgent)).toEqual({ status: 200, reused: true });
+    panelAgent.destroy();
+
+    // A refused node token proves nothing: its connection is one the flood may close.
+    const wrong = await rawClient(port, {
+      localAddress: '127.0.0.150',
+      send: 'GET /api/system HTTP/1.1\r\nHost: daemon\r\nAuthorization: Bearer wrong\r\n\r\n',
+    });
     await sleep(50);
-    expect(await request(port, '/api/system', { localAddress: '127.0.0.30' })).toBe(200);
+    expect(wrong.received()).toMatch(/^HTTP\/1\.1 403/);
+    await flood(port, 151, 190, 10);
+    await until(() => !wrong.isOpen());
+    expect(app.server.listening).toBe(true);
   });
 
   it('reads the ceiling from the descriptor limit: min(limit - 256, 16384)', async () => {

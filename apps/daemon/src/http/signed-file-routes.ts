@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import { BACKUP_DOWNLOAD_PURPOSE } from '@aerie/shared/backups/backups-daemon-wire';
 import { FILE_DOWNLOAD_PURPOSE, FILE_UPLOAD_PURPOSE } from '@aerie/shared/files/file-wire';
@@ -11,6 +12,7 @@ import type { BackupService } from '../backups/backup-service';
 import { FilesystemError, type FilesystemErrorCode } from '../fs/filesystem-error';
 import type { ServerManager } from '../server/server-manager';
 import type { DaemonAppConfig, DaemonAppOptions } from './app';
+import { proveConnection } from './connection-guard';
 import { attachmentDisposition } from './content-disposition';
 import { HttpError, UNPARSABLE_BODY_MESSAGE } from './http-errors';
 import { drainRefusedBody } from './refused-body';
@@ -61,22 +63,27 @@ async function registerSignedFileRoutes(
   usedTokens: UsedTokenStore,
 ): Promise<void> {
   const limitBytes = options.uploadLimitMb * 1024 * 1024;
-  const authorise = (
+  const authorise = async (
     token: string | undefined,
     purpose: typeof FILE_DOWNLOAD_PURPOSE | typeof FILE_UPLOAD_PURPOSE | typeof BACKUP_DOWNLOAD_PURPOSE,
-  ) =>
-    authoriseSignedFile(token, {
+    socket: Socket,
+  ) => {
+    const access = await authoriseSignedFile(token, {
       purpose,
       nodeToken: config.token,
       manager,
       usedTokens,
       denylist: options.denylist,
     });
+    // A valid signed URL: its connection (a long upload or download) is never closed to make room.
+    proveConnection(socket);
+    return access;
+  };
 
   if (options.backups) {
     await backupDownloadRoute(scope, {
       backups: options.backups,
-      authorise: (token) => authorise(token, BACKUP_DOWNLOAD_PURPOSE),
+      authorise: (token, socket) => authorise(token, BACKUP_DOWNLOAD_PURPOSE, socket),
     });
   }
 
@@ -90,7 +97,11 @@ async function registerSignedFileRoutes(
 
   /** `GET /download/file?token=`: the token's `file_path`, as an attachment. Anything but a regular file is 404. */
   scope.get<{ Querystring: { token?: string } }>('/download/file', async (request, reply) => {
-    const { claims, server } = await authorise(request.query.token, FILE_DOWNLOAD_PURPOSE);
+    const { claims, server } = await authorise(
+      request.query.token,
+      FILE_DOWNLOAD_PURPOSE,
+      request.raw.socket,
+    );
     const files = await server.files();
     const { stream, size, entry } = await files.readFile(claims.file_path ?? '').catch((error: unknown) => {
       if (error instanceof FilesystemError && NOT_DOWNLOADABLE.has(error.code)) {
@@ -113,7 +124,11 @@ async function registerSignedFileRoutes(
   scope.post<{ Querystring: { token?: string; directory?: string } }>(
     '/upload/file',
     async (request, reply) => {
-      const { claims, server } = await authorise(request.query.token, FILE_UPLOAD_PURPOSE);
+      const { claims, server } = await authorise(
+        request.query.token,
+        FILE_UPLOAD_PURPOSE,
+        request.raw.socket,
+      );
       if (!request.isMultipart()) throw new HttpError(400, NOT_MULTIPART_MESSAGE);
       const files = await server.files();
       // Staged bytes hold their place in the quota from the first one; each file's own write then takes over.

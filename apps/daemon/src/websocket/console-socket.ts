@@ -6,7 +6,7 @@ import { type DaemonJwtClaims, verifyDaemonJwt } from '../auth/daemon-jwt';
 import type { JwtDenylist } from '../auth/jwt-denylist';
 import { DAEMON_PERMISSIONS, hasPermission } from '../auth/permissions';
 import { type ConsoleServer, POWER_LOCKED_MESSAGE, type PowerAction } from '../server/console-server';
-import type { ConnectionSlot } from './connection-registry';
+import type { ConnectionSlot, Refusal, SocketIdentity } from './connection-registry';
 import type { ConsoleHub, HubEvent, HubEvents } from './console-hub';
 import { encodeMessage, parseMessage, type SocketMessage } from './socket-message';
 import { type OutboxKind, SocketOutbox } from './socket-outbox';
@@ -29,6 +29,19 @@ const POWER_PERMISSIONS: Record<PowerAction, string> = {
 };
 
 const isPowerAction = (value: string): value is PowerAction => Object.hasOwn(POWER_PERMISSIONS, value);
+
+/** How a socket refused a console place is closed. */
+const REFUSAL_CLOSES: Record<Refusal, { code: number; reason: string }> = {
+  server: CLOSE.serverFull,
+  user: CLOSE.userFull,
+  ip: CLOSE.addressFull,
+};
+
+/** Whose places a token counts against: its user, and whether it holds `*` (owner or root admin). */
+function socketIdentity(claims: DaemonJwtClaims): SocketIdentity {
+  const user = claims.user_uuid ?? (claims.user_id === undefined ? '' : `#${claims.user_id}`);
+  return { user, owner: claims.permissions.includes('*') };
+}
 
 export interface ConsoleSocketOptions {
   ws: WebSocket;
@@ -112,11 +125,6 @@ export class ConsoleSocket {
     if (problem?.code === 'denylisted') this.#end('jwt error', [problem.message], CLOSE.tokenRevoked);
   }
 
-  /** Another unauthenticated socket needed this one's place (see ConnectionRegistry). */
-  evict(): void {
-    this.#close(CLOSE.evicted);
-  }
-
   async #handle(message: SocketMessage): Promise<void> {
     if (this.#closed) return;
     // A suspended server takes nothing, not even an auth: the socket is told and closed.
@@ -150,8 +158,8 @@ export class ConsoleSocket {
     if (this.#closed || this.#server.isSuspended) return this.revalidate();
     const first = this.#claims === undefined;
     if (first) {
-      const refusal = this.#options.slot?.authenticate();
-      if (refusal) return this.#close(refusal === 'server' ? CLOSE.serverFull : CLOSE.addressFull);
+      const refusal = this.#options.slot?.authenticate(socketIdentity(result.claims));
+      if (refusal) return this.#close(REFUSAL_CLOSES[refusal]);
     }
     this.#claims = result.claims;
     this.#jwtErrorSent = false;

@@ -27,7 +27,7 @@ beforeAll(async () => {
     limits: {
       maxSocketsPerServer: many,
       maxSocketsPerIp: many,
-      maxPendingPerServer: many,
+      maxSocketsPerUser: many,
       maxPendingPerIp: many,
       messagesPerSecond: 1000,
       messageBurst: 1000,

@@ -19,9 +19,9 @@ async function start(options: Parameters<typeof startConsoleDaemon>[0] = {}) {
 }
 
 /** The HTTP status and body of a refused upgrade, or 'open'. */
-async function upgrade(url: string, origin?: string | null) {
+async function upgrade(url: string, origin?: string | null, localAddress?: string) {
   try {
-    const socket = await TestSocket.open(url, { origin });
+    const socket = await TestSocket.open(url, { origin, localAddress });
     daemon?.track(socket);
     return 'open';
   } catch (error) {
@@ -91,7 +91,7 @@ describe('console websocket: who may connect', () => {
 
   it('holds the cap against a burst of simultaneous authentications', async () => {
     const { url, track } = await start({
-      limits: { maxSocketsPerServer: 5, maxPendingPerServer: 20, maxPendingPerIp: 20 },
+      limits: { maxSocketsPerServer: 5, maxPendingPerIp: 20 },
     });
     const sockets = await Promise.all(
       Array.from({ length: 12 }, async () => track(await TestSocket.open(url()))),
@@ -113,53 +113,155 @@ describe('console websocket: who may connect', () => {
 describe('console websocket: sockets that never authenticate', () => {
   it('cannot keep a real user off the console, and are closed after the auth time-out', async () => {
     const { url, track, server, connections } = await start({ limits: { authTimeoutMs: 1500 } });
-    // 40 sockets with the panel's Origin and no token: 5 from each of eight addresses, and 10 more from the very
-    // address a real user is on.
+    // 45 sockets with the panel's Origin and no token: 5 from each of eight addresses, and 5 from the very
+    // address a neighbour of theirs is on. Each address's sixth is refused before the upgrade.
     const attackers: TestSocket[] = [];
-    for (let address = 2; address <= 9; address += 1) {
-      for (let i = 0; i < 5; i += 1) {
+    for (let address = 1; address <= 9; address += 1) {
+      for (let i = 0; i < DEFAULT_WEBSOCKET_LIMITS.maxPendingPerIp; i += 1) {
         attackers.push(track(await TestSocket.open(url(), { localAddress: `127.0.0.${address}` })));
       }
     }
-    for (let i = 0; i < 10; i += 1) attackers.push(track(await TestSocket.open(url())));
-    expect(attackers).toHaveLength(50);
-    const pending = connections.countsOf(SERVER_A).pending;
-    expect(pending).toBeLessThanOrEqual(DEFAULT_WEBSOCKET_LIMITS.maxPendingPerServer);
+    expect(await upgrade(url(), undefined, '127.0.0.2')).toEqual({
+      status: 429,
+      body: { error: REFUSALS.pending },
+    });
+    expect(connections.countsOf(SERVER_A).pending).toBe(45);
 
-    // One real user from a fresh address, one from the attackers' own address: both get in.
+    // A real user from another address gets in at once, and none of the sockets without a token is closed for it.
     const user = track(await TestSocket.open(url(), { localAddress: '127.0.0.20' }));
     await user.auth(await token());
-    const neighbour = track(await TestSocket.open(url()));
-    await neighbour.auth(await token());
+    expect(attackers.every((socket) => socket.ws.readyState === socket.ws.OPEN)).toBe(true);
     await server().power('start');
     await user.next('status', (args) => args[0] === 'running', 15_000);
+
+    // Every one of them is closed at the time-out; then their neighbour gets in too.
+    const closes = await Promise.all(attackers.map((socket) => socket.closed));
+    const reasons = new Set(closes.map((close) => `${close.code} ${close.reason}`));
+    expect(reasons).toEqual(new Set([`1008 ${CLOSE.authTimeout.reason}`]));
+    await until(() => connections.countsOf(SERVER_A).pending === 0);
+    const neighbour = track(await TestSocket.open(url(), { localAddress: '127.0.0.2' }));
+    await neighbour.auth(await token());
     server().sendCommand('say hello');
     await user.next('console output', (args) => args[0] === '[Server] hello');
     await neighbour.waitFor((m) => m.event === 'console output' && m.args?.[0] === '[Server] hello');
-
-    // Every one of them is closed: evicted by a newer one, or at the time-out.
-    const closes = await Promise.all(attackers.map((socket) => socket.closed));
-    const reasons = new Set(closes.map((close) => `${close.code} ${close.reason}`));
-    expect(reasons).toEqual(new Set([`1008 ${CLOSE.evicted.reason}`, `1008 ${CLOSE.authTimeout.reason}`]));
-    // The daemon sees each TCP close a moment after the client does.
-    await until(() => connections.countsOf(SERVER_A).pending === 0);
     expect(connections.countsOf(SERVER_A)).toEqual({ authenticated: 2, pending: 0 });
-    expect(user.ws.readyState).toBe(user.ws.OPEN);
-    expect(neighbour.ws.readyState).toBe(neighbour.ws.OPEN);
+  }, 30_000);
+
+  it('never closes a socket that is about to authenticate: a churning flood from 3 addresses, 10 users in', async () => {
+    const { url, track, connections } = await start();
+    // Three addresses open token-less sockets as fast as they can, keeping their allowance full and asking for
+    // more (each refusal or close is followed by a new attempt).
+    let flooding = true;
+    let opened = 0;
+    const flood = async (address: string) => {
+      while (flooding) {
+        try {
+          const socket = track(await TestSocket.open(url(), { localAddress: address }));
+          opened += 1;
+          // Held a little, then dropped for a fresh one.
+          setTimeout(() => socket.ws.terminate(), 200);
+        } catch {
+          // Refused (429): ask again.
+        }
+      }
+    };
+    const floods = ['127.0.0.2', '127.0.0.3', '127.0.0.4'].flatMap((address) => [
+      flood(address),
+      flood(address),
+      flood(address),
+    ]);
+    await until(() => opened >= 30);
+
+    // A real user connects ten times, each time sending `auth` 50 ms after the upgrade, as a page does.
+    const jwt = await token();
+    const outcomes: string[] = [];
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      const user = track(await TestSocket.open(url(), { localAddress: '127.0.0.20' }));
+      await sleep(50);
+      user.send('auth', [jwt]);
+      const reply = await Promise.race([
+        user.waitFor((m) => m.event === 'auth success').then(() => 'auth success'),
+        user.closed.then((close) => `closed ${close.code} ${close.reason}`),
+      ]);
+      outcomes.push(reply);
+      user.ws.terminate();
+      await user.closed;
+    }
+    flooding = false;
+    await Promise.all(floods);
+    expect(outcomes).toEqual(Array<string>(10).fill('auth success'));
+    // The flood was real: far more sockets were opened than the users'.
+    expect(opened).toBeGreaterThan(30);
+    await until(() => connections.countsOf(SERVER_A).authenticated === 0);
   }, 30_000);
 
   it('keeps at most the per-address allowance of unauthenticated sockets from one address', async () => {
-    const { url, track, connections } = await start({
-      limits: { maxPendingPerIp: 3, maxPendingPerServer: 50 },
-    });
+    const { url, track, connections } = await start({ limits: { maxPendingPerIp: 3 } });
     const sockets: TestSocket[] = [];
-    for (let i = 0; i < 8; i += 1) sockets.push(track(await TestSocket.open(url())));
-    await sleep(100);
+    for (let i = 0; i < 3; i += 1) sockets.push(track(await TestSocket.open(url())));
+    for (let i = 0; i < 5; i += 1) {
+      expect(await upgrade(url())).toEqual({ status: 429, body: { error: REFUSALS.pending } });
+    }
     expect(connections.countsOf(SERVER_A).pending).toBe(3);
-    // The oldest went first; the newest three are still open.
-    expect(sockets.slice(5).every((socket) => socket.ws.readyState === socket.ws.OPEN)).toBe(true);
-    expect(await sockets[0]?.closed).toEqual({ code: 1008, reason: CLOSE.evicted.reason });
+    expect(sockets.every((socket) => socket.ws.readyState === socket.ws.OPEN)).toBe(true);
+    // One that authenticates leaves the allowance: its address may open another.
+    await sockets[0]?.auth(await token());
+    await track(await TestSocket.open(url())).auth(await token());
   });
+});
+
+describe('console websocket: one user cannot hold every place of a server', () => {
+  const subuserToken = (user: string) =>
+    signTestToken({
+      server_uuid: SERVER_A,
+      permissions: ['websocket.connect', 'control.console'],
+      user_uuid: user,
+    });
+  const ownerToken = () =>
+    signTestToken({
+      server_uuid: SERVER_A,
+      permissions: ['*'],
+      user_uuid: '0f0e0d0c-0b0a-4908-8706-050403020100',
+    });
+
+  /** Opens and authenticates sockets one after another until one is refused; the admitted ones and the close. */
+  async function fill(url: string, jwt: string, track: ConsoleDaemon['track'], upTo: number) {
+    const admitted: TestSocket[] = [];
+    for (let i = 0; i < upTo; i += 1) {
+      const socket = track(await TestSocket.open(url));
+      socket.send('auth', [jwt]);
+      const reply = await Promise.race([
+        socket.waitFor((m) => m.event === 'auth success').then(() => undefined),
+        socket.closed,
+      ]);
+      if (reply) return { admitted, refusal: reply };
+      admitted.push(socket);
+    }
+    return { admitted, refusal: undefined };
+  }
+
+  it('stops a subuser at the per-user cap, subusers together short of the server cap, and lets the owner in', async () => {
+    const { url, track, connections } = await start();
+    const { maxSocketsPerServer, maxSocketsPerUser } = DEFAULT_WEBSOCKET_LIMITS;
+    // One subuser tries to take all 30 places.
+    const greedy = await fill(url(), await subuserToken('11111111-1111-4111-8111-111111111111'), track, 30);
+    expect(greedy.admitted).toHaveLength(maxSocketsPerUser);
+    expect(greedy.refusal).toEqual({ code: 1013, reason: CLOSE.userFull.reason });
+
+    // Other subusers share what is left but the owner's share (30 − 10 = 20 places for all subusers).
+    const second = await fill(url(), await subuserToken('22222222-2222-4222-8222-222222222222'), track, 30);
+    expect(second.admitted).toHaveLength(maxSocketsPerServer - 2 * maxSocketsPerUser);
+    const third = await fill(url(), await subuserToken('33333333-3333-4333-8333-333333333333'), track, 30);
+    expect(third.admitted).toHaveLength(0);
+    expect(third.refusal).toEqual({ code: 1013, reason: CLOSE.serverFull.reason });
+
+    // The owner still gets in, up to their own cap.
+    const owner = await fill(url(), await ownerToken(), track, 30);
+    expect(owner.admitted).toHaveLength(maxSocketsPerUser);
+    expect(owner.refusal).toEqual({ code: 1013, reason: CLOSE.userFull.reason });
+    await until(() => connections.countsOf(SERVER_A).pending === 0);
+    expect(connections.countsOf(SERVER_A).authenticated).toBe(maxSocketsPerServer);
+  }, 30_000);
 });
 
 describe('console websocket: what a socket may send', () => {

@@ -1,6 +1,7 @@
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { JwtDenylist } from '../auth/jwt-denylist';
+import { addressKey, proveConnection } from '../http/connection-guard';
 import type { ConsoleServer } from '../server/console-server';
 import { ConnectionRegistry, type ConnectionSlot } from './connection-registry';
 import { ConsoleHub } from './console-hub';
@@ -26,6 +27,7 @@ export interface ConsoleWebsocketOptions {
 export const REFUSALS = {
   origin: 'This origin may not open a console connection to this daemon.',
   notFound: 'The requested resource does not exist on this instance.',
+  pending: 'Too many console connections from this address are waiting to authenticate; try again shortly.',
 } as const;
 
 interface ServerParams {
@@ -40,9 +42,10 @@ interface Upgrade {
 
 /**
  * `GET /api/servers/:server/ws`: the console websocket. Refused before the upgrade when the Origin is not the
- * panel's (403) or the server is unknown (404); after it, the socket speaks Wings' protocol (ConsoleSocket). It
- * starts in the small unauthenticated allowance and takes one of the server's console places at its first valid
- * `auth` (see ConnectionRegistry). Registers @fastify/websocket itself, inside its own scope.
+ * panel's (403), the server is unknown (404) or the client address already has its allowance of sockets waiting
+ * to authenticate (429); after it, the socket speaks Wings' protocol (ConsoleSocket). It starts in that allowance
+ * and takes one of the server's console places at its first valid `auth` (see ConnectionRegistry), which also
+ * proves its TCP connection to the HTTP guard. Registers @fastify/websocket itself, inside its own scope.
  */
 export const consoleWebsocket: FastifyPluginAsync<ConsoleWebsocketOptions> = async (app, options) => {
   const limits: ConsoleWebsocketLimits = { ...DEFAULT_WEBSOCKET_LIMITS, ...options.limits };
@@ -68,16 +71,22 @@ export const consoleWebsocket: FastifyPluginAsync<ConsoleWebsocketOptions> = asy
           return reply.code(404).send({ error: REFUSALS.notFound });
         }
         const raw = request.raw.socket;
-        const upgrade: Upgrade = {
-          socket: undefined,
-          // Evicted before the upgrade went through: there is no websocket to close yet, only the connection.
-          slot: connections.reserve(request.params.server, request.ip, () =>
-            upgrade.socket ? upgrade.socket.evict() : raw.destroy(),
-          ),
-        };
+        const slot = connections.reserve(request.params.server, addressKey(request.ip));
+        if (!slot) return reply.code(429).send({ error: REFUSALS.pending });
         // The TCP connection ending frees the slot, also when the upgrade itself never completes.
-        raw.once('close', upgrade.slot.release);
-        upgrades.set(request, upgrade);
+        raw.once('close', slot.release);
+        upgrades.set(request, {
+          socket: undefined,
+          slot: {
+            ...slot,
+            authenticate: (identity) => {
+              const refusal = slot.authenticate(identity);
+              // A console place: the HTTP guard never closes this connection to make room.
+              if (!refusal) proveConnection(raw);
+              return refusal;
+            },
+          },
+        });
       },
     },
     (ws, request) => {

@@ -8,15 +8,20 @@ export interface ConsoleWebsocketLimits {
    * that have not authenticated never take one of these places (they have their own allowance below).
    */
   maxSocketsPerServer: number;
+  /**
+   * Authenticated sockets one user (the token's `user_uuid`) may hold on one server; one more is closed with 1013.
+   * It is also the owner's share: sockets whose token lacks `*` (subusers) together hold at most
+   * `maxSocketsPerServer − maxSocketsPerUser` places, so however many sockets subusers open, the owner gets in.
+   */
+  maxSocketsPerUser: number;
   /** Authenticated sockets per client address over all servers; one more is closed with 1013. */
   maxSocketsPerIp: number;
   /**
-   * Sockets per server that have not authenticated yet. A new one past it evicts the oldest of them (closed with
-   * 1008) rather than being refused: whoever opens sockets without a token cannot keep a real user, who sends
-   * `auth` a moment after the upgrade, from getting in.
+   * Sockets per client address that have not authenticated yet; past it the upgrade is refused (429). A socket
+   * never makes room by closing another: sockets opened without a token, from any number of addresses, cannot
+   * close or keep out a real user, who sends `auth` a moment after the upgrade. Bounded in all by the HTTP
+   * connection guard and the auth time-out.
    */
-  maxPendingPerServer: number;
-  /** Sockets per client address that have not authenticated yet; past it the address's oldest one is evicted. */
   maxPendingPerIp: number;
   /** Largest inbound frame; a bigger one closes the socket with 1009. A JWT with every permission fits. */
   maxFrameBytes: number;
@@ -40,8 +45,8 @@ export interface ConsoleWebsocketLimits {
 
 export const DEFAULT_WEBSOCKET_LIMITS: Readonly<ConsoleWebsocketLimits> = {
   maxSocketsPerServer: 30,
+  maxSocketsPerUser: 10,
   maxSocketsPerIp: 50,
-  maxPendingPerServer: 10,
   maxPendingPerIp: 5,
   maxFrameBytes: 4 * 1024,
   messagesPerSecond: 10,
@@ -67,10 +72,13 @@ export const CLOSE = {
   rateLimited: { code: 1008, reason: 'message rate limit exceeded' },
   /** The panel denied the socket's token: the browser reconnects with a fresh one if it still may. */
   tokenRevoked: { code: 1008, reason: 'token revoked' },
-  evicted: { code: 1008, reason: 'too many unauthenticated connections' },
   serverFull: {
     code: 1013,
     reason: 'Too many console connections to this server; close one and try again.',
+  },
+  userFull: {
+    code: 1013,
+    reason: 'Too many console connections of this user to this server; close one and try again.',
   },
   addressFull: {
     code: 1013,

@@ -36,6 +36,15 @@ const wholeNumber = (fallback: string, message: string) =>
     .pipe(z.string().regex(/^\d{1,15}$/, message))
     .transform(Number);
 
+/** A whole number from 1 (at most 15 digits), unset by default. */
+const positiveCount = (message: string) =>
+  z
+    .string()
+    .trim()
+    .pipe(z.string().regex(/^[1-9]\d{0,14}$/, message))
+    .transform(Number)
+    .optional();
+
 /** A time zone this Node knows (the cron of schedules is read in it). */
 function isTimeZone(value: string): boolean {
   try {
@@ -128,6 +137,11 @@ export const envSchema = z
       .pipe(z.string().regex(/^[1-9]\d{0,3}$/, 'must be a whole number from 1 to 9999'))
       .transform(Number),
     TRUST_PROXY: z.string().trim().default('false'),
+    PANEL_MAX_CONNECTIONS: positiveCount('must be a whole number of connections from 1'),
+    PANEL_MAX_CONNECTIONS_PER_ADDRESS: positiveCount('must be a whole number of connections from 1'),
+    PANEL_HEADERS_TIMEOUT: positiveCount('must be a whole number of seconds from 1'),
+    PANEL_IDLE_TIMEOUT: positiveCount('must be a whole number of seconds from 1'),
+    PANEL_KEEP_ALIVE_TIMEOUT: positiveCount('must be a whole number of seconds from 1'),
     REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
     REDIS_PREFIX: z
       .string()

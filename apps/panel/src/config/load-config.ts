@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
+import { type ConnectionLimits, defaultConnectionLimits } from '@aerie/shared/net/connection-limits';
 import ipaddr from 'ipaddr.js';
 import { type Env, envSchema } from './env';
 
@@ -45,6 +46,12 @@ export interface Config {
    * proxy hops in front of the panel, or a list of addresses/CIDRs of trusted proxies.
    */
   trustProxy: boolean | number | string[];
+  /**
+   * Bounds on the panel's HTTP connections (PANEL_MAX_CONNECTIONS, PANEL_MAX_CONNECTIONS_PER_ADDRESS,
+   * PANEL_HEADERS_TIMEOUT, PANEL_IDLE_TIMEOUT, PANEL_KEEP_ALIVE_TIMEOUT), counted by the TCP peer whatever
+   * TRUST_PROXY says; see packages/shared/src/net/connection-limits.ts.
+   */
+  connections: ConnectionLimits;
   /**
    * Where state several panel processes share lives (REDIS_URL): rate limits, sign-in throttles, cross-process
    * events. Unset: in this process's memory. `prefix` (REDIS_PREFIX) starts every key and channel.
@@ -145,6 +152,20 @@ function parseTrustProxy(value: string): boolean | number | string[] | { error: 
   return entries;
 }
 
+/** The connection bounds: each variable given (counts, or seconds), the shared defaults for the rest. */
+function connectionLimits(e: Env): ConnectionLimits {
+  const defaults = defaultConnectionLimits();
+  const milliseconds = (seconds: number | undefined, fallback: number) =>
+    seconds === undefined ? fallback : seconds * 1000;
+  return {
+    maxConnections: e.PANEL_MAX_CONNECTIONS ?? defaults.maxConnections,
+    maxPerAddress: e.PANEL_MAX_CONNECTIONS_PER_ADDRESS ?? defaults.maxPerAddress,
+    headersTimeoutMs: milliseconds(e.PANEL_HEADERS_TIMEOUT, defaults.headersTimeoutMs),
+    idleTimeoutMs: milliseconds(e.PANEL_IDLE_TIMEOUT, defaults.idleTimeoutMs),
+    keepAliveTimeoutMs: milliseconds(e.PANEL_KEEP_ALIVE_TIMEOUT, defaults.keepAliveTimeoutMs),
+  };
+}
+
 /**
  * Builds the validated configuration from `env` (process.env by default) and `DATA_DIR/.env`.
  * @throws ConfigError naming each invalid variable, e.g. `PORT: must be a whole number between 0 and 65535 (got "abc")`.
@@ -214,6 +235,7 @@ export function loadConfig(env: Source = process.env): Config {
       rotateOldest: e.BACKUP_ROTATE_OLDEST,
     },
     trustProxy,
+    connections: connectionLimits(e),
     redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_PREFIX } : undefined,
     daemon: { port: e.DAEMON_PORT, sftpPort: e.DAEMON_SFTP_PORT, runtime: e.RUNTIME },
     demoPortRange: { from: e.DEMO_PORT_RANGE[0], to: e.DEMO_PORT_RANGE[1] },
