@@ -143,13 +143,16 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Adopt
     if (!this.#ended) this.#holder?.kill();
   }
 
-  /** Sums the whole process group from /proc: the game is often a child of the shell, with children of its own. */
+  /**
+   * The server's control group's memory where it has one; otherwise the whole process group's RSS from /proc (the
+   * game is often a child of the shell, with children of its own). CPU always from /proc.
+   */
   async usage(): Promise<RuntimeUsage> {
     if (!this.#running || this.#ended || !this.#group) return IDLE;
     const sample = await this.#group.sample();
     return {
       ...IDLE,
-      memoryBytes: sample.rssBytes,
+      memoryBytes: this.#context.sandbox.memoryInUse(this.#uuid) ?? sample.rssBytes,
       memoryLimitBytes: this.#memoryLimitBytes,
       cpuAbsolute: sample.cpuPercent,
     };

@@ -72,6 +72,22 @@ export class ServerCgroups {
     return pids.size;
   }
 
+  /**
+   * Memory the server's processes use, as Docker reports a container's: the group's usage without its inactive
+   * file cache, every page counted once however many processes share it (a sum of RSS counts shared pages each
+   * time: 724 MB once for a 256 MB server). Undefined without a memory group.
+   */
+  memoryInUse(uuid: string): number | undefined {
+    if (!this.#support.memory) return undefined;
+    const v2 = this.#support.version === 2;
+    const directory = v2 ? path.join(this.#root, PARENT, uuid) : this.#v1(uuid, 'memory');
+    const usage = Number(readOrEmpty(path.join(directory, v2 ? 'memory.current' : 'memory.usage_in_bytes')));
+    if (!Number.isFinite(usage) || usage <= 0) return undefined;
+    const stat = readOrEmpty(path.join(directory, 'memory.stat'));
+    const inactive = new RegExp(`^${v2 ? 'inactive_file' : 'total_inactive_file'} (\\d+)$`, 'm').exec(stat);
+    return Math.max(0, usage - (inactive ? Number(inactive[1]) : 0));
+  }
+
   /** Whether the kernel killed a process of this server for memory since its group was made (v1 and v2). */
   oomKills(uuid: string): number {
     const [memory] = this.#support.version === 2 ? this.#directories(uuid) : [this.#v1(uuid, 'memory')];
@@ -99,6 +115,11 @@ export class ServerCgroups {
       // -1 is v1's "unlimited"; the swap limit first when lowering, or the kernel refuses memory below it.
       const memory = limits.memoryMb > 0 ? String(memoryBytes(limits)) : '-1';
       await writeFile(path.join(directory, 'memory.limit_in_bytes'), memory);
+      // Wings' oom_disabled (Docker's OomKillDisable): at its limit the game waits for memory instead of being
+      // killed. Only v1 can; v2 has no such switch (Docker ignores it there too).
+      await writeFile(path.join(directory, 'memory.oom_control'), limits.oomDisabled ? '1' : '0').catch(
+        () => undefined,
+      );
       procs.push(path.join(directory, 'cgroup.procs'));
     }
     if (this.#support.pids) {

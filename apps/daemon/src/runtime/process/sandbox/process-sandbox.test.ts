@@ -170,6 +170,25 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
       expect(Number(refused)).toBeGreaterThan(88);
     });
 
+    it.runIf(root)(
+      'reports memory as its control group counts it: pages shared by forks once, not once per process',
+      {
+        timeout: 20_000,
+      },
+      async () => {
+        // 60 MB touched, then three forks: eight processes each showing ~60 MB of RSS, ~60 MB in all.
+        const forks = `python3 -c "import os,time; a=bytearray(60*2**20); [os.fork() for _ in range(3)]; print('forked', flush=True) if os.getpid() else 0; time.sleep(30)"`;
+        const { runtime, lines } = await runGame(forks, { limits: { memoryMb: 256 } });
+        for (let i = 0; i < 200 && !lines.includes('forked'); i++)
+          await new Promise((r) => setTimeout(r, 25));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const usage = await runtime.usage();
+        runtime.kill();
+        expect(usage.memoryBytes).toBeGreaterThan(50 * 1_000_000);
+        expect(usage.memoryBytes).toBeLessThan(256 * 1_000_000);
+      },
+    );
+
     it('stops a game that allocates past its memory limit', async () => {
       const grow = `node -e "const a=[];for(;;){a.push(Buffer.alloc(16*1024*1024,1));if(a.length%4===0)console.log('allocated '+a.length*16+' MB')}"`;
       const { lines, exited } = await runGame(grow, { limits: { memoryMb: 128 } });

@@ -322,6 +322,11 @@ export class ProcessSandbox {
     return this.#cgroups?.killAll(uuid) ?? 0;
   }
 
+  /** Memory of the server's control group, counted as Docker does; undefined without one (then: a sum of RSS). */
+  memoryInUse(uuid: string): number | undefined {
+    return this.#cgroups?.memoryInUse(uuid);
+  }
+
   /** Kernel out-of-memory kills in the server's control group since it was made (0 without a memory group). */
   oomKills(uuid: string): number {
     return this.#cgroups?.oomKills(uuid) ?? 0;
