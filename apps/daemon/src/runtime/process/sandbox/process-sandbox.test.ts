@@ -189,6 +189,33 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
       },
     );
 
+    it.runIf(root)(
+      'lets a game with oom_disabled wait at its memory limit instead of being killed (cgroup v1)',
+      {
+        timeout: 20_000,
+      },
+      async (context) => {
+        if (sandbox.cgroups?.version !== 1 || !sandbox.cgroups.memory) context.skip();
+        const grow = `node -e "const a=[];for(let i=0;i<12;i++){a.push(Buffer.alloc(16*1024*1024,1));console.log('allocated '+a.length*16+' MB')}"`;
+        const { runtime, lines, exited, uuid } = await runGame(grow, {
+          limits: { memoryMb: 128, oomDisabled: true },
+        });
+        let ended = false;
+        void exited.then(
+          () => {
+            ended = true;
+          },
+          () => {},
+        );
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        // Held at its limit, alive: the kernel did not kill it.
+        expect(ended).toBe(false);
+        expect(lines).not.toContain('allocated 192 MB');
+        expect(sandbox.oomKills(uuid)).toBe(0);
+        runtime.kill();
+      },
+    );
+
     it('stops a game that allocates past its memory limit', async () => {
       const grow = `node -e "const a=[];for(;;){a.push(Buffer.alloc(16*1024*1024,1));if(a.length%4===0)console.log('allocated '+a.length*16+' MB')}"`;
       const { lines, exited } = await runGame(grow, { limits: { memoryMb: 128 } });
