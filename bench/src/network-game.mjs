@@ -17,4 +17,6 @@ const server = createServer((socket) => {
   socket.on('end', () => socket.end(mode === 's' ? `${received}\n` : undefined));
   socket.on('error', () => socket.destroy());
 });
-server.listen(Number(process.env.SERVER_PORT), process.env.SERVER_IP || '0.0.0.0', () => console.log('ready'));
+server.listen(Number(process.env.SERVER_PORT), process.env.SERVER_IP || '0.0.0.0', () =>
+  console.log('ready'),
+);
