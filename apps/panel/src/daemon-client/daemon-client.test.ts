@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
 import { SecretBox } from '@aerie/panel/crypto/secret-box';
 import { startDaemonStandIn } from '@aerie/panel/test/daemon-stand-in';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +75,35 @@ describe('DaemonClient', () => {
     await expect(client.forServer(wrong, uuid).power('start')).rejects.toMatchObject({ status: 403 });
     const down = { ...node, daemonListen: 1 };
     await expect(client.forServer(down, uuid).power('start')).rejects.toBeInstanceOf(DaemonUnreachableError);
+  });
+
+  it('leaves a file body nobody reads harmless when the daemon goes mid-answer, and its reader still sees why', async () => {
+    // Half an answer, then the connection is gone: what an unread body meets when its time-out fires too.
+    const dying = createServer((_request, response) => {
+      response.writeHead(200, { 'content-length': '1000' });
+      response.write('partial');
+      setTimeout(() => response.socket?.destroy(), 50);
+    });
+    await new Promise<void>((resolve) => dying.listen(0, '127.0.0.1', resolve));
+    const port = (dying.address() as { port: number }).port;
+    try {
+      const dyingNode = { ...node, daemonListen: port };
+      const abandoned = await client.forServer(dyingNode, uuid).files.contents('/a.txt');
+      const read = await client.forServer(dyingNode, uuid).files.contents('/a.txt');
+      // The abandoned one errors with nobody reading: an uncaught error here fails the run (and used to end the
+      // panel's process).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(abandoned.status).toBe(200);
+      await expect(
+        (async () => {
+          for await (const _chunk of read.body) {
+            // reading until the daemon goes
+          }
+        })(),
+      ).rejects.toThrow();
+    } finally {
+      dying.close();
+    }
   });
 
   it("streams file contents with the answer's headers, and sends a write with its length", async () => {

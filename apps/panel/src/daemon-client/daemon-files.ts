@@ -60,6 +60,10 @@ export class DaemonServerFiles {
     });
     // fetch's body is Node's web stream; named so here because a DOM lib (the benchmarks') types it apart.
     const body = response.body ? Readable.fromWeb(response.body as NodeReadableStream) : Readable.from([]);
+    // A body nobody reads any more (the route failed after the call, the client left) still errors when its
+    // time-out fires or the daemon goes: with no listener that error would end the panel's process. Whoever reads
+    // it sees the error through the stream as before.
+    body.on('error', () => {});
     return { status: response.status, headers: response.headers, body };
   }
 

@@ -2,6 +2,7 @@ import { mountSmallDisk, type SmallDisk, smallDiskUnavailable } from '@aerie/dae
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser } from '@aerie/panel/test/factories';
+import { filesScenario } from '@aerie/panel/test/files-scenario';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +80,22 @@ describe.skipIf(skipReason !== undefined)(
       // A transaction left open would make this one fail ("cannot start a transaction within a transaction").
       expect((await browser.post('/api/client/account/api-keys', key)).statusCode).toBe(200);
       expect((await keys()).json().data).toHaveLength(1);
+    });
+
+    it('lets a user read a file while full: a read is never refused for want of its activity entry', async () => {
+      const f = await filesScenario(t, ['file.read-content']);
+      try {
+        // The scenario's own writes are done: every write from here needs new pages again.
+        await sql`pragma wal_checkpoint(truncate)`.execute(t.db);
+        await whileFull(async () => {
+          const read = await f.call(f.owner, 'GET', 'contents?file=hello.txt');
+          expect(read.statusCode).toBe(200);
+          expect(read.body).toBe('hello world\n');
+          expect((await f.call(f.owner, 'GET', 'download?file=hello.txt')).statusCode).toBe(200);
+        });
+      } finally {
+        await f.daemon.close();
+      }
     });
 
     it('lets an API key keep reading: its last use is recorded again once space is freed', async () => {

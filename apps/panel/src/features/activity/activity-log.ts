@@ -1,4 +1,5 @@
 import type { Db } from '@aerie/panel/db/database';
+import { isDiskFull } from '@aerie/panel/db/disk-full';
 import { insertReturningId } from '@aerie/panel/db/insert-id';
 import type { Tx } from '@aerie/panel/db/transaction';
 import type { ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
@@ -33,6 +34,21 @@ export class ActivityLog {
       db,
       db.insertInto('activity_logs').values(activityRow(entry, this.deps.clock())),
     );
+  }
+
+  /**
+   * Records a read (a file opened, a download link made). Reads keep working on a full disk, so there the entry is
+   * left out rather than the read refused; any other failure still throws.
+   * @returns whether the entry was stored
+   */
+  async recordRead(db: Db, entry: ActivityEntry): Promise<boolean> {
+    try {
+      await this.record(db, entry);
+      return true;
+    } catch (error) {
+      if (isDiskFull(error)) return false;
+      throw error;
+    }
   }
 
   /** Replaces an entry's properties, for what is only known once its transaction is over (`revoked`). */

@@ -56,11 +56,17 @@ export function registerFileReadRoutes(app: FastifyInstance, daemon: DaemonClien
       const { server, node } = accessOf(request);
       const { file } = validateRouteQuery<typeof fileQuerySchema>(request, untrimmed);
       const contents = await relayDaemonErrors(daemon.forServer(node, server.uuid).files.contents(file));
-      await ctx.activity.record(ctx.db, {
-        event: 'server:file.read',
-        ...serverActivity(accessOf(request)),
-        properties: { file },
-      });
+      await ctx.activity
+        .recordRead(ctx.db, {
+          event: 'server:file.read',
+          ...serverActivity(accessOf(request)),
+          properties: { file },
+        })
+        .catch((error: unknown) => {
+          // Nobody will read the daemon's answer now: let its connection go.
+          contents.body.destroy();
+          throw error;
+        });
       reply.header('content-type', 'text/plain; charset=utf-8');
       const declared = contents.headers.get('content-length');
       if (declared === null) {
@@ -95,7 +101,7 @@ export function registerFileReadRoutes(app: FastifyInstance, daemon: DaemonClien
     async (request): Promise<SignedUrlResponse> => {
       const { file } = validateRouteQuery<typeof fileQuerySchema>(request, untrimmed);
       const url = await fileDownloadUrl({ ...signing(request), file });
-      await ctx.activity.record(ctx.db, {
+      await ctx.activity.recordRead(ctx.db, {
         event: 'server:file.download',
         ...serverActivity(accessOf(request)),
         properties: { file },
