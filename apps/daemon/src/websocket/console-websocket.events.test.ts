@@ -90,6 +90,17 @@ describe('console websocket: power and console', () => {
     expect(replayed).toEqual(daemon.server().recentLogs());
   });
 
+  it("answers send logs and send stats sent with args [null], as Pterodactyl's own front end sends them", async () => {
+    const owner = await connect(OWNER);
+    await startServer(owner);
+    const from = owner.messages.length;
+    owner.send('send logs', [null]);
+    await owner.next('console output', isLine('Server started on'));
+    owner.send('send stats', [null]);
+    await owner.waitFor((m) => m.event === 'stats', { from });
+    expect(owner.messages.slice(from).some((m) => m.event === 'console output')).toBe(true);
+  });
+
   it('answers send stats with the figures as a JSON string', async () => {
     const owner = await connect(OWNER);
     await startServer(owner);

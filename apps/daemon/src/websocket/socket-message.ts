@@ -11,8 +11,9 @@ export function encodeMessage(event: string, args: readonly string[] = []): stri
   return JSON.stringify(args.length === 0 ? { event } : { event, args });
 }
 
-const isStringArray = (value: unknown): value is string[] =>
-  Array.isArray(value) && value.every((item) => typeof item === 'string');
+/** Strings, or null where Go's JSON gives a string its zero value (Pterodactyl's front end sends `args: [null]`). */
+const isArgumentArray = (value: unknown): value is (string | null)[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string' || item === null);
 
 /** The message in an inbound frame, or undefined for anything else (ignored, as Wings does). */
 export function parseMessage(data: RawData, isBinary: boolean): SocketMessage | undefined {
@@ -27,5 +28,5 @@ export function parseMessage(data: RawData, isBinary: boolean): SocketMessage | 
   const { event, args } = value as { event?: unknown; args?: unknown };
   if (typeof event !== 'string') return undefined;
   if (args === undefined || args === null) return { event, args: [] };
-  return isStringArray(args) ? { event, args } : undefined;
+  return isArgumentArray(args) ? { event, args: args.map((item) => item ?? '') } : undefined;
 }

@@ -64,7 +64,7 @@ export class TestSocket {
     });
   }
 
-  send(event: string, args?: string[]): void {
+  send(event: string, args?: (string | null)[]): void {
     this.ws.send(JSON.stringify(args === undefined ? { event } : { event, args }));
   }
 
