@@ -1,5 +1,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { type CompiledPattern, compilePattern, patternMatches, type StepCounter } from './gitignore-pattern';
+import {
+  type CompiledPattern,
+  compilePattern,
+  patternMatches,
+  type StepCounter,
+} from '../glob/gitignore-pattern';
 
 /** `.pteroignore` is read only when it is a regular file of at most this many bytes (Wings: 32 KiB). */
 export const IGNORE_FILE_MAX_BYTES = 32 * 1024;

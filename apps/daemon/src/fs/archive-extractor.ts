@@ -187,6 +187,8 @@ export async function extractArchive(options: {
   restore?: RestoreOptions;
 }): Promise<ExtractResult> {
   const { jail, handle, kind, archiveBytes, base, denylist, quota, restore } = options;
+  // A denylist past its bounds refuses every entry: said before anything is written (or a restore truncates).
+  denylist.assertUsable();
   if (!(await isSupported(kind))) throw new FilesystemError('EUNSUPPORTED');
   const limits: ExtractLimits =
     restore === undefined

@@ -1,6 +1,7 @@
 /**
  * One gitignore pattern, compiled for matching in time bounded by pattern length × path length (no regular
- * expression, so no backtracking blowup whatever the game writes into `.pteroignore`).
+ * expression, so no backtracking blowup whatever the game writes into `.pteroignore` or an egg into its
+ * `file_denylist`). Used by a backup's ignore rules (backups/ignore-rules.ts) and the egg denylist (fs/denylist.ts).
  *
  * The pattern is split at `/` into segments; a segment is matched against one path name by a two-pointer wildcard
  * match (`*`, `?`, `[…]`), and the segments against the path's names by simulating the automaton they form, where
@@ -183,9 +184,13 @@ function segmentMatches(
 }
 
 /**
- * Whether the pattern matches `names` (a path below the root) or one of the folders above it. The segments are the
- * states of an automaton: after each name, the set of states reached; `**` stays put on any name and may also be
- * skipped. Each state tries the name once, so the whole path costs at most pattern length × path length.
+ * How a pattern covers `names`: `none`; `directory` when only the path itself matches and the pattern is for
+ * folders only (so it covers the path only if that is a folder); `any` when it covers the path whatever it is.
+ */
+export type Coverage = 'none' | 'directory' | 'any';
+
+/**
+ * Whether the pattern matches `names` (a path below the root) or one of the folders above it.
  */
 export function patternMatches(
   pattern: CompiledPattern,
@@ -193,6 +198,20 @@ export function patternMatches(
   isDirectory: boolean,
   counter: StepCounter,
 ): boolean {
+  const coverage = patternCoverage(pattern, names, counter);
+  return coverage === 'any' || (coverage === 'directory' && isDirectory);
+}
+
+/**
+ * The answer for a file and for a folder at once (one pass). The segments are the states of an automaton: after
+ * each name, the set of states reached; `**` stays put on any name and may also be skipped. Each state tries the
+ * name once, so the whole path costs at most pattern length × path length.
+ */
+export function patternCoverage(
+  pattern: CompiledPattern,
+  names: readonly string[],
+  counter: StepCounter,
+): Coverage {
   const { segments } = pattern;
   const last = segments.length;
   let states = new Uint8Array(last + 1);
@@ -219,14 +238,16 @@ export function patternMatches(
         }
       }
     }
-    if (!reached) return false;
+    if (!reached) return 'none';
     skipGlobstars(next, segments);
     [states, next] = [next, states];
-    // The path up to this name matches: it is the path itself, or a folder above it (whose contents it covers).
-    const folder = index < names.length - 1 || isDirectory;
-    if (states[last] === 1 && (folder || !pattern.directoryOnly)) return true;
+    if (states[last] === 1) {
+      // A folder above the path covers what is inside it; the path itself is covered as what it is.
+      if (index < names.length - 1 || !pattern.directoryOnly) return 'any';
+      return 'directory';
+    }
   }
-  return false;
+  return 'none';
 }
 
 /** `**` may match no name at all: a state at one also stands at the next (one sweep, as they only lead forward). */
