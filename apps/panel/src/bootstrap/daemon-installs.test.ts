@@ -105,7 +105,10 @@ describe('dispatchPendingInstalls', () => {
     const installing = await make('installing', null);
     const reset = await make(null, null);
     const installed = await make(null, new Date());
-    const failed = await make('install_failed', null);
+    // What a booting daemon makes of a first install it lost: handed over again (a script that failed sets
+    // installed_at, so it is not).
+    const lost = await make('install_failed', null);
+    const failed = await make('install_failed', new Date());
     const suspended = await make('suspended', null);
     const elsewhere = await make('installing', null, await createTestNode(t.ctx));
     // The daemon loaded this one from the panel at boot: it is installed in place, not created again.
@@ -113,7 +116,7 @@ describe('dispatchPendingInstalls', () => {
     const printed: string[] = [];
 
     const result = await dispatchPendingInstalls(t.db, client, node, { print: (line) => printed.push(line) });
-    expect(result).toEqual({ dispatched: [installing.uuid, reset.uuid], failed: [] });
+    expect(result).toEqual({ dispatched: [installing.uuid, reset.uuid, lost.uuid], failed: [] });
     const token = t.ctx.secretBox.open(row.daemon_token);
     expect(new Set(daemon.calls.map((call) => call.headers.authorization))).toEqual(
       new Set([`Bearer ${token}`]),
@@ -123,16 +126,20 @@ describe('dispatchPendingInstalls', () => {
       { method: 'POST', url: '/api/servers', body: { uuid: installing.uuid, start_on_completion: false } },
       { method: 'GET', url: `/api/servers/${reset.uuid}`, body: undefined },
       { method: 'POST', url: `/api/servers/${reset.uuid}/install`, body: undefined },
+      { method: 'GET', url: `/api/servers/${lost.uuid}`, body: undefined },
+      { method: 'POST', url: '/api/servers', body: { uuid: lost.uuid, start_on_completion: false } },
     ]);
     expect(await statusOf(installing)).toBe('installing');
     expect(await statusOf(reset)).toBe('installing');
     expect(await statusOf(installed)).toBeNull();
+    expect(await statusOf(lost)).toBe('installing');
     expect(await statusOf(failed)).toBe('install_failed');
     expect(await statusOf(suspended)).toBe('suspended');
     expect(await statusOf(elsewhere)).toBe('installing');
     expect(printed).toEqual([
       `Installing "${installing.name}" on ${node.name}.`,
       `Installing "${reset.name}" on ${node.name}.`,
+      `Installing "${lost.name}" on ${node.name}.`,
     ]);
   });
 

@@ -55,8 +55,8 @@ async function installOn(daemon: DaemonClient, node: DaemonNode, uuid: string): 
 
 /**
  * Hands the node's servers that were never installed to its daemon (see installOn): every server whose
- * installed_at is null and whose status is installing or null — null too, since a booting daemon resets
- * installing servers. Each is marked installing first, so the
+ * installed_at is null and whose status is installing, null, or install_failed (what a booting daemon makes of
+ * an install it lost; a script that failed sets installed_at). Each is marked installing first, so the
  * panel shows it installing until the daemon reports back on /api/remote. A server the daemon refuses stays
  * installing, and is tried again on the next boot.
  */
@@ -72,7 +72,8 @@ export async function dispatchPendingInstalls(
     .select(['id', 'uuid', 'name'])
     .where('node_id', '=', node.id)
     .where('installed_at', 'is', null)
-    .where((eb) => eb.or([eb('status', 'is', null), eb('status', '=', 'installing')]))
+    // install_failed with installed_at null: a first install its daemon lost (a failed script sets installed_at).
+    .where((eb) => eb.or([eb('status', 'is', null), eb('status', 'in', ['installing', 'install_failed'])]))
     .orderBy('id')
     .execute();
   const result: InstallDispatch = { dispatched: [], failed: [] };

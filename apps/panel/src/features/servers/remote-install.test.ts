@@ -139,20 +139,29 @@ describe('POST /api/remote/servers/{uuid}/install', () => {
 });
 
 describe('POST /api/remote/servers/reset', () => {
-  it("clears installing and restoring_backup on the calling node's servers only (204)", async () => {
+  it("marks installs its daemon lost failed and clears restoring_backup, on the calling node's servers only (204)", async () => {
     const other = await createTestNode(t.ctx);
     const mine = {
       installing: await installing(),
+      reinstalling: await createTestServer(t.ctx, { owner, node, eggId, status: 'installing' }),
       restoring: await createTestServer(t.ctx, { owner, node, eggId, status: 'restoring_backup' }),
       failed: await createTestServer(t.ctx, { owner, node, eggId, status: 'install_failed' }),
       suspended: await createTestServer(t.ctx, { owner, node, eggId, status: 'suspended' }),
     };
     const theirs = await createTestServer(t.ctx, { owner, node: other, eggId, status: 'installing' });
+    // A reinstall: installed before.
+    await t.db
+      .updateTable('servers')
+      .set({ installed_at: new Date('2026-01-01T00:00:00Z') })
+      .where('id', '=', mine.reinstalling.id)
+      .execute();
     const response = await call('POST', '/api/remote/servers/reset');
     expect(response.statusCode).toBe(204);
-    expect((await row(mine.installing)).status).toBeNull();
-    // Reset does not count as installed: the panel hands the server to the daemon again.
+    // Never shown installed with a half-made folder: failed, and not counted as installed, so `aerie up` hands it to
+    // the daemon again and Reinstall retries it.
+    expect((await row(mine.installing)).status).toBe('install_failed');
     expect((await row(mine.installing)).installed_at).toBeNull();
+    expect((await row(mine.reinstalling)).status).toBe('reinstall_failed');
     expect((await row(mine.restoring)).status).toBeNull();
     expect((await row(mine.failed)).status).toBe('install_failed');
     expect((await row(mine.suspended)).status).toBe('suspended');

@@ -51,14 +51,31 @@ export async function recordInstallResult(
 }
 
 /**
- * What a daemon asks for when it boots: its servers stuck installing or restoring a backup are back to normal
- * (it lost those jobs when it stopped).
+ * What a daemon asks for when it boots: it lost the jobs it was running when it stopped. A server it was
+ * installing is marked failed, never shown installed with a half-made folder: install_failed when it was never
+ * installed (with installed_at still null, so `aerie up` hands it over again at its next start, and the Reinstall
+ * button retries it), reinstall_failed otherwise. One restoring a backup is back to normal (the restore's own
+ * result is the backup's).
  */
 export async function resetNodeServerStates(db: Db, nodeId: number, now: Date): Promise<void> {
   await db
     .updateTable('servers')
+    .set((eb) => ({
+      status: eb
+        .case()
+        .when('installed_at', 'is', null)
+        .then('install_failed')
+        .else('reinstall_failed')
+        .end(),
+      updated_at: now,
+    }))
+    .where('node_id', '=', nodeId)
+    .where('status', '=', 'installing')
+    .execute();
+  await db
+    .updateTable('servers')
     .set({ status: null, updated_at: now })
     .where('node_id', '=', nodeId)
-    .where('status', 'in', ['installing', 'restoring_backup'])
+    .where('status', '=', 'restoring_backup')
     .execute();
 }
