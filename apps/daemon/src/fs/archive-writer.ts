@@ -76,10 +76,18 @@ async function writeTarGz(items: AsyncIterable<ArchiveItem>, output: Writable, l
         const finished = new Promise<void>((resolve, reject) => {
           finish = (error) => (error ? reject(error) : resolve());
         });
+        // Raced against `stopped` below: when the output failed first, the entry's own failure that follows
+        // (the pack destroyed with it) has nobody left awaiting it and must not become an unhandled rejection,
+        // which ends the daemon (a backup disk filling up did).
+        finished.catch(() => undefined);
         const sink = pack.entry({ ...header, type: 'file', size }, (error) => finish(error));
         // tar-stream's entry is a streamx writable: written by hand, with its back-pressure.
         for await (const chunk of readExactly(handle, size)) {
-          if (!sink.write(chunk as Buffer)) await Promise.race([once(sink, 'drain'), stopped]);
+          if (!sink.write(chunk as Buffer)) {
+            const drained = once(sink, 'drain');
+            drained.catch(() => undefined);
+            await Promise.race([drained, stopped]);
+          }
           assertWriting();
         }
         (sink as unknown as { end(): void }).end();
