@@ -1,4 +1,6 @@
+import { ignoreRulesOverLimits, IGNORE_LIMITS as SHARED_LIMITS } from '@aerie/shared/backups/ignore-limits';
 import { describe, expect, it } from 'vitest';
+import { compilePattern } from '../glob/gitignore-pattern';
 import { BackupIgnoreRules, IGNORE_LIMITS, IgnoreRulesError } from './ignore-rules';
 
 /** [rules, path, is a directory, ignored?] */
@@ -114,5 +116,14 @@ describe('backup ignore rules', () => {
     );
     const comments = `${'# comment\n'.repeat(5000)}${'y'.repeat(IGNORE_LIMITS.ruleLength)}\n`;
     expect(new BackupIgnoreRules(comments).ignores('y'.repeat(IGNORE_LIMITS.ruleLength))).toBe(true);
+  });
+
+  it('counts rules as the panel does: one shared constant, and a line counts exactly when it compiles', () => {
+    expect(IGNORE_LIMITS).toBe(SHARED_LIMITS);
+    const full = Array.from({ length: IGNORE_LIMITS.rules }, (_, index) => `r${index}`).join('\n');
+    for (const line of ['!', '/', '!//', '  !  ', '#x', '', ' \t', '\\#x', '!\\ ', 'a', '!a', '/a/', '**']) {
+      const counted = ignoreRulesOverLimits(`${full}\r\n${line}`, 'x') !== undefined;
+      expect([line, counted]).toEqual([line, compilePattern(line) !== undefined]);
+    }
   });
 });

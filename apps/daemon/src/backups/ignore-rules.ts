@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { IGNORE_LIMITS, ignoreRulesOverLimits } from '@aerie/shared/backups/ignore-limits';
 import {
   type CompiledPattern,
   compilePattern,
@@ -10,11 +11,11 @@ import {
 export const IGNORE_FILE_MAX_BYTES = 32 * 1024;
 export const IGNORE_FILE_NAME = '.pteroignore';
 
-/** Bounds on one backup's rules (comments and blank lines not counted): past them the backup fails, saying why. */
-export const IGNORE_LIMITS = {
-  rules: 1000,
-  ruleLength: 512,
-} as const;
+/**
+ * Bounds on one backup's rules (comments and blank lines not counted): past them the backup fails, saying why. The
+ * panel refuses a backup's `ignored` past the same bounds (packages/shared).
+ */
+export { IGNORE_LIMITS };
 
 /** Matching gives the event loop back after about this much work (well under a millisecond). */
 const STEPS_PER_TURN = 20_000;
@@ -40,24 +41,12 @@ export class BackupIgnoreRules {
   #stepsAtLastTurn = 0;
 
   constructor(text: string, source = 'The ignore rules') {
-    let line = 0;
-    for (const raw of text.split(/\r?\n/)) {
-      line += 1;
-      const trimmed = raw.trim();
-      if (trimmed === '' || trimmed.startsWith('#')) continue;
-      if (trimmed.length > IGNORE_LIMITS.ruleLength) {
-        throw new IgnoreRulesError(
-          `${source} cannot be used: line ${line} is ${trimmed.length} characters long, at most ${IGNORE_LIMITS.ruleLength} are allowed.`,
-        );
-      }
-      const pattern = compilePattern(raw);
-      if (pattern === undefined) continue;
-      if (this.#rules.length === IGNORE_LIMITS.rules) {
-        throw new IgnoreRulesError(
-          `${source} cannot be used: there are more than ${IGNORE_LIMITS.rules} rules, at most ${IGNORE_LIMITS.rules} are allowed.`,
-        );
-      }
-      this.#rules.push(pattern);
+    // The panel counts with the same function, so what it accepted is never refused here.
+    const problem = ignoreRulesOverLimits(text, source);
+    if (problem !== undefined) throw new IgnoreRulesError(problem);
+    for (const line of text.split(/\r?\n/)) {
+      const pattern = compilePattern(line);
+      if (pattern !== undefined) this.#rules.push(pattern);
     }
   }
 

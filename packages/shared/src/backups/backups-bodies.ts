@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { laravelBoolean, nullableText } from '../validation/laravel-fields';
+import { IGNORE_LIMITS, ignoreRulesOverLimits } from './ignore-limits';
 
 /** Limits of the backup fields (spec §5, §9; reference §7.2). */
 export const backupLimits = {
@@ -36,12 +37,18 @@ export type BackupForm = z.infer<typeof backupFormSchema>;
 /**
  * POST …/backups (reference §7.2 "Backups"): `name` nullable|string|max:191 (blank: {@link defaultBackupName}),
  * `is_locked` nullable|boolean (honoured only with `backup.delete`), `ignored` nullable|string (newline-separated
- * rules, blank lines dropped; Aerie bounds it at {@link backupLimits.ignoredMax} characters).
+ * rules, blank lines dropped; Aerie bounds it at {@link backupLimits.ignoredMax} characters, and at the node's
+ * {@link IGNORE_LIMITS}, so a backup the node would refuse is never started).
  */
 export const createBackupBodySchema = z.object({
   name: nullableText(backupLimits.nameMax),
   is_locked: laravelBoolean().nullish(),
-  ignored: nullableText(backupLimits.ignoredMax),
+  ignored: nullableText(backupLimits.ignoredMax).superRefine((ignored, ctx) => {
+    const problem =
+      typeof ignored === 'string' ? ignoreRulesOverLimits(ignored, 'The ignored files') : undefined;
+    // Not a rule name, so the sentence is the error's detail as it stands.
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  }),
 });
 export type CreateBackupBody = z.output<typeof createBackupBodySchema>;
 

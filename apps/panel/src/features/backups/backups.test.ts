@@ -10,6 +10,8 @@ import {
   setServerState,
   signedIn,
 } from '@aerie/panel/test/server-scenario';
+import { backupLimits } from '@aerie/shared/backups/backups-bodies';
+import { IGNORE_LIMITS } from '@aerie/shared/backups/ignore-limits';
 import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
@@ -178,6 +180,48 @@ describe('POST …/backups', () => {
       'The ignored must be a string.',
     ]);
     expect(backupCalls()).toEqual([]);
+  });
+
+  it('refuses ignore rules past the node’s bounds (1,000 rules, 512 characters each) before anything starts', async () => {
+    const rules = (count: number, length: number) =>
+      Array.from({ length: count }, (_, index) => `${index}`.padEnd(length, 'x'));
+    const tooMany = await create(s.owner, { ignored: rules(IGNORE_LIMITS.rules + 1, 4).join('\n') });
+    expect(tooMany.statusCode).toBe(422);
+    expect(error(tooMany)).toEqual({
+      code: 'ValidationException',
+      status: '422',
+      detail: 'The ignored files cannot be used: there are more than 1000 rules, at most 1000 are allowed.',
+      meta: { source_field: 'ignored', rule: '' },
+    });
+    const tooLong = await create(s.owner, {
+      ignored: `logs/\n\n${'y'.repeat(IGNORE_LIMITS.ruleLength + 1)}`,
+    });
+    expect(tooLong.statusCode).toBe(422);
+    expect(error(tooLong).detail).toBe(
+      'The ignored files cannot be used: line 3 is 513 characters long, at most 512 are allowed.',
+    );
+    expect(await rows()).toEqual([]);
+    expect(backupCalls()).toEqual([]);
+    expect(await activity('server:backup.start')).toEqual([]);
+  });
+
+  it('takes ignore rules up to the node’s bounds, counting neither comments nor blank lines', async () => {
+    await setLimit(10);
+    // 1,000 rules of 512 characters would pass the field's 65,535; each bound is met on its own instead.
+    const thousand = Array.from({ length: IGNORE_LIMITS.rules }, (_, index) => `${index}`.padEnd(64, 'x'));
+    const withComments = ['# keep these out', '', ...thousand, '  ', '# the end'].join('\n');
+    expect(withComments.length).toBeLessThanOrEqual(backupLimits.ignoredMax);
+    const many = await create(s.owner, { ignored: withComments });
+    expect(many.statusCode).toBe(200);
+    expect(many.json().attributes.ignored_files).toHaveLength(IGNORE_LIMITS.rules + 2);
+    t.advanceClock(601_000);
+    const longest = await create(s.owner, { ignored: 'z'.repeat(IGNORE_LIMITS.ruleLength) });
+    expect(longest.statusCode).toBe(200);
+    expect(backupCalls().map((call) => (call.body as { ignore: string }).ignore)).toEqual([
+      ['# keep these out', ...thousand, '# the end'].join('\n'),
+      'z'.repeat(IGNORE_LIMITS.ruleLength),
+    ]);
+    expect(await rows()).toHaveLength(2);
   });
 
   it('allows 2 backups in 600 s (failed ones not counted, deleted ones counted), then 429 with Retry-After', async () => {
