@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ignoreRulesOverLimits } from '../backups/ignore-limits';
 import { requiredNumber } from '../validation/laravel-fields';
 import type { LaravelRule } from '../validation/laravel-messages';
 import { nullableString, requiredString, rule } from '../validation/rules';
@@ -115,7 +116,8 @@ const sequenceId = () =>
 /**
  * POST …/schedules/{schedule}/tasks and …/tasks/{task} (reference §7.2): `action` required|in:command,power,backup;
  * `payload` required_unless:action,backup|string|nullable; `time_offset` required|numeric|min:0|max:900;
- * `sequence_id` sometimes|required|numeric|min:1; `continue_on_failure` sometimes|required|boolean.
+ * `sequence_id` sometimes|required|numeric|min:1; `continue_on_failure` sometimes|required|boolean. A backup task's
+ * payload (its ignored files) is held to the node's ignore-rule bounds (backups/ignore-limits.ts).
  */
 export const taskBodySchema = z
   .object({
@@ -138,6 +140,12 @@ export const taskBodySchema = z
           params: { other: 'action', values: 'backup' },
         });
       }
+      // A backup task's payload is its ignored files: refused past the node's bounds, as a backup's `ignored` is.
+      const problem =
+        body.action === 'backup' && typeof body.payload === 'string'
+          ? ignoreRulesOverLimits(body.payload, 'The ignored files')
+          : undefined;
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['payload'], message: problem });
     },
     // Laravel checks every field's rules, whatever the others' outcome.
     { when: () => true },

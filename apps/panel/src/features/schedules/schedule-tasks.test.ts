@@ -147,6 +147,30 @@ describe('POST …/tasks', () => {
     });
   });
 
+  it('refuses a backup task whose ignored files the node would refuse (over 1,000 rules, or over 512 characters)', async () => {
+    const rules = Array.from({ length: 1001 }, (_, index) => `rule-${index}`);
+    for (const [payload, detail] of [
+      [rules.join('\n'), 'there are more than 1000 rules, at most 1000 are allowed.'],
+      [`logs/\n${'x'.repeat(513)}`, 'line 2 is 513 characters long, at most 512 are allowed.'],
+    ] as const) {
+      const response = await create(task({ action: 'backup', payload }));
+      expect(response.statusCode).toBe(422);
+      expect(response.json().errors).toEqual([
+        {
+          code: 'ValidationException',
+          status: '422',
+          detail: `The ignored files cannot be used: ${detail}`,
+          meta: { source_field: 'payload', rule: '' },
+        },
+      ]);
+    }
+    expect(await sequence()).toEqual([]);
+    // A command is no list of rules; 1,000 rules and comments are a backup task's payload.
+    expect((await create(task({ payload: rules.join('\n') }))).statusCode).toBe(200);
+    const most = ['# kept out', ...rules.slice(0, 1000)].join('\n');
+    expect((await create(task({ action: 'backup', payload: most }))).statusCode).toBe(200);
+  });
+
   it('refuses a backup task with 403 when the backup limit is exactly 0, with or without payload', async () => {
     await setBackupLimit(0);
     for (const body of [{ action: 'backup', time_offset: 0 }, task({ action: 'backup', payload: 'logs/' })]) {
