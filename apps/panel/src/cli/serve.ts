@@ -3,6 +3,9 @@ import type { Config } from '@aerie/panel/config/load-config';
 import type { FastifyInstance } from 'fastify';
 import type { Prepared } from './prepare';
 
+/** How long a start waits for Redis before it serves without it. */
+const REDIS_CONNECT_WAIT_MS = 3000;
+
 /**
  * Builds the panel, listens on HOST:PORT and starts the schedule worker and the backup pruner; returns the app and the URL it answers on.
  */
@@ -26,6 +29,12 @@ export async function servePanel(
   // does the backup pruner, which marks failed the backups their node never answered for.
   app.addHook('onClose', () => app.ctx.scheduleTicker.stop());
   app.addHook('onClose', () => app.ctx.backupPruner.stop());
+  // Commands never wait for Redis (they count in this process instead), so give it a moment to connect first:
+  // the first sign-ins after a start are then counted where every panel sees them. A Redis that is away does not
+  // hold the start up for longer.
+  if (!(await app.ctx.shared.connected(REDIS_CONNECT_WAIT_MS))) {
+    app.log.warn('Redis (REDIS_URL) did not answer at start: counting in this process until it does.');
+  }
   await app.listen({ host: config.host, port: config.port });
   app.ctx.scheduleTicker.start();
   app.ctx.backupPruner.start();

@@ -1,5 +1,8 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { connect } from 'node:net';
 import { closedPort } from '@aerie/panel/test/closed-port';
 import { requireTestRedis, skipWithoutRedis, uniqueRedisPrefix } from '@aerie/panel/test/redis';
+import { Redis } from 'ioredis';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RedisSharedStore } from './redis-shared-store';
@@ -82,5 +85,86 @@ describe('SharedStore without Redis', () => {
     await store.publish('settings-changed', 'lost');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(warnings[0]).toMatch(/Redis \(REDIS_URL\) cannot be reached/);
+  });
+});
+
+/** A redis-server of this test's own, which it may stop and hang (never the shared one of the other tests). */
+async function ownRedis(): Promise<{ url: string; pid: number; stop: () => void }> {
+  const port = await closedPort();
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const url = `redis://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    const ready = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (ready) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    pid: child.pid as number,
+    stop: () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGCONT');
+      child.kill('SIGKILL');
+    },
+  };
+}
+
+/** The counter's answer, or 'waited' when it took longer than a sign-in may: what a user sees. */
+async function consumeWithin(counter: ReturnType<typeof counterOf>, key: string, ms: number) {
+  const answer = counter.consume(key).then(
+    () => 'counted',
+    (error: unknown) => (error instanceof RateLimiterRes ? 'refused' : 'error'),
+  );
+  return Promise.race([answer, new Promise((resolve) => setTimeout(() => resolve('waited'), ms))]);
+}
+
+const hasRedisServer = process.env.CI === 'true' || spawnSync('redis-server', ['--version']).status === 0;
+
+describe.runIf(hasRedisServer)('RedisSharedStore while Redis is hung or gone', () => {
+  it('counts in this process at once, never waiting seconds, and in Redis again once it is back', {
+    timeout: 20_000,
+  }, async () => {
+    const redis = await ownRedis();
+    const inspector = new Redis(redis.url, { lazyConnect: false });
+    try {
+      const prefix = uniqueRedisPrefix();
+      const store = open(redis.url, prefix);
+      const counter = store.counter({ name: 'hits', points: 100, windowSeconds: 60 });
+      const inRedis = async (key: string) => (await inspector.exists(`${prefix}hits:${key}`)) === 1;
+      // Until the store's connection is up, counts go to the insurance: wait for one to reach Redis.
+      for (let i = 0; i < 100 && !(await inRedis('up')); i++) {
+        await counter.consume('up');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(await inRedis('up')).toBe(true);
+      // Hung: connected, answering nothing (a stopped process, a full network buffer).
+      process.kill(redis.pid, 'SIGSTOP');
+      for (let i = 0; i < 3; i++) expect(await consumeWithin(counter, 'hung', 1000)).toBe('counted');
+      process.kill(redis.pid, 'SIGCONT');
+      for (let i = 0; i < 100 && !(await inRedis('back')); i++) {
+        expect(await consumeWithin(counter, 'back', 1000)).toBe('counted');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(await inRedis('back')).toBe(true);
+      // Gone: the process ended, the connection refused while it reconnects.
+      inspector.disconnect();
+      redis.stop();
+      for (let i = 0; i < 3; i++) expect(await consumeWithin(counter, 'gone', 1000)).toBe('counted');
+    } finally {
+      inspector.disconnect();
+      redis.stop();
+    }
   });
 });

@@ -5,6 +5,8 @@ import type { CounterOptions, SharedStore } from './shared-store';
 
 /** How often a lost connection is logged at most. */
 const WARN_EVERY_MS = 30_000;
+/** The longest a counter waits for a Redis that is connected but does not answer. */
+export const COMMAND_TIMEOUT_MS = 300;
 
 /**
  * Counters and events in Redis, for several panel processes. Every key and channel starts with the prefix
@@ -24,8 +26,14 @@ export class RedisSharedStore implements SharedStore {
     private readonly options: { url: string; prefix: string },
     private readonly log: Pick<Log, 'warn'>,
   ) {
-    // A command waits at most for one reconnection before it fails (and the counter uses its insurance).
-    this.#client = new Redis(options.url, { maxRetriesPerRequest: 1, connectTimeout: 5000 });
+    // No command waits for Redis: while it is away (no queue of commands for its return) or hung (each command
+    // gives up after COMMAND_TIMEOUT_MS), counters use their insurance at once, so a sign-in never waits seconds.
+    this.#client = new Redis(options.url, {
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2000,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      enableOfflineQueue: false,
+    });
     this.#client.on('error', (error) => this.#warn(error));
   }
 
@@ -49,6 +57,20 @@ export class RedisSharedStore implements SharedStore {
     }
   }
 
+  connected(timeoutMs: number): Promise<boolean> {
+    if (this.#client.status === 'ready') return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (ready: boolean) => {
+        clearTimeout(timer);
+        this.#client.off('ready', onReady);
+        resolve(ready);
+      };
+      const onReady = () => done(true);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.#client.on('ready', onReady);
+    });
+  }
+
   subscribe(channel: string, listener: (message: string) => void): void {
     const listeners = this.#listeners.get(channel) ?? new Set();
     listeners.add(listener);
@@ -69,7 +91,9 @@ export class RedisSharedStore implements SharedStore {
 
   #subscriberConnection(): Redis {
     if (this.#subscriber) return this.#subscriber;
-    const subscriber = this.#client.duplicate();
+    // Subscriptions wait for Redis instead (queued until it answers, renewed by ioredis after a reconnection): no
+    // request waits on them.
+    const subscriber = this.#client.duplicate({ enableOfflineQueue: true, commandTimeout: undefined });
     subscriber.on('error', (error) => this.#warn(error));
     subscriber.on('message', (fullChannel: string, message: string) => {
       const channel = fullChannel.slice(`${this.options.prefix}events:`.length);

@@ -23,6 +23,8 @@ export interface SharedStore {
   /** Tells every panel process (this one included) subscribed to `channel`. Best effort: never throws. */
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, listener: (message: string) => void): void;
+  /** Waits (at most `timeoutMs`) until counters reach the shared store: whether they do. */
+  connected(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,10 @@ export class MemorySharedStore implements SharedStore {
 
   async publish(channel: string, message: string): Promise<void> {
     for (const listener of this.#listeners.get(channel) ?? []) listener(message);
+  }
+
+  async connected(): Promise<boolean> {
+    return true;
   }
 
   subscribe(channel: string, listener: (message: string) => void): void {
