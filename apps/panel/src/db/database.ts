@@ -17,10 +17,17 @@ export const sqliteFile = (dataDir: string) => join(dataDir, 'aerie.sqlite');
 export function createDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Db {
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:/.test(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // A database that does not answer fails a request in seconds (503) rather than holding it for good.
+    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
     // An idle connection the server ends (a restart, a failover, an admin's kill) is reported here; without a
     // listener Node throws it and the panel dies. The pool drops that client and opens another when needed.
     pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
+    // A connection cut while checked out (between two queries of a request or a transaction) reports on the client
+    // itself, where the pool listens only while it is idle: every client keeps a listener of its own, so the cut
+    // fails that request (503) and never the process.
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   if (url && /^(mysql|mariadb):/.test(url)) {

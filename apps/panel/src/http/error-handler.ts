@@ -1,7 +1,8 @@
+import { isDatabaseUnavailable } from '@aerie/panel/db/database-unavailable';
 import { isDiskFull } from '@aerie/panel/db/disk-full';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { csrfMismatch, diskFull, HttpError, notFound } from './errors';
+import { csrfMismatch, databaseUnavailable, diskFull, HttpError, notFound } from './errors';
 
 /** Exception names for statuses raised by Fastify itself (bad bodies, wrong methods…). */
 const codeForStatus: Record<number, string> = {
@@ -38,6 +39,23 @@ export function logDiskFull(request: FastifyRequest, error: unknown, what = 'ref
   );
 }
 
+/** A page a browser asked for (not the API): it gets a plain HTML sentence, not JSON, when the panel cannot serve. */
+const wantsPage = (request: FastifyRequest) =>
+  request.method === 'GET' &&
+  !request.url.startsWith('/api/') &&
+  String(request.headers.accept ?? '').includes('text/html');
+
+function sendPage(reply: FastifyReply, error: HttpError) {
+  const text = error.message.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return reply
+    .status(error.statusCode)
+    .headers(error.options.headers ?? {})
+    .type('text/html; charset=utf-8')
+    .send(
+      `<!doctype html><html lang="en"><meta charset="utf-8"><title>${text}</title><p>${text}</p></html>\n`,
+    );
+}
+
 function send(reply: FastifyReply, error: HttpError) {
   return reply
     .status(error.statusCode)
@@ -57,6 +75,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (!(error instanceof HttpError) && isDiskFull(error)) {
       logDiskFull(request, error);
       return send(reply, diskFull());
+    }
+    if (!(error instanceof HttpError) && isDatabaseUnavailable(error)) {
+      // One line, no stack: the database is down, not a bug; sessions and data are intact and it passes.
+      const { code, message } = error as { code?: unknown; message?: unknown };
+      request.log.warn(
+        `${request.method} ${request.url.split('?')[0]} refused, the database cannot be reached (${String(code)}: ${String(message)})`,
+      );
+      return wantsPage(request) ? sendPage(reply, databaseUnavailable()) : send(reply, databaseUnavailable());
     }
     const httpError = toHttpError(error);
     if (httpError.statusCode >= 500) request.log.error({ err: error }, 'request failed');

@@ -35,6 +35,9 @@ export const forbidden = (detail: string) => new HttpError(403, 'AccessDeniedHtt
 
 export const diskFull = () => new HttpError(507, 'HttpException', errorMessages.diskFull);
 
+export const databaseUnavailable = () =>
+  new HttpError(503, 'HttpException', errorMessages.databaseUnavailable, { headers: { 'retry-after': '5' } });
+
 export const csrfMismatch = () => new HttpError(419, 'HttpException', errorMessages.csrfMismatch);
 
 /** A business rule refused the request (Pterodactyl's DisplayException, HTTP 400). */
