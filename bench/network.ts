@@ -6,27 +6,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ProcessRuntime } from '@aerie/daemon/runtime/process/process-runtime';
 import { ProcessSandbox } from '@aerie/daemon/runtime/process/sandbox/process-sandbox';
 import { TEST_LIMITS } from '@aerie/daemon/testing/server-fixtures';
+import { freePort } from './src/bench-setup';
 import { printTable } from './src/measure';
 import { measureGamePort, type NetworkFigures } from './src/network-measure';
 
 const GAME = fileURLToPath(new URL('./src/network-game.mjs', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_NETWORK_ROUNDS ?? 3);
 const LOAD = { connections: 1000, trips: 10_000, mebibytes: 1024 };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function untilReady(lines: () => string[]): Promise<void> {
   return new Promise((resolve, reject) => {

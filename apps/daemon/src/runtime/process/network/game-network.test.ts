@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOptions, TEST_LIMITS } from '../../../testing/server-fixtures';
 import { testProcessRuntime } from '../../../testing/test-run-directory';
+import { freePort } from '../../docker/docker-test-engine';
 import type { RuntimeAllocations, RuntimeExit } from '../../runtime';
 import type { ProcessRuntime } from '../process-runtime';
 import { ProcessSandbox } from '../sandbox/process-sandbox';
@@ -54,14 +55,6 @@ for (const port of ports) {
 console.log('ready on ' + process.env.SERVER_IP);
 setInterval(() => {}, 1000);
 `;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A service on the host that a game must never reach (it answers whoever does). */
 async function hostService(host: string): Promise<number> {
