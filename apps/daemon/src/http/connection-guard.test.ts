@@ -1,8 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { rawClient as connectRaw, type RawClient } from '@aerie/shared/net/testing/raw-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signTestToken } from '../auth/testing/sign-token';
 import { NODE_TOKEN } from '../testing/daemon-harness';
@@ -27,39 +28,9 @@ afterEach(async () => {
   running = undefined;
 });
 
-/** A raw TCP client that records what came back and when the daemon closed it. */
-interface RawClient {
-  socket: net.Socket;
-  received: () => string;
-  /** Milliseconds from connecting to the close. */
-  closed: Promise<number>;
-  isOpen: () => boolean;
-}
-
-function rawClient(port: number, options: { localAddress?: string; send?: string } = {}): Promise<RawClient> {
-  const socket = net.connect({ host: '127.0.0.1', port, localAddress: options.localAddress });
-  clients.push(socket);
-  const startedAt = Date.now();
-  let received = '';
-  let open = true;
-  socket.on('data', (chunk) => {
-    received += chunk.toString();
-  });
-  socket.on('error', () => {});
-  const closed = new Promise<number>((resolve) =>
-    socket.once('close', () => {
-      open = false;
-      resolve(Date.now() - startedAt);
-    }),
-  );
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => {
-      if (options.send !== undefined) socket.write(options.send);
-      resolve({ socket, received: () => received, closed, isOpen: () => open });
-    });
-    socket.once('error', reject);
-  });
-}
+/** A raw TCP client of this test: closed when the test ends. */
+const rawClient = (port: number, options: { localAddress?: string; send?: string } = {}) =>
+  connectRaw(clients, port, options);
 
 /** Half a request: the request line and one header, never the blank line that ends them. */
 const HALF_REQUEST = 'GET /api/system HTTP/1.1\r\nHost: daemon\r\n';

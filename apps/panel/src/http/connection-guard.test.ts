@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '@aerie/panel/config/load-config';
 import { createAdminWithKey } from '@aerie/panel/test/application-api';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { connectionCeiling } from '@aerie/shared/net/connection-limits';
+import { rawClient as connectRaw, type RawClient } from '@aerie/shared/net/testing/raw-client';
 import { afterEach, describe, expect, it } from 'vitest';
 
 let running: TestApp | undefined;
@@ -39,38 +40,9 @@ async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
   }
 }
 
-/** A raw TCP client that records what came back and when the panel closed it. */
-interface RawClient {
-  received: () => string;
-  /** Milliseconds from connecting to the close. */
-  closed: Promise<number>;
-  isOpen: () => boolean;
-}
-
-function rawClient(port: number, options: { localAddress?: string; send?: string } = {}): Promise<RawClient> {
-  const socket = net.connect({ host: '127.0.0.1', port, localAddress: options.localAddress });
-  clients.push(socket);
-  const startedAt = Date.now();
-  let received = '';
-  let open = true;
-  socket.on('data', (chunk) => {
-    received += chunk.toString();
-  });
-  socket.on('error', () => {});
-  const closed = new Promise<number>((resolve) =>
-    socket.once('close', () => {
-      open = false;
-      resolve(Date.now() - startedAt);
-    }),
-  );
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => {
-      if (options.send !== undefined) socket.write(options.send);
-      resolve({ received: () => received, closed, isOpen: () => open });
-    });
-    socket.once('error', reject);
-  });
-}
+/** A raw TCP client of this test: closed when the test ends. */
+const rawClient = (port: number, options: { localAddress?: string; send?: string } = {}) =>
+  connectRaw(clients, port, options);
 
 /** Half a request for the sign-in page: the request line and one header, never the blank line that ends them. */
 const HALF_REQUEST = 'GET /auth/login HTTP/1.1\r\nHost: panel.test\r\n';
