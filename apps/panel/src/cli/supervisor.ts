@@ -85,10 +85,11 @@ export function supervise(options: SupervisorOptions): Supervised {
       const running = child;
       if (!running || running.exitCode !== null || running.signalCode !== null) return;
       // The child may exit before its last lines (a goodbye, an error) are read from its pipes: wait for 'close',
-      // but not for ever after 'exit' (a grandchild holding the pipes open would keep them so).
+      // but not for ever after 'exit' (a grandchild holding the pipes open would keep them so). 3 s: a loaded
+      // machine (CI) took more than 1 s to deliver the daemon's last line after its exit.
       const exited = new Promise<void>((resolve) => {
         running.once('close', () => resolve());
-        running.once('exit', () => setTimeout(resolve, 1000).unref());
+        running.once('exit', () => setTimeout(resolve, 3000).unref());
       });
       running.kill(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM');
       const grace = setTimeout(() => running.kill('SIGKILL'), options.stopTimeoutMs ?? 5000);
