@@ -3,7 +3,11 @@ import http from 'node:http';
 import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { rawClient as connectRaw, type RawClient } from '@aerie/shared/net/testing/raw-client';
+import {
+  rawClient as connectRaw,
+  floodOfHalfRequests,
+  type RawClient,
+} from '@aerie/shared/net/testing/raw-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signTestToken } from '../auth/testing/sign-token';
 import { NODE_TOKEN } from '../testing/daemon-harness';
@@ -87,19 +91,9 @@ function onAgent(port: number, agent: http.Agent, route = '/api/system') {
   });
 }
 
-/** `count` half-sent requests from each of 127.0.0.`first`…127.0.0.`last`, opened one address after another. */
-async function flood(port: number, first: number, last: number, count: number): Promise<RawClient[]> {
-  const held: RawClient[] = [];
-  for (let address = first; address <= last; address += 1) {
-    const opened = await Promise.all(
-      Array.from({ length: count }, () =>
-        rawClient(port, { localAddress: `127.0.0.${address}`, send: HALF_REQUEST }),
-      ),
-    );
-    held.push(...opened);
-  }
-  return held;
-}
+/** `count` half-sent requests from each of 127.0.0.`first`…127.0.0.`last`. */
+const flood = (port: number, first: number, last: number, count: number): Promise<RawClient[]> =>
+  floodOfHalfRequests(clients, port, { first, last, count }, HALF_REQUEST);
 
 describe('connection caps', () => {
   it("past the per-address cap, closes that address's longest-idle connection for the new one, never a proven one", async () => {

@@ -7,7 +7,11 @@ import { ConfigError, loadConfig } from '@aerie/panel/config/load-config';
 import { createAdminWithKey } from '@aerie/panel/test/application-api';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { connectionCeiling } from '@aerie/shared/net/connection-limits';
-import { rawClient as connectRaw, type RawClient } from '@aerie/shared/net/testing/raw-client';
+import {
+  rawClient as connectRaw,
+  floodOfHalfRequests,
+  type RawClient,
+} from '@aerie/shared/net/testing/raw-client';
 import { afterEach, describe, expect, it } from 'vitest';
 
 let running: TestApp | undefined;
@@ -48,18 +52,8 @@ const rawClient = (port: number, options: { localAddress?: string; send?: string
 const HALF_REQUEST = 'GET /auth/login HTTP/1.1\r\nHost: panel.test\r\n';
 
 /** `count` half-sent requests from each of 127.0.0.`first`…127.0.0.`last`. */
-async function flood(port: number, first: number, last: number, count: number): Promise<RawClient[]> {
-  const held: RawClient[] = [];
-  for (let address = first; address <= last; address += 1) {
-    const opened = await Promise.all(
-      Array.from({ length: count }, () =>
-        rawClient(port, { localAddress: `127.0.0.${address}`, send: HALF_REQUEST }),
-      ),
-    );
-    held.push(...opened);
-  }
-  return held;
-}
+const flood = (port: number, first: number, last: number, count: number): Promise<RawClient[]> =>
+  floodOfHalfRequests(clients, port, { first, last, count }, HALF_REQUEST);
 
 interface Answer {
   status: number;

@@ -41,3 +41,22 @@ export function rawClient(
     socket.once('error', reject);
   });
 }
+
+/** `count` connections sending `halfRequest` from each of 127.0.0.`first`…127.0.0.`last`, one address after another. */
+export async function floodOfHalfRequests(
+  opened: net.Socket[],
+  port: number,
+  addresses: { first: number; last: number; count: number },
+  halfRequest: string,
+): Promise<RawClient[]> {
+  const held: RawClient[] = [];
+  for (let address = addresses.first; address <= addresses.last; address += 1) {
+    const batch = await Promise.all(
+      Array.from({ length: addresses.count }, () =>
+        rawClient(opened, port, { localAddress: `127.0.0.${address}`, send: halfRequest }),
+      ),
+    );
+    held.push(...batch);
+  }
+  return held;
+}
