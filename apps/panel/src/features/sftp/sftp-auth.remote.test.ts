@@ -16,6 +16,7 @@ import { conflictStates, setServerState } from '@aerie/panel/test/server-scenari
 import { ed25519KeyPair } from '@aerie/panel/test/ssh-key-pair';
 import { rootAdminPermissions } from '@aerie/shared/permissions/permissions';
 import { sftpAuthMessages } from '@aerie/shared/sftp/sftp-wire';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** POST /api/remote/sftp/auth: the panel's decision on each SFTP login a daemon asks about. */
@@ -66,6 +67,18 @@ beforeAll(async () => {
   await addSubuser(t.ctx, server, plainSubuser.user, ['file.read', 'file.update']);
 });
 afterAll(() => t.close());
+
+/** The account's throttle answered: 429 with upstream's sentence and a Retry-After. */
+function expectAccountThrottled(response: LightMyRequestResponse): void {
+  expect(response.statusCode).toBe(429);
+  expect(response.json().errors[0]).toMatchObject({
+    code: 'TooManyRequestsHttpException',
+    detail: expect.stringMatching(
+      /^Too many login attempts for this account, please try again in \d+ seconds\.$/,
+    ),
+  });
+  expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+}
 
 describe('POST /api/remote/sftp/auth', () => {
   it('lets the owner in by password, naming the server by identifier or uuid, in any case', async () => {
@@ -159,14 +172,7 @@ describe('POST /api/remote/sftp/auth', () => {
       auth({ type: 'password', username: `${user.username}.${server.uuid_short}`, password: secret, ip });
     for (let i = 0; i < 5; i++) expect((await from('192.0.2.7', 'wrong')).statusCode).toBe(403);
     const locked = await from('192.0.2.7', password);
-    expect(locked.statusCode).toBe(429);
-    expect(locked.json().errors[0]).toMatchObject({
-      code: 'TooManyRequestsHttpException',
-      detail: expect.stringMatching(
-        /^Too many login attempts for this account, please try again in \d+ seconds\.$/,
-      ),
-    });
-    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    expectAccountThrottled(locked);
     expect((await from('192.0.2.8', password)).statusCode).toBe(200);
   });
 
@@ -226,14 +232,7 @@ describe('POST /api/remote/sftp/auth', () => {
 
     // The right password from a new address waits too…
     const refused = await from('192.0.2.200', victim.password);
-    expect(refused.statusCode).toBe(429);
-    expect(refused.json().errors[0]).toMatchObject({
-      code: 'TooManyRequestsHttpException',
-      detail: expect.stringMatching(
-        /^Too many login attempts for this account, please try again in \d+ seconds\.$/,
-      ),
-    });
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expectAccountThrottled(refused);
     // …but not from where the owner signed in on the web, nor where they logged in over SFTP before.
     expect((await from('198.51.100.1', victim.password)).statusCode).toBe(200);
     expect((await from('198.51.100.2', victim.password)).statusCode).toBe(200);
