@@ -2,7 +2,8 @@
  * Every activity event name the panel records or will record (reference §7.3, plus the `auth:` events of
  * Pterodactyl's authentication listeners; `auth:throttled`, a sign-in refused for too many attempts, is Aerie's). Written `<area>:<subject>.<verb>`; clients translate by name.
  * `server:file.chmod` is Aerie's own (upstream logs no chmod), and so are the schedule worker's `server:schedule.run`,
- * `.fail`, `.stop` and `.skip` (upstream logs a run by hand only), recorded with no actor when a run ends.
+ * `.fail`, `.stop` and `.skip` (upstream logs a run by hand only), recorded with no actor when a run ends. The
+ * `server:backup.complete`/`.fail`/`.restore-complete`/`.restore-failed` entries are the node's reports (no actor).
  */
 export const activityEvents = [
   'auth:success',
@@ -64,6 +65,10 @@ export const activityEvents = [
   'server:backup.delete',
   'server:backup.download',
   'server:backup.restore',
+  'server:backup.complete',
+  'server:backup.fail',
+  'server:backup.restore-complete',
+  'server:backup.restore-failed',
   'server:startup.edit',
   'server:startup.image',
   'server:settings.rename',

@@ -19,6 +19,7 @@ export const backupMessages = {
   unknownDisk: 'The backup requested references an unknown disk driver type and cannot be downloaded.',
   /** Why a backup is marked failed when its daemon never answered (Aerie's text, in the panel's log). */
   neverAnswered: 'The node never reported the end of this backup; it is marked as failed.',
+  nodeRestarted: "The node's daemon restarted during this backup; it is marked as failed.",
 } as const;
 
 /** Error details of `/api/remote/backups/*` (the daemon's side; upstream's texts). */

@@ -1,7 +1,13 @@
 import type { Db } from '@aerie/panel/db/database';
+import type { ActivityLog } from '@aerie/panel/features/activity/activity-log';
 import type { Log } from '@aerie/panel/logging/log';
 import { backupMessages } from '@aerie/shared/backups/backups-messages';
-import { markBackupFailed, staleRunningBackups } from './backups.repository';
+import {
+  endRestoring,
+  markBackupFailed,
+  restoringServersOfNode,
+  staleRunningBackups,
+} from './backups.repository';
 import type { S3BackupStorage } from './storage/s3-storage';
 
 /** How often the pruner looks for backups their node never reported on. */
@@ -26,8 +32,35 @@ export class BackupPruner {
       log: Log;
       pruneAgeMinutes: number;
       s3: S3BackupStorage | null;
+      activity: ActivityLog;
     },
   ) {}
+
+  /**
+   * A node's daemon started again (its `servers/reset`): whatever backup or restore it was running died with the
+   * last daemon, which never starts one again. Its running backups are failed (the list shows them failed, they
+   * can be deleted and made again) and its servers' restores end as failed in their activity logs.
+   * @returns how many backups and restores it ended
+   */
+  async nodeRestarted(nodeId: number): Promise<{ backups: number; restores: number }> {
+    const now = this.deps.clock();
+    const backups = await this.#fail(undefined, nodeId, backupMessages.nodeRestarted);
+    const restoring = await restoringServersOfNode(this.deps.db, nodeId);
+    for (const { serverId, backupName } of restoring) {
+      await this.deps.db.transaction().execute(async (tx) => {
+        await endRestoring(tx, serverId, now);
+        await this.deps.activity.record(tx, {
+          event: 'server:backup.restore-failed',
+          actor: null,
+          server: { id: serverId },
+          properties: { name: backupName },
+          ip: '',
+          isApi: false,
+        });
+      });
+    }
+    return { backups, restores: restoring.length };
+  }
 
   /**
    * One pass: every backup still running that started more than the prune age ago is failed.
@@ -37,13 +70,31 @@ export class BackupPruner {
     if (this.deps.pruneAgeMinutes <= 0) return 0;
     const now = this.deps.clock();
     const cutoff = new Date(now.getTime() - this.deps.pruneAgeMinutes * 60_000);
+    return this.#fail(cutoff, undefined, backupMessages.neverAnswered);
+  }
+
+  /** Fails running backups started before `cutoff` (or all; of one node's servers, if given), each logged `backup.fail`. */
+  async #fail(cutoff: Date | undefined, nodeId: number | undefined, reason: string): Promise<number> {
+    const now = this.deps.clock();
     let marked = 0;
     for (;;) {
-      const stale = await staleRunningBackups(this.deps.db, cutoff, BATCH);
-      for (const { backup, serverUuid } of stale) {
-        if (!(await markBackupFailed(this.deps.db, backup.id, now))) continue;
+      const stale = await staleRunningBackups(this.deps.db, cutoff, BATCH, nodeId);
+      for (const { backup, serverUuid, serverId } of stale) {
+        const failed = await this.deps.db.transaction().execute(async (tx) => {
+          if (!(await markBackupFailed(tx, backup.id, now))) return false;
+          await this.deps.activity.record(tx, {
+            event: 'server:backup.fail',
+            actor: null,
+            server: { id: serverId },
+            properties: { name: backup.name },
+            ip: '',
+            isApi: false,
+          });
+          return true;
+        });
+        if (!failed) continue;
         marked++;
-        this.deps.log.warn({ backup: backup.uuid, server: serverUuid }, backupMessages.neverAnswered);
+        this.deps.log.warn({ backup: backup.uuid, server: serverUuid }, reason);
         if (backup.uploadId && this.deps.s3) {
           await this.deps.s3
             .abortUpload({ backup, server: { uuid: serverUuid } }, backup.uploadId)

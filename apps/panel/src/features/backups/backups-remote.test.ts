@@ -38,6 +38,14 @@ const status = async () =>
   (await t.db.selectFrom('servers').select('status').where('id', '=', s.server.id).executeTakeFirstOrThrow())
     .status;
 const SHA1 = 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3';
+/** The server's activity log as its owner reads it: event and description properties, newest first. */
+const ownersLog = async () => {
+  const response = await s.owner.get(`/api/client/servers/${s.server.uuid_short}/activity`);
+  expect(response.statusCode).toBe(200);
+  return (
+    response.json() as { data: { attributes: { event: string; properties: Record<string, unknown> } }[] }
+  ).data.map(({ attributes }) => ({ event: attributes.event, name: attributes.properties.name }));
+};
 
 beforeAll(async () => {
   t = await buildTestApp({ env: { BACKUP_ROTATE_OLDEST: 'true' } });
@@ -55,6 +63,7 @@ beforeEach(async () => {
   backupAnswer = { status: 204 };
   s.daemon.calls.length = 0;
   await t.db.deleteFrom('backups').execute();
+  await t.db.deleteFrom('activity_logs').execute();
   await setServerState(t, s.server, s.node, {});
 });
 
@@ -166,6 +175,75 @@ describe('POST /api/remote/backups/{backup}/restore', () => {
     expect((await remote('POST', `/backups/${uuid}/restore`, { successful: true })).statusCode).toBe(204);
     expect(await status()).toBe('suspended');
     expect((await remote('POST', `/backups/${uuid}/restore`, {})).statusCode).toBe(422);
+  });
+});
+
+describe('what the node reports, in the server’s activity log', () => {
+  it('logs a backup’s end (complete or failed) and a restore’s (complete or failed), with no actor', async () => {
+    const done = await createTestBackup(t.ctx, s.server, { state: 'running', name: 'Nightly' });
+    const broken = await createTestBackup(t.ctx, s.server, { state: 'running', name: 'Weekly' });
+    await remote('POST', `/backups/${done.uuid}`, { successful: true, checksum: SHA1, size: 10 });
+    await remote('POST', `/backups/${broken.uuid}`, { successful: false });
+    await setServerState(t, s.server, s.node, { status: 'restoring_backup' });
+    await remote('POST', `/backups/${done.uuid}/restore`, { successful: false });
+    await setServerState(t, s.server, s.node, { status: 'restoring_backup' });
+    await remote('POST', `/backups/${done.uuid}/restore`, { successful: true });
+    expect(await ownersLog()).toEqual([
+      { event: 'server:backup.restore-complete', name: 'Nightly' },
+      { event: 'server:backup.restore-failed', name: 'Nightly' },
+      { event: 'server:backup.fail', name: 'Weekly' },
+      { event: 'server:backup.complete', name: 'Nightly' },
+    ]);
+  });
+});
+
+describe('POST /api/remote/servers/reset (the node’s daemon started again)', () => {
+  it('fails the backups and the restore its last run died in, on its own servers only, and logs them', async () => {
+    const running = await createTestBackup(t.ctx, s.server, { state: 'running', name: 'Nightly' });
+    const finished = await createTestBackup(t.ctx, s.server, { name: 'Old' });
+    const theirServer = await createTestServer(t.ctx, {
+      owner: s.owner.user,
+      node: otherNode,
+      eggId: s.egg.id,
+    });
+    const theirs = await createTestBackup(t.ctx, theirServer, { state: 'running' });
+    await setServerState(t, s.server, s.node, { status: 'restoring_backup' });
+    // The restore the owner asked for (its entry names the backup).
+    await t.db
+      .insertInto('activity_logs')
+      .values({
+        batch: null,
+        event: 'server:backup.restore',
+        ip: '127.0.0.1',
+        actor_id: s.owner.user.id,
+        is_api: false,
+        server_id: s.server.id,
+        subject_user_id: null,
+        properties: JSON.stringify({ name: 'Old', truncate: true }),
+        timestamp: t.ctx.clock(),
+      })
+      .execute();
+
+    expect((await remote('POST', '/servers/reset')).statusCode).toBe(204);
+
+    // Shown failed (so it can be deleted and made again), never still "in progress".
+    const failed = await rowOf(running.uuid);
+    expect(readBool(failed.is_successful)).toBe(false);
+    expect(failed.completed_at).not.toBeNull();
+    expect(readBool((await rowOf(finished.uuid)).is_successful)).toBe(true);
+    expect((await rowOf(theirs.uuid)).completed_at).toBeNull();
+    expect(await status()).toBeNull();
+    expect((await ownersLog()).slice(0, 2)).toEqual(
+      expect.arrayContaining([
+        { event: 'server:backup.fail', name: 'Nightly' },
+        { event: 'server:backup.restore-failed', name: 'Old' },
+      ]),
+    );
+    // A second reset finds nothing more to fail.
+    expect((await remote('POST', '/servers/reset')).statusCode).toBe(204);
+    expect(
+      (await ownersLog()).filter((entry) => entry.event.endsWith('fail') || entry.event.endsWith('failed')),
+    ).toHaveLength(2);
   });
 });
 

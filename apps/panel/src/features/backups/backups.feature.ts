@@ -27,6 +27,13 @@ export function createBackupsFeature(
   serverManagement.onDelete((server, node) => backups.removeServerArchives(server, node));
   return {
     backups,
-    backupPruner: new BackupPruner({ db, clock, log, pruneAgeMinutes: backupConfig.pruneAgeMinutes, s3 }),
+    backupPruner: new BackupPruner({
+      db,
+      clock,
+      log,
+      pruneAgeMinutes: backupConfig.pruneAgeMinutes,
+      s3,
+      activity,
+    }),
   };
 }

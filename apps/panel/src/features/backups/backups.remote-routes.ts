@@ -56,6 +56,9 @@ const backupStatusBody = z.object({
     .nullish(),
 });
 
+/** An activity entry the node's report makes: no actor, no address (upstream logs these without a user too). */
+const nodeReport = (server: { id: number }) => ({ actor: null, server, ip: '', isApi: false });
+
 /** `POST /api/remote/backups/{backup}/restore`: `successful` required|boolean. */
 const restoreStatusBody = z.object({ successful: laravelBoolean() });
 
@@ -65,7 +68,7 @@ const restoreStatusBody = z.object({ successful: laravelBoolean() });
  * one that does not exist (CVE-2026-26016).
  */
 export async function backupsRemoteRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { db, backups, clock, log } = ctx;
+  const { db, backups, clock, log, activity } = ctx;
   const backupOf = async (request: FastifyRequest) => {
     const found = await findNodeBackup(
       db,
@@ -126,15 +129,29 @@ export async function backupsRemoteRoutes(app: FastifyInstance, { ctx }: { ctx: 
       }
     }
     const checksum = body.checksum ? `${body.checksum_type ?? 'sha1'}:${body.checksum.toLowerCase()}` : null;
-    await recordBackupResult(db, backup, { successful, checksum, bytes: body.size ?? 0 }, clock());
+    await db.transaction().execute(async (tx) => {
+      await recordBackupResult(tx, backup, { successful, checksum, bytes: body.size ?? 0 }, clock());
+      await activity.record(tx, {
+        event: successful ? 'server:backup.complete' : 'server:backup.fail',
+        ...nodeReport(server),
+        properties: { name: backup.name },
+      });
+    });
     return reply.status(204).send();
   });
 
   /** The end of a restore: the server's `restoring_backup` status is cleared, whatever the outcome. */
   app.post('/backups/:uuid/restore', async (request, reply) => {
-    const { server } = await backupOf(request);
-    validateBody(restoreStatusBody, request.body);
-    await endRestoring(db, server.id, clock());
+    const { backup, server } = await backupOf(request);
+    const body = validateBody(restoreStatusBody, request.body);
+    await db.transaction().execute(async (tx) => {
+      await endRestoring(tx, server.id, clock());
+      await activity.record(tx, {
+        event: body.successful ? 'server:backup.restore-complete' : 'server:backup.restore-failed',
+        ...nodeReport(server),
+        properties: { name: backup.name },
+      });
+    });
     return reply.status(204).send();
   });
 }

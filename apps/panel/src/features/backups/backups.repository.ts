@@ -249,19 +249,55 @@ export async function setBackupUploadId(db: Db | Tx, id: number, uploadId: strin
     .execute();
 }
 
-/** Running backups started before `cutoff`: their node never answered. */
-export async function staleRunningBackups(db: Db, cutoff: Date, limit: number) {
-  const rows = await db
+/** Running backups started before `cutoff` (all, without one; of one node's servers, when `nodeId` is given). */
+export async function staleRunningBackups(db: Db, cutoff: Date | undefined, limit: number, nodeId?: number) {
+  let query = db
     .selectFrom('backups')
     .innerJoin('servers', 'servers.id', 'backups.server_id')
     .selectAll('backups')
     .select('servers.uuid as server_uuid')
-    .where('backups.completed_at', 'is', null)
-    .where('backups.created_at', '<', cutoff)
-    .orderBy('backups.created_at')
-    .limit(limit)
+    .where('backups.completed_at', 'is', null);
+  if (cutoff !== undefined) query = query.where('backups.created_at', '<', cutoff);
+  if (nodeId !== undefined) query = query.where('servers.node_id', '=', nodeId);
+  const rows = await query.orderBy('backups.created_at').limit(limit).execute();
+  return rows.map(({ server_uuid, ...row }) => ({
+    backup: toBackupRecord(row),
+    serverUuid: server_uuid,
+    serverId: row.server_id,
+  }));
+}
+
+/** The node's servers in the middle of a restore, with the name of the backup last asked to be restored. */
+export async function restoringServersOfNode(db: Db, nodeId: number) {
+  const servers = await db
+    .selectFrom('servers')
+    .select('id')
+    .where('node_id', '=', nodeId)
+    .where('status', '=', 'restoring_backup')
     .execute();
-  return rows.map(({ server_uuid, ...row }) => ({ backup: toBackupRecord(row), serverUuid: server_uuid }));
+  const restoring: { serverId: number; backupName: string }[] = [];
+  for (const { id } of servers) {
+    const last = await db
+      .selectFrom('activity_logs')
+      .select('properties')
+      .where('server_id', '=', id)
+      .where('event', '=', 'server:backup.restore')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    restoring.push({ serverId: id, backupName: backupNameOf(last?.properties) });
+  }
+  return restoring;
+}
+
+function backupNameOf(properties: unknown): string {
+  try {
+    const parsed = typeof properties === 'string' ? (JSON.parse(properties) as unknown) : properties;
+    const name = (parsed as { name?: unknown } | null)?.name;
+    return typeof name === 'string' ? name : '';
+  } catch {
+    return '';
+  }
 }
 
 /**

@@ -85,7 +85,10 @@ export async function serversRemoteRoutes(app: FastifyInstance, { ctx }: { ctx: 
   });
 
   app.post('/servers/reset', async (request, reply) => {
-    await resetNodeServerStates(db, nodeOf(request).id, ctx.clock());
+    const node = nodeOf(request).id;
+    // The daemon booted: the backups and restores its last run was doing died with it (logged as failed).
+    await ctx.backupPruner.nodeRestarted(node);
+    await resetNodeServerStates(db, node, ctx.clock());
     return reply.status(204).send();
   });
 
