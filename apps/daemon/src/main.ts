@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { JwtDenylist } from './auth/jwt-denylist';
@@ -41,6 +41,8 @@ export async function runDaemon(
   // Made now, at daemon start: console tokens and signed URLs issued before this moment are refused.
   const denylist = new JwtDenylist();
   const hooks = plugins ?? consoleWebsocketPlugins({ denylist });
+  // Uploads being staged when the last daemon ended will never be finished: their bytes go.
+  await rm(path.join(config.dataDirectory, 'tmp', 'uploads'), { recursive: true, force: true });
   for (const folder of ['volumes', 'logs/install', 'tmp']) {
     await mkdir(path.join(config.dataDirectory, folder), { recursive: true, mode: 0o700 });
   }
@@ -48,9 +50,18 @@ export async function runDaemon(
     allowedDestinations: config.gameNetworkAllow,
   });
   const panel = new PanelClient({ url: config.panelUrl, tokenId: config.tokenId, token: config.token });
-  const manager = new ServerManager({ dataDirectory: config.dataDirectory, driver, panel });
+  const manager = new ServerManager({
+    dataDirectory: config.dataDirectory,
+    driver,
+    panel,
+    pauseJobsAt: env.AERIE_TEST_PAUSE_JOB,
+  });
   await mkdir(config.backupDirectory, { recursive: true, mode: 0o700 });
   const backups = new BackupService({ directory: config.backupDirectory, panel });
+  // No backup runs yet: a partial file here was cut short by the last daemon's end.
+  const partialBackups = await backups.removeLeftovers();
+  if (partialBackups > 0)
+    console.log(`Removed ${partialBackups} partial backup file(s) left by an interrupted backup`);
   // The node-token file routes are part of the app; the signed download/upload URLs are its public hook.
   const files = signedFileRoutes({
     dataDirectory: config.dataDirectory,

@@ -60,6 +60,18 @@ export class BackupService {
     this.#upload = { ...DEFAULT_PART_UPLOAD, ...options.upload };
   }
 
+  /**
+   * Removes the partial files of backups and restore downloads that a daemon crash interrupted (at boot, before
+   * any job starts). The panel fails those backups when this daemon reports for duty (its reset).
+   * @returns how many were removed
+   */
+  async removeLeftovers(): Promise<number> {
+    const names = await fs.readdir(this.directory).catch(() => [] as string[]);
+    const partial = names.filter((name) => PARTIAL_FILE.test(name));
+    await Promise.all(partial.map((name) => fs.rm(path.join(this.directory, name), { force: true })));
+    return partial.length;
+  }
+
   /** The local adapter's file of a backup. */
   archivePath(backup: string): string {
     if (!isBackupUuid(backup)) throw new Error(`Not a backup uuid: ${backup}`);
@@ -261,6 +273,9 @@ export class BackupService {
 }
 
 const IGNORE_FILE_LABEL = '.pteroignore';
+
+/** What #temporaryPath names: a backup or restore download being written. */
+const PARTIAL_FILE = /^\.(backup|restore)-[0-9a-f-]{36}-[0-9a-f]{12}\.tar\.gz\.part$/;
 
 const failedStatus = (): RemoteBackupStatus => ({
   successful: false,

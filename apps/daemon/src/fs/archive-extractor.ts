@@ -19,7 +19,7 @@ import type { DirectoryHandle, Jail } from './jail';
 import { pathComponents } from './jail-path';
 import { writeAll } from './write-all';
 
-const { O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW, O_NOCTTY } = constants;
+const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NOCTTY } = constants;
 
 /** Bounds on what one decompress may produce (Wings had none besides a summed-size check). */
 export interface ExtractLimits {
@@ -44,6 +44,12 @@ export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
  * archive-links.ts), there is no ratio or entry bound of the files API (the archive is the daemon's own, bounded by
  * the room), and `beforeWrite` (the truncate) runs only once the pre-scan accepted the whole archive.
  */
+/** The job's temporary names (see the daemon's job journal) and its crash-test pause point. */
+export interface TemporaryNames {
+  prefix: string;
+  checkpoint(): Promise<void>;
+}
+
 export interface RestoreOptions {
   /** Bytes the archive may hold: the disk limit or the node's free space, counting what `beforeWrite` frees. */
   roomBytes: number;
@@ -185,8 +191,13 @@ export async function extractArchive(options: {
   quota: DiskQuota;
   limits: ExtractLimits;
   restore?: RestoreOptions;
+  /**
+   * The names every file is written under until it is whole (then renamed over its own name): a crash leaves only
+   * such names, which the daemon's job journal removes at boot, never half a file under the archive's name.
+   */
+  temporary: TemporaryNames;
 }): Promise<ExtractResult> {
-  const { jail, handle, kind, archiveBytes, base, denylist, quota, restore } = options;
+  const { jail, handle, kind, archiveBytes, base, denylist, quota, restore, temporary } = options;
   // A denylist past its bounds refuses every entry: said before anything is written (or a restore truncates).
   denylist.assertUsable();
   if (!(await isSupported(kind))) throw new FilesystemError('EUNSUPPORTED');
@@ -244,11 +255,11 @@ export async function extractArchive(options: {
         links.push(checked);
         continue;
       }
-      const written = await writeEntry(directories, denylist, checked, entry, result);
+      const written = await writeEntry(directories, denylist, checked, entry, result, temporary);
       result.bytes += written;
     }
     check.assertNothingBelowLinks();
-    for (const link of links) await makeLink(directories, denylist, link, result);
+    for (const link of links) await makeLink(directories, denylist, link, result, temporary.prefix);
   } finally {
     // What was written stays, even when a later entry failed.
     reservation.commit(result.bytes);
@@ -266,6 +277,7 @@ async function makeLink(
   denylist: Denylist,
   checked: CheckedEntry,
   result: ExtractResult,
+  temporaryPrefix: string,
 ): Promise<void> {
   const { components, header } = checked;
   if (denylist.matches(components)) {
@@ -274,7 +286,7 @@ async function makeLink(
   }
   const name = components.at(-1) as string;
   const directory: DirectoryHandle = await directories.get(components.slice(0, -1));
-  const temporary = `.aerie-link-${process.pid}-${result.entries}-${Date.now().toString(36)}`;
+  const temporary = `${temporaryPrefix}-${result.entries}`;
   await fs.symlink(checked.link as string, directory.child(temporary));
   try {
     await fs.rename(directory.child(temporary), directory.child(name));
@@ -300,6 +312,7 @@ async function writeEntry(
   checked: CheckedEntry,
   entry: ArchiveEntry,
   result: ExtractResult,
+  names: TemporaryNames,
 ): Promise<number> {
   const { components, header } = checked;
   const skip = async (reason: string) => {
@@ -318,48 +331,75 @@ async function writeEntry(
   const parent = components.slice(0, -1);
   const name = components.at(-1) as string;
   const mode = header.mode !== undefined && (header.mode & 0o777) !== 0 ? header.mode & 0o777 : 0o644;
-  // O_NOFOLLOW: an existing link of that name (e.g. made by the game) is never written through.
-  const create = async () =>
-    fs.open(
-      (await directories.get(parent)).child(name),
-      O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NOCTTY,
-      mode,
-    );
-  let file: FileHandle;
+  const temporary = `${names.prefix}-${result.entries}`;
+  // Written under a temporary name and renamed over the entry's name only when whole: an interrupted extraction
+  // never leaves half a file under a name the user knows (and an existing file's other hard links are untouched).
+  const create = async () => {
+    const directory = await directories.get(parent);
+    const existing = await fs.lstat(directory.child(name)).catch((error: unknown) => {
+      if (errnoOf(error) === 'ENOENT') return undefined;
+      throw error;
+    });
+    const file =
+      existing?.isSymbolicLink() || existing?.isDirectory()
+        ? undefined
+        : await fs.open(
+            directory.child(temporary),
+            O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY,
+            mode,
+          );
+    return { directory, existing, file };
+  };
+  let created: Awaited<ReturnType<typeof create>>;
   try {
-    file = await create().catch(async (error: unknown) => {
+    created = await create().catch(async (error: unknown) => {
       // The kept-open directory was removed meanwhile: walk to it (and make it) afresh, once.
       if (errnoOf(error) !== 'ENOENT') throw error;
       await directories.forget(parent);
       return create();
     });
   } catch (error) {
-    const code = errnoOf(error);
-    if (code === 'ELOOP') return skip('a symbolic link of that name exists');
-    if (code === 'EISDIR') return skip('a directory of that name exists');
+    if (errnoOf(error) === 'EISDIR') return skip('a directory of that name exists');
     throw error;
   }
+  const { directory, existing, file } = created;
+  if (file === undefined) {
+    return skip(
+      existing?.isSymbolicLink() ? 'a symbolic link of that name exists' : 'a directory of that name exists',
+    );
+  }
+  let bytes: number;
   try {
     await directories.jail.own(file);
     // Never more than the header declared, whatever the data stream carries.
-    const bytes = await writeAll(
+    bytes = await writeAll(
       file,
       entry.stream as AsyncIterable<Uint8Array>,
       header.size,
       () => new FilesystemError('ETOOBIG'),
     );
     if (header.mtime !== undefined) await file.utimes(header.mtime, header.mtime).catch(() => undefined);
-    result.entries += 1;
-    return bytes;
-  } catch (error) {
-    if (isFilesystemError(error)) throw error;
-    if (isDiskFull(error)) {
-      // The entry cut short goes: half a file is of no use, and the full disk needs its space back.
-      await fs.unlink((await directories.get(parent)).child(name)).catch(() => undefined);
-      throw new FilesystemError('ENOSPACE');
-    }
-    throw new FilesystemError('EARCHIVE', 'The archive is damaged and could not be extracted completely.');
-  } finally {
     await file.close();
+  } catch (error) {
+    await file.close().catch(() => undefined);
+    // Half a file is of no use, and a full disk needs its space back.
+    await fs.unlink(directory.child(temporary)).catch(() => undefined);
+    if (isFilesystemError(error)) throw error;
+    if (isDiskFull(error)) throw new FilesystemError('ENOSPACE');
+    throw new FilesystemError('EARCHIVE', 'The archive is damaged and could not be extracted completely.');
   }
+  await names.checkpoint();
+  try {
+    await fs.rename(directory.child(temporary), directory.child(name));
+  } catch (error) {
+    await fs.unlink(directory.child(temporary)).catch(() => undefined);
+    const code = errnoOf(error);
+    // A folder of that name appeared since the check (the game makes one).
+    if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST') {
+      return skip('a directory of that name exists');
+    }
+    throw error;
+  }
+  result.entries += 1;
+  return bytes;
 }

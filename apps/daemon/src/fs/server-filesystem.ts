@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import { PassThrough, type Readable } from 'node:stream';
+import { type JobLeftovers, type ServerJobs, unjournaledJobs } from '../jobs/job-journal';
 import {
   DEFAULT_EXTRACT_LIMITS,
   type ExtractLimits,
@@ -17,7 +18,7 @@ import { type DiskQuota, type DiskReservation, unlimitedQuota } from './disk-quo
 import { describeEntry, type FileEntry } from './file-entry';
 import { parseMode } from './file-mode';
 import { archiveName, copyNameCandidates } from './file-names';
-import { errnoOf, FilesystemError, fromSystemError } from './filesystem-error';
+import { errnoOf, FilesystemError, fromSystemError, isFilesystemError } from './filesystem-error';
 import { type DirectoryHandle, type FileOwner, Jail } from './jail';
 import { displayPath, joinComponents, pathComponents } from './jail-path';
 import { type ListOptions, listDirectory } from './list-directory';
@@ -48,6 +49,8 @@ export interface ServerFilesystemOptions {
   now?: () => Date;
   /** The uid the server's game runs as: what the daemon creates becomes its (a root daemon only). */
   owner?: FileOwner;
+  /** Where archive and decompress jobs are recorded while they write (the daemon's job journal). */
+  jobs?: ServerJobs;
 }
 
 export interface FileContents {
@@ -83,6 +86,7 @@ export class ServerFilesystem {
     private readonly denylist: Denylist,
     private readonly limits: ExtractLimits,
     private readonly now: () => Date,
+    private readonly jobs: ServerJobs,
   ) {}
 
   static async open(options: ServerFilesystemOptions): Promise<ServerFilesystem> {
@@ -92,6 +96,7 @@ export class ServerFilesystem {
       new Denylist(options.denylist),
       { ...DEFAULT_EXTRACT_LIMITS, ...options.extractLimits },
       options.now ?? (() => new Date()),
+      options.jobs ?? unjournaledJobs,
     );
   }
 
@@ -351,26 +356,37 @@ export class ServerFilesystem {
 
     return this.withDirectory(base, false, async (directory) => {
       const reservation = await this.quota.reserve();
-      const { handle, name } = await this.createArchiveFile(directory, format);
-      const output = new PassThrough();
+      // Written under a journaled temporary name, renamed to `archive-….tar.gz` only when whole.
+      const job = await this.jobs.begin('archive', { directory: base, recursive: false });
+      const temporary = job.prefix;
+      let name: string;
       let size: number;
       try {
-        const [, written] = await Promise.all([
-          writeArchive(this.archiveItems(base, selected), format, output),
-          writeAll(handle, output, undefined, undefined, (total) => reservation.ensure(total)).catch(
-            (error: unknown) => {
-              output.destroy(error as Error);
-              throw error;
-            },
-          ),
-        ]);
-        size = written;
-        await handle.close();
+        const handle = await fs.open(directory.child(temporary), CREATE_FLAGS, 0o644);
+        try {
+          await this.jail.own(handle);
+          const output = new PassThrough();
+          const [, written] = await Promise.all([
+            writeArchive(this.archiveItems(base, selected), format, output),
+            writeAll(handle, output, undefined, undefined, (total) => reservation.ensure(total)).catch(
+              (error: unknown) => {
+                output.destroy(error as Error);
+                throw error;
+              },
+            ),
+          ]);
+          size = written;
+        } finally {
+          await handle.close().catch(() => undefined);
+        }
+        await job.checkpoint();
+        name = await this.placeArchive(directory, temporary, format);
       } catch (error) {
         reservation.release();
-        await handle.close().catch(() => undefined);
-        await fs.unlink(directory.child(name)).catch(() => undefined);
+        await fs.unlink(directory.child(temporary)).catch(() => undefined);
         throw error;
+      } finally {
+        await job.end();
       }
       reservation.commit(size);
       return describeEntry(directory, name, await fs.lstat(directory.child(name)));
@@ -395,16 +411,22 @@ export class ServerFilesystem {
       const kind = detectArchive(head.subarray(0, bytesRead));
       if (kind === undefined) throw new FilesystemError('EUNSUPPORTED');
       const archiveBytes = (await handle.stat()).size;
-      return await extractArchive({
-        jail: this.jail,
-        handle,
-        kind,
-        archiveBytes,
-        base,
-        denylist: this.denylist,
-        quota: this.quota,
-        limits: this.limits,
-      }).catch(fromSystemError);
+      const job = await this.jobs.begin('decompress', { directory: base, recursive: true });
+      try {
+        return await extractArchive({
+          jail: this.jail,
+          handle,
+          kind,
+          archiveBytes,
+          base,
+          denylist: this.denylist,
+          quota: this.quota,
+          limits: this.limits,
+          temporary: job,
+        }).catch(fromSystemError);
+      } finally {
+        await job.end();
+      }
     } finally {
       await handle.close();
     }
@@ -498,20 +520,64 @@ export class ServerFilesystem {
     const kind = detectArchive(head.subarray(0, bytesRead));
     if (kind === undefined) throw new FilesystemError('EUNSUPPORTED');
     const archiveBytes = (await handle.stat()).size;
-    return extractArchive({
-      jail: this.jail,
-      handle,
-      kind,
-      archiveBytes,
-      base: [],
-      denylist: this.denylist,
-      quota: this.quota,
-      limits: this.limits,
-      restore: {
-        roomBytes: await restoreRoomBytes(this.quota, this.jail.root, options.truncate === true),
-        beforeWrite: options.truncate === true ? () => this.truncate() : undefined,
-      },
-    }).catch(fromSystemError);
+    const roomBytes = await restoreRoomBytes(this.quota, this.jail.root, options.truncate === true);
+    const job = await this.jobs.begin('restore', { directory: [], recursive: true });
+    try {
+      return await extractArchive({
+        jail: this.jail,
+        handle,
+        kind,
+        archiveBytes,
+        base: [],
+        denylist: this.denylist,
+        quota: this.quota,
+        limits: this.limits,
+        restore: {
+          roomBytes,
+          beforeWrite: options.truncate === true ? () => this.truncate() : undefined,
+        },
+        temporary: job,
+      }).catch(fromSystemError);
+    } finally {
+      await job.end();
+    }
+  }
+
+  /**
+   * Removes what an interrupted job left (its journal says where): entries named with its temporary prefix in
+   * that folder, and below it when the job wrote there too. Never follows a link; a folder gone since is fine.
+   */
+  async removeLeftovers(leftovers: JobLeftovers): Promise<number> {
+    let removed = 0;
+    const sweep = async (directory: DirectoryHandle): Promise<void> => {
+      const names = await fs.readdir(directory.path).catch(() => [] as string[]);
+      for (const name of names) {
+        const stats = await fs.lstat(directory.child(name)).catch(() => undefined);
+        if (stats === undefined) continue;
+        if (name.startsWith(leftovers.prefix) && !stats.isDirectory()) {
+          await fs.unlink(directory.child(name)).catch(() => undefined);
+          removed += 1;
+          continue;
+        }
+        if (!leftovers.recursive || !stats.isDirectory()) continue;
+        const child = await openChildNoFollow(directory, name);
+        if (child === undefined) continue;
+        try {
+          await sweep(child);
+        } finally {
+          await child.close();
+        }
+      }
+    };
+    await this.withDirectory([...leftovers.directory], false, sweep).catch((error: unknown) => {
+      if (
+        isFilesystemError(error) &&
+        (error.code === 'ENOTFOUND' || error.code === 'ENOTDIR' || error.code === 'ESYMLINK')
+      )
+        return;
+      throw error;
+    });
+    return removed;
   }
 
   /**
@@ -783,20 +849,20 @@ export class ServerFilesystem {
     }
   }
 
-  private async createArchiveFile(
+  /** Gives a whole archive its name: `archive-<time>.<format>`, or `-1`, `-2`… when the name is taken. */
+  private async placeArchive(
     directory: DirectoryHandle,
+    temporary: string,
     format: ArchiveFormat,
-  ): Promise<{ handle: FileHandle; name: string }> {
+  ): Promise<string> {
     const base = archiveName(this.now(), format);
     for (let attempt = 0; attempt < 100; attempt++) {
       const name = attempt === 0 ? base : base.replace(`.${format}`, `-${attempt}.${format}`);
-      const handle = await fs.open(directory.child(name), CREATE_FLAGS, 0o644).catch((error: unknown) => {
-        if (errnoOf(error) === 'EEXIST') return undefined;
-        throw error;
-      });
-      if (handle !== undefined) {
-        await this.jail.own(handle);
-        return { handle, name };
+      try {
+        await renameNoReplace(directory.child(temporary), directory.child(name), false);
+        return name;
+      } catch (error) {
+        if (!(isFilesystemError(error) && error.code === 'EEXISTS')) throw error;
       }
     }
     throw new FilesystemError('EEXISTS');

@@ -48,6 +48,11 @@ export class ConsolePipeline {
     return 'drop with notice';
   }
 
+  /** Keeps a line in the history only (what the daemon said while no console was open). */
+  remember(line: string): void {
+    this.#remember(line);
+  }
+
   /** A new start begins with a fresh window (Wings resets it when the server enters `starting`). */
   resetWindow(): void {
     this.#windowStart = Number.NEGATIVE_INFINITY;

@@ -7,6 +7,7 @@ import { DiskUsage } from '../disk/disk-usage';
 import type { DiskQuota } from '../fs/disk-quota';
 import type { ServerFilesystem } from '../fs/server-filesystem';
 import { runInstall } from '../install/install-runner';
+import type { ServerJobs } from '../jobs/job-journal';
 import type { PanelApi } from '../panel-client/panel-client';
 import type { AdoptedRuntime, RuntimeDriver, RuntimeUsage } from '../runtime/runtime';
 import { ConsolePipeline, THROTTLE_NOTICE } from './console-pipeline';
@@ -69,6 +70,8 @@ export interface ManagedServerOptions {
   throttle?: { lines: number; windowMs: number };
   stopTimeoutMs?: number;
   crashTimeoutMs?: number;
+  /** Where its archive, decompress and restore jobs are journaled while they write. */
+  jobs?: ServerJobs;
 }
 
 /**
@@ -200,7 +203,13 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
     const denylist = JSON.stringify(patterns);
     if (this.#files?.denylist !== denylist) {
       const filesystem = Promise.resolve(this.#options.driver.fileOwner?.(this.uuid)).then((owner) =>
-        openFilesystem({ root: this.directory, quota: this.#quota, denylist: patterns, owner }),
+        openFilesystem({
+          root: this.directory,
+          quota: this.#quota,
+          denylist: patterns,
+          owner,
+          jobs: this.#options.jobs,
+        }),
       );
       const opened = { denylist, filesystem };
       this.#files = opened;
@@ -254,8 +263,10 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
   }
 
   /** Says `text` on the console as the daemon (yellow `[Aerie Daemon]:` prefix). */
-  announce(text: string): void {
+  announce(text: string, options: { keep?: boolean } = {}): void {
     this.#say(text);
+    // Said at boot, before any console is open: kept in the history, which the next console is sent.
+    if (options.keep) this.#pipeline.remember(daemonMessage(text));
   }
 
   /** Calls `listener` each time a configuration suspends this server (sync, install, start); returns the undo. */

@@ -1,6 +1,7 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire';
+import { JobJournal, type JobKind } from '../jobs/job-journal';
 import type { PanelApi } from '../panel-client/panel-client';
 import type { RuntimeDriver } from '../runtime/runtime';
 import { ManagedServer, type ManagedServerOptions } from './managed-server';
@@ -20,6 +21,8 @@ export interface ServerManagerOptions {
     'statsIntervalMs' | 'diskCheckIntervalMs' | 'throttle' | 'stopTimeoutMs' | 'crashTimeoutMs'
   >;
   statesDebounceMs?: number;
+  /** Crash tests only (AERIE_TEST_PAUSE_JOB): jobs of this kind stop before their output is renamed into place. */
+  pauseJobsAt?: string;
 }
 
 /** Every server on this daemon: boot from the panel, create, delete, persist states, shut down. */
@@ -27,10 +30,13 @@ export class ServerManager {
   readonly #options: ServerManagerOptions;
   readonly #servers = new Map<string, ManagedServer>();
   readonly #states: StatesStore;
+  /** Jobs writing into servers' files (archive, decompress, restore): what a crash left is removed at boot. */
+  readonly #jobs: JobJournal;
   #shuttingDown = false;
 
   constructor(options: ServerManagerOptions) {
     this.#options = options;
+    this.#jobs = new JobJournal(path.join(options.dataDirectory, 'jobs'), { pauseAt: options.pauseJobsAt });
     this.#states = new StatesStore(path.join(options.dataDirectory, 'states.json'), {
       debounceMs: options.statesDebounceMs,
     });
@@ -73,6 +79,7 @@ export class ServerManager {
         server.adopt(runtime, previous.get(server.uuid));
       }),
     );
+    await this.#removeInterruptedJobs();
     await this.#options.panel.resetServers();
     for (const server of this.#servers.values()) {
       const state = previous.get(server.uuid);
@@ -128,6 +135,7 @@ export class ServerManager {
       driver: this.#options.driver,
       panel: this.#options.panel,
       installLogDirectory: path.join(this.#options.dataDirectory, 'logs', 'install'),
+      jobs: this.#jobs.forServer(uuid),
     });
     server.on('status', (state) => {
       if (!this.#shuttingDown && this.#servers.get(uuid) === server) this.#states.set(uuid, state);
@@ -136,4 +144,31 @@ export class ServerManager {
     this.#states.set(uuid, server.state);
     return server;
   }
+
+  /**
+   * Removes what jobs interrupted by the last daemon's end left half-written in servers' files. Their outcome is
+   * the panel's to show: its reset (next) marks an interrupted install or restore failed, and the console says so.
+   */
+  async #removeInterruptedJobs(): Promise<void> {
+    for (const job of await this.#jobs.interrupted()) {
+      const server = this.#servers.get(job.server);
+      try {
+        if (server) {
+          const removed = await (await server.files()).removeLeftovers(job.leftovers);
+          server.announce(interruptedJobMessage(job.kind, removed), { keep: true });
+        }
+        await this.#jobs.forget(job.id);
+      } catch (error) {
+        console.error(
+          `Could not remove what an interrupted ${job.kind} left in ${job.server}: ${(error as Error).message}`,
+        );
+      }
+    }
+  }
+}
+
+function interruptedJobMessage(kind: JobKind, removed: number): string {
+  const what = { archive: 'An archive', decompress: 'An extraction', restore: 'A backup restore' }[kind];
+  const files = removed === 1 ? '1 unfinished file was' : `${removed} unfinished files were`;
+  return `${what} was interrupted when the daemon stopped; ${files} removed. Run it again.`;
 }

@@ -1,0 +1,165 @@
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildTarGz } from '../backups/testing-archive';
+import { type DaemonProcess, startDaemonProcess } from '../testing/daemon-process';
+import {
+  demoConfiguration,
+  PANEL_TOKEN,
+  PANEL_TOKEN_ID,
+  type PanelStandIn,
+  startPanelStandIn,
+} from '../testing/panel-stand-in';
+
+/**
+ * kill -9 of a real daemon while a job that writes into a server's files is stopped just before its output would
+ * be renamed into place (AERIE_TEST_PAUSE_JOB: a pause point, the kill is real); the next daemon must leave no
+ * half-written file anywhere and say on the console that the job was interrupted.
+ */
+const UUID = '7e57ab1e-0000-4a11-8000-00000000cafe';
+const BACKUP = '7e57ab1e-0000-4a11-8000-00000000b0b0';
+const headers = { authorization: `Bearer ${PANEL_TOKEN}`, 'content-type': 'application/json' };
+
+let panel: PanelStandIn;
+let dataDirectory: string;
+let volume: string;
+const daemons: DaemonProcess[] = [];
+
+beforeEach(async () => {
+  panel = await startPanelStandIn();
+  dataDirectory = await mkdtemp(path.join(tmpdir(), 'aerie-jobs-'));
+  volume = path.join(dataDirectory, 'volumes', UUID);
+  panel.servers.set(UUID, demoConfiguration(UUID));
+});
+afterEach(async () => {
+  for (const daemon of daemons.splice(0)) daemon.process.kill('SIGKILL');
+  await panel.close();
+  await rm(dataDirectory, { recursive: true, force: true });
+});
+
+function daemon(extra: Record<string, string> = {}): DaemonProcess {
+  const started = startDaemonProcess({
+    DAEMON_PORT: '0',
+    DAEMON_TOKEN_ID: PANEL_TOKEN_ID,
+    DAEMON_TOKEN: PANEL_TOKEN,
+    PANEL_URL: panel.url,
+    DAEMON_DATA_DIR: dataDirectory,
+    LOG_LEVEL: 'silent',
+    ...extra,
+  });
+  daemons.push(started);
+  return started;
+}
+
+/** Every name under `directory`, as paths relative to it. */
+async function tree(directory: string): Promise<string[]> {
+  const entries = await readdir(directory, { recursive: true }).catch(() => [] as string[]);
+  return entries.map(String).sort();
+}
+
+const partials = async () => (await tree(volume)).filter((name) => name.includes('.aerie-partial-'));
+
+/** Starts `path` on a daemon paused at `kind`'s rename, kills it with SIGKILL there, and boots a fresh one. */
+async function interrupt(kind: string, request: (url: string) => Promise<unknown>): Promise<string> {
+  const first = daemon({ AERIE_TEST_PAUSE_JOB: kind });
+  const url = await first.listening();
+  await setUp();
+  void request(url).catch(() => undefined);
+  // Paused: its output exists, only under a temporary name.
+  await expect.poll(partials, { timeout: 15_000 }).toHaveLength(1);
+  first.process.kill('SIGKILL');
+  await first.exited;
+  expect(await partials()).toHaveLength(1);
+
+  const second = daemon();
+  return second.listening();
+}
+
+let setUp: () => Promise<void> = async () => {};
+
+const logs = async (url: string) =>
+  ((await (await fetch(`${url}/api/servers/${UUID}/logs`, { headers })).json()) as { data: string[] }).data;
+
+const post = (url: string, route: string, body: unknown) =>
+  fetch(`${url}/api/servers/${UUID}${route}`, { method: 'POST', headers, body: JSON.stringify(body) });
+
+describe('a daemon killed in the middle of a job', { timeout: 90_000 }, () => {
+  it('decompress: no half-extracted file under any name, the console says it was interrupted', async () => {
+    setUp = async () => {
+      const archive = await buildTarGz([
+        { name: 'world/', type: 'directory' },
+        { name: 'world/level.dat', data: 'x'.repeat(64 * 1024) },
+        { name: 'world/region.mca', data: 'y'.repeat(64 * 1024) },
+      ]);
+      await writeFile(path.join(volume, 'world.tar.gz'), archive);
+    };
+    const url = await interrupt('decompress', (at) =>
+      post(at, '/files/decompress', { root: '/', file: 'world.tar.gz' }),
+    );
+    expect(await partials()).toEqual([]);
+    // The entry being written when the daemon died never appeared under its name.
+    expect(await tree(volume)).toEqual(['world', 'world.tar.gz']);
+    expect(await readdir(path.join(dataDirectory, 'jobs'))).toEqual([]);
+    expect(await logs(url)).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(
+          'An extraction was interrupted when the daemon stopped; 1 unfinished file was removed. Run it again.',
+        ),
+      ]),
+    );
+    // And a retry works.
+    const retry = await post(url, '/files/decompress', { root: '/', file: 'world.tar.gz' });
+    expect(retry.status).toBe(204);
+    expect(await tree(volume)).toEqual(['world', 'world.tar.gz', 'world/level.dat', 'world/region.mca']);
+  });
+
+  it('archive: no truncated archive-….tar.gz is left in the folder', async () => {
+    setUp = async () => {
+      await mkdir(path.join(volume, 'world'), { recursive: true });
+      await writeFile(path.join(volume, 'world', 'level.dat'), 'z'.repeat(256 * 1024));
+    };
+    const url = await interrupt('archive', (at) =>
+      post(at, '/files/compress', { root: '/', files: ['world'] }),
+    );
+    expect(await tree(volume)).toEqual(['world', 'world/level.dat']);
+    expect(await logs(url)).toEqual(
+      expect.arrayContaining([expect.stringContaining('An archive was interrupted when the daemon stopped')]),
+    );
+  });
+
+  it('restore: the next daemon removes the half-restored file and the panel hears of the restart', async () => {
+    setUp = async () => {
+      await writeFile(path.join(volume, 'server.properties'), 'motd=old');
+      const backups = path.join(dataDirectory, 'backups');
+      await mkdir(backups, { recursive: true });
+      await writeFile(
+        path.join(backups, `${BACKUP}.tar.gz`),
+        await buildTarGz([{ name: 'server.properties', data: 'motd=from the backup' }]),
+      );
+    };
+    const url = await interrupt('restore', (at) =>
+      post(at, `/backup/${BACKUP}/restore`, { adapter: 'wings', truncate_directory: true }),
+    );
+    expect(await partials()).toEqual([]);
+    // The truncate had run; the restored file was never renamed in: the folder is empty, not half-written.
+    expect(await tree(volume)).toEqual([]);
+    expect(await logs(url)).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('A backup restore was interrupted when the daemon stopped'),
+      ]),
+    );
+    // Booting, each daemon told the panel (which fails the restore it had recorded as running).
+    expect(panel.resets).toBe(2);
+  });
+
+  it('backup: a partial backup file left by the last daemon is removed at boot', async () => {
+    const backups = path.join(dataDirectory, 'backups');
+    await mkdir(backups, { recursive: true });
+    const partial = `.backup-${BACKUP}-0123456789ab.tar.gz.part`;
+    await writeFile(path.join(backups, partial), Buffer.alloc(1024 * 1024));
+    await writeFile(path.join(backups, `${BACKUP}.tar.gz`), 'a finished backup stays');
+    await daemon().listening();
+    expect(await readdir(backups)).toEqual([`${BACKUP}.tar.gz`]);
+  });
+});
