@@ -118,6 +118,11 @@ export interface StatsResponse {
   attributes: {
     current_state: string;
     is_suspended: boolean;
+    /**
+     * Aerie's: the node's daemon cannot be reached just now (it restarts), so this is the last state it reported,
+     * not a live one. Absent otherwise; Pterodactyl's front end ignores it.
+     */
+    is_node_reconnecting?: boolean;
     resources: {
       memory_bytes: number;
       cpu_absolute: number;

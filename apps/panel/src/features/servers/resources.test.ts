@@ -141,7 +141,7 @@ describe('GET /api/client/servers/{server}/resources', () => {
     expect(response.json()).toEqual(offline);
   });
 
-  it('answers the offline figures when the daemon cannot be reached', async () => {
+  it('answers a connection error (502) for a node it never heard from, not a false "offline"', async () => {
     const down = await createTestNode(t.ctx, { fqdn: '127.0.0.1', daemonListen: await closedPort() });
     const server: ServerRow = await createTestServer(t.ctx, {
       owner: s.owner.user,
@@ -149,8 +149,36 @@ describe('GET /api/client/servers/{server}/resources', () => {
       eggId: s.egg.id,
     });
     const response = await s.owner.get(`/api/client/servers/${server.uuid_short}/resources`);
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual(offline);
+    expect(response.statusCode).toBe(502);
+    expect(response.json().errors[0]).toEqual({
+      code: 'DaemonConnectionException',
+      status: '502',
+      detail: 'Could not establish a connection to the machine running this server. Please try again.',
+    });
+  });
+
+  it('shows the last known state, marked reconnecting, while the daemon restarts, for 15 minutes', async () => {
+    const restarting = fakeDaemon(answers);
+    const node = await createTestNode(t.ctx, { fqdn: '127.0.0.1', daemonListen: await restarting.listening });
+    const server = await createTestServer(t.ctx, { owner: s.owner.user, node, eggId: s.egg.id });
+    answers.set(server.uuid, answers.get(s.server.uuid) as { status: number; body: unknown });
+    const resources = `/api/client/servers/${server.uuid_short}/resources`;
+    const live = (await s.owner.get(resources)).json();
+    expect(live.attributes.current_state).toBe('running');
+    expect(live.attributes).not.toHaveProperty('is_node_reconnecting');
+
+    await restarting.close();
+    t.advanceClock(6000);
+    const meanwhile = await s.owner.get(resources);
+    expect(meanwhile.statusCode).toBe(200);
+    // The game keeps running while its daemon is away: it still reads running, not offline.
+    expect(meanwhile.json()).toEqual({
+      ...live,
+      attributes: { ...live.attributes, is_node_reconnecting: true },
+    });
+
+    t.advanceClock(15 * 60_000);
+    expect((await s.owner.get(resources)).statusCode).toBe(502);
   });
 
   it('turns any other daemon error into a 502', async () => {

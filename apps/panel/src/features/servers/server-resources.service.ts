@@ -3,6 +3,7 @@ import {
   DaemonResponseError,
   DaemonUnreachableError,
 } from '@aerie/panel/daemon-client/daemon-client';
+import { daemonHttpError } from '@aerie/panel/daemon-client/daemon-http-error';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import { HttpError } from '@aerie/panel/http/errors';
 import type { StatsResponse } from '@aerie/shared/servers/server-wire';
@@ -10,6 +11,15 @@ import type { ServerRecord } from './server-record';
 
 /** How long one daemon answer is reused for a server (Pterodactyl keeps 20 s; the cards poll every 30 s). */
 export const RESOURCES_CACHE_MS = 5000;
+
+/**
+ * How long a server's last answer stands in while its daemon cannot be reached: long enough for a daemon to
+ * restart (games keep running meanwhile), short enough that a node that is gone reads as a connection error.
+ */
+export const LAST_KNOWN_STATE_MS = 15 * 60_000;
+
+/** Servers whose last answer is kept (the oldest is forgotten first). */
+const LAST_KNOWN_MAX = 20_000;
 
 const offline = (isSuspended: boolean): StatsResponse => ({
   object: 'stats',
@@ -29,12 +39,15 @@ const offline = (isSuspended: boolean): StatsResponse => ({
 
 /**
  * `GET /api/client/servers/{server}/resources`: the daemon's live figures as a `stats` item, cached per server
- * for a few seconds. A daemon that cannot be reached, or does not know the server (404), gives the offline
- * figures rather than an error, so a card shows "offline" instead of "Connection Error" while the node is down.
- * Any other daemon error is a 502 DaemonConnectionException.
+ * for a few seconds. While the daemon cannot be reached (it restarts; its games keep running), the server's last
+ * answer stands in, marked `is_node_reconnecting`, rather than a false "offline"; with none from the last 15
+ * minutes it is a 502 DaemonConnectionException (the card's "Connection Error"). A daemon that does not know the
+ * server (404) gives the offline figures; any other daemon error is a 502.
  */
 export class ServerResourcesService {
   readonly #cache = new Map<string, { until: number; stats: StatsResponse }>();
+  /** Each server's last live answer, per panel process (a replica that never saw one answers the 502). */
+  readonly #lastKnown = new Map<string, { at: number; stats: StatsResponse }>();
 
   constructor(
     private readonly daemon: DaemonClient,
@@ -52,6 +65,36 @@ export class ServerResourcesService {
   }
 
   private async fetch(server: ServerRecord, node: NodeRecord): Promise<StatsResponse> {
+    try {
+      const stats = await this.live(server, node);
+      this.#remember(server.uuid, stats);
+      return stats;
+    } catch (error) {
+      if (!(error instanceof DaemonUnreachableError)) throw error;
+      const last = this.#lastKnown.get(server.uuid);
+      if (!last || this.clock().getTime() - last.at > LAST_KNOWN_STATE_MS) throw daemonHttpError(error);
+      return {
+        ...last.stats,
+        attributes: {
+          ...last.stats.attributes,
+          is_suspended: last.stats.attributes.is_suspended || server.status === 'suspended',
+          is_node_reconnecting: true,
+        },
+      };
+    }
+  }
+
+  #remember(uuid: string, stats: StatsResponse): void {
+    this.#lastKnown.delete(uuid);
+    this.#lastKnown.set(uuid, { at: this.clock().getTime(), stats });
+    if (this.#lastKnown.size > LAST_KNOWN_MAX) {
+      const oldest = this.#lastKnown.keys().next().value;
+      if (oldest !== undefined) this.#lastKnown.delete(oldest);
+    }
+  }
+
+  /** The daemon's answer now. @throws DaemonUnreachableError when it cannot be reached */
+  private async live(server: ServerRecord, node: NodeRecord): Promise<StatsResponse> {
     const suspended = server.status === 'suspended';
     try {
       const details = await this.daemon.forServer(node, server.uuid).details();
@@ -72,7 +115,6 @@ export class ServerResourcesService {
         },
       };
     } catch (error) {
-      if (error instanceof DaemonUnreachableError) return offline(suspended);
       if (error instanceof DaemonResponseError && error.status === 404) return offline(suspended);
       if (error instanceof DaemonResponseError) {
         throw new HttpError(

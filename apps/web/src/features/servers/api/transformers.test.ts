@@ -107,6 +107,7 @@ describe('server transformers', () => {
     ).toEqual({
       status: 'starting',
       isSuspended: false,
+      isNodeReconnecting: false,
       cpuUsagePercent: 3.5,
       memoryUsageInBytes: 10,
       diskUsageInBytes: 20,

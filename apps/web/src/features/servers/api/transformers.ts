@@ -82,6 +82,8 @@ export interface ServerStats {
   /** The daemon's power state (offline, starting, running, stopping). */
   status: string;
   isSuspended: boolean;
+  /** The node's daemon is away (it restarts): these are the last figures it gave, not live ones. */
+  isNodeReconnecting: boolean;
   memoryUsageInBytes: number;
   cpuUsagePercent: number;
   diskUsageInBytes: number;
@@ -183,9 +185,15 @@ export const toServerListItem = (wire: ServerWire): ServerListItem => ({
   node: wire.node,
 });
 
-export const toServerStats = ({ current_state, is_suspended, resources }: StatsWire): ServerStats => ({
+export const toServerStats = ({
+  current_state,
+  is_suspended,
+  is_node_reconnecting,
+  resources,
+}: StatsWire): ServerStats => ({
   status: current_state,
   isSuspended: is_suspended,
+  isNodeReconnecting: is_node_reconnecting === true,
   memoryUsageInBytes: resources.memory_bytes,
   cpuUsagePercent: resources.cpu_absolute,
   diskUsageInBytes: resources.disk_bytes,

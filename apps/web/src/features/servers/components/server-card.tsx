@@ -70,6 +70,11 @@ export function ServerCard({ server }: { server: ServerListItem }) {
           <p className="truncate text-base font-semibold text-ink-50">{server.name}</p>
           {server.description && <p className="truncate text-sm text-ink-400">{server.description}</p>}
           {address && <p className="truncate font-mono text-xs text-ink-400">{allocationAddress(address)}</p>}
+          {stats?.isNodeReconnecting && (
+            <p role="status" className="truncate text-xs font-medium text-amber-300">
+              {t('card.node_reconnecting')}
+            </p>
+          )}
         </div>
       </div>
       {badge === null && stats ? (

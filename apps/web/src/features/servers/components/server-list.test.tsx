@@ -73,6 +73,25 @@ describe('server cards', () => {
     expect(document.title).toBe('Dashboard | Aerie Test');
   });
 
+  it('keeps the last known figures while the node reconnects, and says so', async () => {
+    const item = serverItem({ name: 'Survival' });
+    server.on('GET /api/client', () => ({ body: serverList([item]) }));
+    const last = statsBody({ state: 'running', memory: 512 * MB });
+    server.on(`GET /api/client/servers/${item.attributes.uuid}/resources`, () => ({
+      body: { ...last, attributes: { ...last.attributes, is_node_reconnecting: true } },
+    }));
+    renderApp('/', { user: pageUser() });
+
+    const survival = await card('Survival');
+    expect(await within(survival).findByText('512 MB')).toBeInTheDocument();
+    expect(within(survival).getByRole('status')).toHaveTextContent(
+      'Reconnecting to the node: last known state shown',
+    );
+    // Running, as the daemon last said: the game keeps running while its daemon restarts.
+    expect(survival.querySelector('[data-status-tone]')).toHaveAttribute('data-status-tone', 'green');
+    expect(within(survival).queryByText('Connection Error')).not.toBeInTheDocument();
+  });
+
   it('says Unlimited for limits of 0', async () => {
     const item = serverItem({ name: 'Big', limits: { cpu: 0, memory: 0, disk: 0 } });
     server.on('GET /api/client', () => ({ body: serverList([item]) }));

@@ -6,6 +6,7 @@ import { cardBadge, statusTone, usageAlarms } from '@/features/servers/component
 const stats = (overrides: Partial<ServerStats> = {}): ServerStats => ({
   status: 'running',
   isSuspended: false,
+  isNodeReconnecting: false,
   memoryUsageInBytes: 0,
   cpuUsagePercent: 0,
   diskUsageInBytes: 0,
