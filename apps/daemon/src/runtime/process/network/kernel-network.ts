@@ -2,6 +2,7 @@ import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RuntimeAllocations } from '../../runtime';
+import type { GameNetwork } from './game-network';
 import {
   type AllowedDestination,
   baseRuleset,
@@ -17,12 +18,8 @@ import {
   slotAddresses,
   subnetText,
 } from './game-network-plan';
+import { PortTakenError } from './port-taken-error';
 import { runTool, ToolError } from './run-tool';
-
-/** A server's ports cannot be forwarded: another running server on this node holds one of them. */
-export class PortTakenError extends Error {
-  override name = 'PortTakenError';
-}
 
 /** The tools a root daemon builds namespaces with (iproute2, nftables, util-linux). */
 export interface KernelTools {
@@ -41,12 +38,14 @@ export interface KernelTools {
  * networks, not other servers, unless DAEMON_GAME_NETWORK_ALLOW names a destination. A namespace lives for one
  * run (start or install) and goes with it; the ruleset is the daemon's own `ip aerie` table.
  */
-export class KernelNetwork {
+export class KernelNetwork implements GameNetwork {
   readonly #tools: KernelTools;
   readonly #allowed: readonly AllowedDestination[];
   readonly #resolvers: GameResolvers;
   /** The resolv.conf a game is shown when the host's names only loopback servers, and where. */
   #resolvConfBind: { source: string; target: string } | undefined;
+  /** Each game runs under its own uid already (the root launcher drops to it before bubblewrap). */
+  readonly sandboxIdentity = undefined;
   /** One change at a time per server: a restart's setup never meets the last run's teardown halfway. */
   readonly #queues = new Map<string, Promise<unknown>>();
 

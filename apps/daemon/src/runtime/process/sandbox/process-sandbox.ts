@@ -4,8 +4,8 @@ import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chownTreeNoFollow } from '../../../fs/ownership';
 import type { RuntimeAllocations, RuntimeLimits } from '../../runtime';
+import { detectGameNetwork, type GameNetwork } from '../network/game-network';
 import type { AllowedDestination } from '../network/game-network-plan';
-import { KernelNetwork } from '../network/kernel-network';
 import { type Bind, bubblewrapArgs, TMP_SIZE_BYTES } from './bubblewrap-args';
 import { type CgroupSupport, detectCgroups, SERVER_PIDS_LIMIT, ServerCgroups } from './cgroups';
 import { nodeRuntimePrefix, SANDBOX_HOME, sandboxPath, systemMounts } from './sandbox-mounts';
@@ -84,13 +84,13 @@ export class ProcessSandbox {
   readonly #uids: ServerUids | undefined;
   readonly #cgroups: ServerCgroups | undefined;
   /** A namespace per server, or why games share the host's network here. */
-  readonly #network: KernelNetwork | string;
+  readonly #network: GameNetwork | string;
 
   private constructor(
     mode: Mode,
     uids?: ServerUids,
     cgroups?: ServerCgroups,
-    network: KernelNetwork | string = 'no sandbox',
+    network: GameNetwork | string = 'no sandbox',
   ) {
     this.#mode = mode;
     this.#uids = uids;
@@ -116,7 +116,7 @@ export class ProcessSandbox {
       return support ? new ServerCgroups(support) : undefined;
     };
     const network = () =>
-      KernelNetwork.detect({
+      detectGameNetwork({
         allowed: options.allowedDestinations ?? [],
         find: findExecutable,
         dataDirectory: options.dataDirectory,
@@ -249,8 +249,11 @@ export class ProcessSandbox {
       const [entered, ...enteredArgs] = [...enterNetwork, file, ...args] as [string, ...string[]];
       return { file: entered, args: enteredArgs, cwd: '/', env, sandboxed: 'unshare' };
     }
+    // A user-mode namespace makes the daemon's uid root there: bubblewrap shows the game its usual uid instead.
+    const identity = typeof network === 'string' ? undefined : network.sandboxIdentity;
     const bwrapFor = (sources: readonly Bind[]) => [
       mode.bwrap,
+      ...(identity ? ['--uid', String(identity.uid), '--gid', String(identity.gid)] : []),
       ...bubblewrapArgs({
         mounts: systemMounts(),
         binds: sources,
@@ -259,7 +262,7 @@ export class ProcessSandbox {
       }),
     ];
     if (uid === undefined || mode.setpriv === undefined || mode.unshare === undefined) {
-      const [file, ...args] = bwrapFor(binds);
+      const [file, ...args] = [...enterNetwork, ...bwrapFor(binds)];
       return { file: file as string, args, cwd: '/', env, sandboxed: 'bubblewrap' };
     }
     // As root: join the control groups, show each bind source at a staging path the server's uid can reach (the

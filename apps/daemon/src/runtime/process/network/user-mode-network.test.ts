@@ -1,0 +1,393 @@
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server, Socket } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../docker/docker-test-engine';
+import type { RuntimeAllocations } from '../../runtime';
+import { buildHolderProgram } from '../holder/build-holder.mjs';
+import type { DriverCommand, DriverEvent } from './user-mode-driver';
+import type { UserModeRun } from './user-mode-runs';
+
+/**
+ * The same hostile game as game-network.test.ts, under a daemon that is NOT root: the daemon's code runs as an
+ * unprivileged uid (a bundled driver under setpriv) and gives each game a user-mode namespace with slirp4netns.
+ * The test itself is root to fake the internet (a namespace at 203.0.113.10, with a "private" host at
+ * 192.168.77.10 behind it) and to switch uids. Needs slirp4netns and bubblewrap: CI installs both.
+ */
+const root = process.getuid?.() === 0;
+const available =
+  root && (process.env.CI === 'true' || (existsSync('/usr/bin/slirp4netns') && existsSync('/usr/bin/bwrap')));
+/** The unprivileged daemon's uid: any uid without a home works. */
+const DAEMON_UID = 47_110;
+
+const GAME = `
+import { createServer, connect } from 'node:net';
+const probe = (name, host, port) => new Promise((done) => {
+  const socket = connect({ host, port, timeout: 1500 });
+  const end = (result) => { socket.destroy(); console.log('probe ' + name + ' ' + result); done(); };
+  socket.once('connect', () => end('ok'));
+  socket.once('timeout', () => end('blocked'));
+  socket.once('error', () => end('blocked'));
+});
+console.log('uid ' + process.getuid());
+for (const entry of (process.env.PROBES ?? '').split(',').filter(Boolean)) {
+  const [name, host, port] = entry.split(':');
+  await probe(name, host, Number(port));
+}
+const ports = [process.env.SERVER_PORT, ...(process.env.EXTRA_PORTS ?? '').split(',')].filter(Boolean);
+for (const port of ports) {
+  await new Promise((done) => {
+    const server = createServer((socket) => socket.end('game ' + process.env.NAME + '\\n'));
+    server.once('error', (error) => { console.log('bind ' + port + ' ' + error.code); done(); });
+    server.listen(Number(port), process.env.SERVER_IP, () => { console.log('bind ' + port + ' ok'); done(); });
+  });
+}
+console.log('ready on ' + process.env.SERVER_IP);
+setInterval(() => {}, 1000);
+`;
+
+/** The unprivileged daemon: commands in, events out. */
+class Driver {
+  readonly events: DriverEvent[] = [];
+  readonly #child: ChildProcessWithoutNullStreams;
+  readonly #waiters: (() => void)[] = [];
+  readonly ended: Promise<void>;
+
+  constructor(script: string, dataDirectory: string, kind: 'bubblewrap' | 'unshare') {
+    this.#child = spawn(
+      'setpriv',
+      [
+        `--reuid=${DAEMON_UID}`,
+        `--regid=${DAEMON_UID}`,
+        '--clear-groups',
+        '--',
+        process.execPath,
+        script,
+        dataDirectory,
+        ...(kind === 'unshare' ? ['bubblewrap'] : []),
+      ],
+      { env: { PATH: '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin', HOME: dataDirectory } },
+    );
+    let stderr = '';
+    this.#child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    createInterface({ input: this.#child.stdout }).on('line', (line) => {
+      this.events.push(JSON.parse(line) as DriverEvent);
+      for (const wake of this.#waiters.splice(0)) wake();
+    });
+    this.ended = new Promise((resolve) =>
+      this.#child.once('close', () => {
+        if (stderr.trim()) this.events.push({ op: 'line', name: 'driver-stderr', line: stderr.trim() });
+        resolve();
+        for (const wake of this.#waiters.splice(0)) wake();
+      }),
+    );
+  }
+
+  send(command: DriverCommand): void {
+    this.#child.stdin.write(`${JSON.stringify(command)}\n`);
+  }
+
+  /** The first event that satisfies `accept`, once the driver has said it. */
+  async until<T extends DriverEvent>(accept: (event: DriverEvent) => event is T): Promise<T>;
+  async until(accept: (event: DriverEvent) => boolean): Promise<DriverEvent>;
+  async until(accept: (event: DriverEvent) => boolean): Promise<DriverEvent> {
+    let ended = false;
+    void this.ended.then(() => {
+      ended = true;
+    });
+    for (;;) {
+      const found = this.events.find(accept);
+      if (found) return found;
+      if (ended || this.#child.exitCode !== null)
+        throw new Error(`the driver ended first: ${JSON.stringify(this.events)}`);
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    }
+  }
+
+  lines(name: string): string[] {
+    return this.events.flatMap((event) => (event.op === 'line' && event.name === name ? [event.line] : []));
+  }
+
+  /** Starts a game; its uuid once its ready line is out, or the start's failure. */
+  async start(
+    name: string,
+    allocations: RuntimeAllocations,
+    environment: Record<string, string> = {},
+  ): Promise<{ uuid: string } | { error: string; message: string }> {
+    this.send({
+      op: 'start',
+      name,
+      allocations,
+      game: GAME,
+      environment: {
+        NAME: name,
+        SERVER_IP: allocations.default.ip,
+        SERVER_PORT: String(allocations.default.port),
+        ...environment,
+      },
+    });
+    const outcome = await this.until(
+      (event) => (event.op === 'started' || event.op === 'failed') && event.name === name,
+    );
+    if (outcome.op === 'failed') return { error: outcome.error, message: outcome.message };
+    if (outcome.op !== 'started') throw new Error('unreachable');
+    await this.until(
+      (event) =>
+        (event.op === 'line' && event.name === name && event.line.startsWith('ready')) ||
+        (event.op === 'exited' && event.name === name),
+    );
+    return { uuid: outcome.uuid };
+  }
+
+  async stop(): Promise<void> {
+    this.#child.stdin.end();
+    await this.ended;
+  }
+
+  crash(): void {
+    this.#child.kill('SIGKILL');
+  }
+}
+
+async function hostService(listeners: Server[], host: string): Promise<number> {
+  const server = createServer((socket) => {
+    // A probe drops the connection as soon as it is made.
+    socket.on('error', () => {});
+    socket.end('host service\n');
+  });
+  listeners.push(server);
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return (server.address() as { port: number }).port;
+}
+
+/** What a player on the node gets from host:port: the first line, or 'nothing'. */
+function play(host: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    let text = '';
+    const done = (result: string) => {
+      socket.destroy();
+      resolve(result);
+    };
+    socket.setTimeout(3000, () => done('nothing'));
+    socket.on('data', (chunk) => {
+      text += chunk.toString();
+      if (text.includes('\n')) done(text.trim());
+    });
+    socket.on('error', () => done('nothing'));
+    socket.connect(port, host);
+  });
+}
+
+function hostAddress(): string | undefined {
+  for (const [name, addresses] of Object.entries(networkInterfaces())) {
+    if (name.startsWith('aerie') || name.startsWith('aut')) continue;
+    const found = addresses?.find((address) => address.family === 'IPv4' && !address.internal);
+    if (found) return found.address;
+  }
+  return undefined;
+}
+
+/** True while the process runs (a zombie is not running). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+async function runRecord(dataDirectory: string, uuid: string): Promise<UserModeRun> {
+  const file = path.join(dataDirectory, 'network', 'user-mode', `${uuid}.json`);
+  return JSON.parse(await readFile(file, 'utf8')) as UserModeRun;
+}
+
+describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
+  'a game server in a user-mode network namespace (%s, daemon not root)',
+  (kind) => {
+    let dataDirectory: string;
+    let driver: Driver;
+    const listeners: Server[] = [];
+    const internet = { namespace: `aerie-uinet-${process.pid}`, link: `aut${process.pid % 100000}` };
+    let webPid: number | undefined;
+
+    beforeAll(async () => {
+      dataDirectory = await mkdtemp('/tmp/aerie-um-');
+      await chown(dataDirectory, DAEMON_UID, DAEMON_UID);
+      // The daemon's code as one script the unprivileged uid can read wherever the checkout lives.
+      const { build } = await import('esbuild');
+      const here = path.dirname(fileURLToPath(import.meta.url));
+      const holder = await buildHolderProgram(path.join(here, '..', 'holder', 'holder-main.ts'));
+      const bundled = await build({
+        entryPoints: [path.join(here, 'user-mode-driver.ts')],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        write: false,
+        logLevel: 'silent',
+        define: { AERIE_HOLDER_PROGRAM: JSON.stringify(holder) },
+        banner: {
+          js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+        },
+      });
+      const script = path.join(dataDirectory, 'driver.mjs');
+      await writeFile(script, bundled.outputFiles[0]?.text ?? '', { mode: 0o644 });
+
+      const { namespace, link } = internet;
+      const ip = (...args: string[]) => execFileSync('ip', args);
+      ip('netns', 'add', namespace);
+      ip('link', 'add', link, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', namespace);
+      ip('addr', 'add', '203.0.113.1/24', 'dev', link);
+      ip('link', 'set', link, 'up');
+      ip('route', 'add', '192.168.77.10/32', 'via', '203.0.113.10');
+      ip('-n', namespace, 'addr', 'add', '203.0.113.10/24', 'dev', 'eth0');
+      ip('-n', namespace, 'addr', 'add', '192.168.77.10/32', 'dev', 'eth0');
+      ip('-n', namespace, 'link', 'set', 'eth0', 'up');
+      ip('-n', namespace, 'link', 'set', 'lo', 'up');
+      ip('-n', namespace, 'route', 'add', 'default', 'via', '203.0.113.1');
+      // A web server out there, answering on both addresses.
+      const web = spawn(
+        'ip',
+        [
+          'netns',
+          'exec',
+          namespace,
+          process.execPath,
+          '-e',
+          "require('net').createServer((s)=>s.end('web\\n')).listen(80)",
+        ],
+        { stdio: 'ignore' },
+      );
+      webPid = web.pid;
+
+      driver = new Driver(script, dataDirectory, kind);
+      await driver.until((event) => event.op === 'detected');
+    }, 120_000);
+
+    afterAll(async () => {
+      await driver?.stop();
+      for (const server of listeners) server.close();
+      if (webPid) process.kill(webPid);
+      try {
+        execFileSync('ip', ['netns', 'delete', internet.namespace]);
+      } catch {}
+      await rm(dataDirectory, { recursive: true, force: true });
+    });
+
+    it('says so when the daemon starts', async () => {
+      const detected = await driver.until((event) => event.op === 'detected');
+      expect(detected).toMatchObject({ isolates: true });
+      if (detected.op === 'detected') {
+        expect(detected.describe).toContain('network: a user-mode network namespace per server (slirp4netns');
+      }
+    });
+
+    it('reaches the internet and its players, but nothing of the host, private networks or other servers', {
+      timeout: 60_000,
+    }, async () => {
+      const panel = await hostService(listeners, '127.0.0.1');
+      const redis = await hostService(listeners, '127.0.0.1');
+      const everywhere = await hostService(listeners, '0.0.0.0');
+      const lan = hostAddress();
+
+      const portB = await freePort();
+      const b = await driver.start('B', { default: { ip: '127.0.0.1', port: portB }, mappings: {} });
+      expect(b).toHaveProperty('uuid');
+      expect(driver.lines('B')).toContain('ready on 0.0.0.0');
+
+      const portA = await freePort();
+      const probes = [
+        `panel:127.0.0.1:${panel}`,
+        `redis:127.0.0.1:${redis}`,
+        `host-any:127.0.0.1:${everywhere}`,
+        `gateway:10.0.2.2:${everywhere}`,
+        ...(lan ? [`host-lan:${lan}:${everywhere}`] : []),
+        'private:192.168.77.10:80',
+        'internet:203.0.113.10:80',
+      ];
+      const a = await driver.start(
+        'A',
+        { default: { ip: '0.0.0.0', port: portA }, mappings: { '0.0.0.0': [portA] } },
+        { PROBES: probes.join(','), EXTRA_PORTS: String(portB) },
+      );
+      expect(a).toHaveProperty('uuid');
+      const results = Object.fromEntries(
+        driver
+          .lines('A')
+          .filter((line) => line.startsWith('probe '))
+          .map((line) => line.split(' ').slice(1)),
+      );
+      expect(results).toEqual({
+        panel: 'blocked',
+        redis: 'blocked',
+        'host-any': 'blocked',
+        gateway: 'blocked',
+        ...(lan ? { 'host-lan': 'blocked' } : {}),
+        private: 'blocked',
+        internet: 'ok',
+      });
+      // The game is not root over its namespace: bubblewrap shows it the daemon's uid (the unshare fallback, root
+      // of its own nested namespace, as without a network namespace).
+      expect(driver.lines('A')).toContain(kind === 'bubblewrap' ? `uid ${DAEMON_UID}` : 'uid 0');
+      // Binding B's port inside its own namespace changes nothing for B's players.
+      expect(driver.lines('A')).toContain(`bind ${portB} ok`);
+      expect(await play('127.0.0.1', portB)).toBe('game B');
+      expect(await play('127.0.0.1', portA)).toBe('game A');
+      if (lan) expect(await play(lan, portA)).toBe('game A');
+    });
+
+    it('refuses to start a server on a port a running server holds', { timeout: 30_000 }, async () => {
+      const port = await freePort();
+      expect(
+        await driver.start('first', { default: { ip: '127.0.0.1', port }, mappings: {} }),
+      ).toHaveProperty('uuid');
+      expect(await driver.start('second', { default: { ip: '127.0.0.1', port }, mappings: {} })).toEqual({
+        error: 'PortTakenError',
+        message: `Port ${port} (tcp) cannot be published on 127.0.0.1: another running server or program on this node holds it.`,
+      });
+      expect(await play('127.0.0.1', port)).toBe('game first');
+    });
+
+    it('ends slirp4netns and the namespace keeper when the game ends', { timeout: 30_000 }, async () => {
+      const port = await freePort();
+      const game = await driver.start('short', { default: { ip: '127.0.0.1', port }, mappings: {} });
+      if (!('uuid' in game)) throw new Error(game.message);
+      const run = await runRecord(dataDirectory, game.uuid);
+      expect(alive(run.keeper.pid)).toBe(true);
+      expect(run.slirp && alive(run.slirp.pid)).toBe(true);
+      driver.send({ op: 'kill', name: 'short' });
+      await driver.until((event) => event.op === 'exited' && event.name === 'short');
+      expect(alive(run.keeper.pid)).toBe(false);
+      expect(run.slirp && alive(run.slirp.pid)).toBe(false);
+      expect(await play('127.0.0.1', port)).toBe('nothing');
+    });
+
+    it('keeps a running game its network when the daemon dies', { timeout: 30_000 }, async () => {
+      const crashing = new Driver(path.join(dataDirectory, 'driver.mjs'), dataDirectory, kind);
+      await crashing.until((event) => event.op === 'detected');
+      const port = await freePort();
+      const game = await crashing.start('survivor', { default: { ip: '127.0.0.1', port }, mappings: {} });
+      if (!('uuid' in game)) throw new Error(game.message);
+      crashing.crash();
+      await crashing.ended;
+      const run = await runRecord(dataDirectory, game.uuid);
+      try {
+        expect(await play('127.0.0.1', port)).toBe('game survivor');
+        expect(alive(run.keeper.pid)).toBe(true);
+        expect(run.slirp && alive(run.slirp.pid)).toBe(true);
+      } finally {
+        // What a restarted daemon does for a run whose game has gone (endAbandonedRun), by hand.
+        for (const mark of [run.slirp, run.keeper]) if (mark) process.kill(-mark.pid, 'SIGKILL');
+      }
+    });
+  },
+);
