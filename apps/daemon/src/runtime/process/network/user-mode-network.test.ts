@@ -1,16 +1,13 @@
-import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { createServer, type Server, Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../docker/docker-test-engine';
 import type { RuntimeAllocations } from '../../runtime';
-import { buildHolderProgram } from '../holder/build-holder.mjs';
-import type { DriverCommand, DriverEvent } from './user-mode-driver';
+import { prepareUnprivilegedDaemon, UNPRIVILEGED_UID, UnprivilegedDaemon } from './user-mode-driver-client';
 import type { UserModeRun } from './user-mode-runs';
 
 /**
@@ -22,8 +19,6 @@ import type { UserModeRun } from './user-mode-runs';
 const root = process.getuid?.() === 0;
 const available =
   root && (process.env.CI === 'true' || (existsSync('/usr/bin/slirp4netns') && existsSync('/usr/bin/bwrap')));
-/** The unprivileged daemon's uid: any uid without a home works. */
-const DAEMON_UID = 47_110;
 
 const GAME = `
 import { createServer, connect } from 'node:net';
@@ -51,109 +46,19 @@ console.log('ready on ' + process.env.SERVER_IP);
 setInterval(() => {}, 1000);
 `;
 
-/** The unprivileged daemon: commands in, events out. */
-class Driver {
-  readonly events: DriverEvent[] = [];
-  readonly #child: ChildProcessWithoutNullStreams;
-  readonly #waiters: (() => void)[] = [];
-  readonly ended: Promise<void>;
-
-  constructor(script: string, dataDirectory: string, kind: 'bubblewrap' | 'unshare') {
-    this.#child = spawn(
-      'setpriv',
-      [
-        `--reuid=${DAEMON_UID}`,
-        `--regid=${DAEMON_UID}`,
-        '--clear-groups',
-        '--',
-        process.execPath,
-        script,
-        dataDirectory,
-        ...(kind === 'unshare' ? ['bubblewrap'] : []),
-      ],
-      { env: { PATH: '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin', HOME: dataDirectory } },
-    );
-    let stderr = '';
-    this.#child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    createInterface({ input: this.#child.stdout }).on('line', (line) => {
-      this.events.push(JSON.parse(line) as DriverEvent);
-      for (const wake of this.#waiters.splice(0)) wake();
-    });
-    this.ended = new Promise((resolve) =>
-      this.#child.once('close', () => {
-        if (stderr.trim()) this.events.push({ op: 'line', name: 'driver-stderr', line: stderr.trim() });
-        resolve();
-        for (const wake of this.#waiters.splice(0)) wake();
-      }),
-    );
-  }
-
-  send(command: DriverCommand): void {
-    this.#child.stdin.write(`${JSON.stringify(command)}\n`);
-  }
-
-  /** The first event that satisfies `accept`, once the driver has said it. */
-  async until<T extends DriverEvent>(accept: (event: DriverEvent) => event is T): Promise<T>;
-  async until(accept: (event: DriverEvent) => boolean): Promise<DriverEvent>;
-  async until(accept: (event: DriverEvent) => boolean): Promise<DriverEvent> {
-    let ended = false;
-    void this.ended.then(() => {
-      ended = true;
-    });
-    for (;;) {
-      const found = this.events.find(accept);
-      if (found) return found;
-      if (ended || this.#child.exitCode !== null)
-        throw new Error(`the driver ended first: ${JSON.stringify(this.events)}`);
-      await new Promise<void>((resolve) => this.#waiters.push(resolve));
-    }
-  }
-
-  lines(name: string): string[] {
-    return this.events.flatMap((event) => (event.op === 'line' && event.name === name ? [event.line] : []));
-  }
-
-  /** Starts a game; its uuid once its ready line is out, or the start's failure. */
-  async start(
-    name: string,
-    allocations: RuntimeAllocations,
-    environment: Record<string, string> = {},
-  ): Promise<{ uuid: string } | { error: string; message: string }> {
-    this.send({
-      op: 'start',
-      name,
-      allocations,
-      game: GAME,
-      environment: {
-        NAME: name,
-        SERVER_IP: allocations.default.ip,
-        SERVER_PORT: String(allocations.default.port),
-        ...environment,
-      },
-    });
-    const outcome = await this.until(
-      (event) => (event.op === 'started' || event.op === 'failed') && event.name === name,
-    );
-    if (outcome.op === 'failed') return { error: outcome.error, message: outcome.message };
-    if (outcome.op !== 'started') throw new Error('unreachable');
-    await this.until(
-      (event) =>
-        (event.op === 'line' && event.name === name && event.line.startsWith('ready')) ||
-        (event.op === 'exited' && event.name === name),
-    );
-    return { uuid: outcome.uuid };
-  }
-
-  async stop(): Promise<void> {
-    this.#child.stdin.end();
-    await this.ended;
-  }
-
-  crash(): void {
-    this.#child.kill('SIGKILL');
-  }
+/** The unprivileged daemon, starting the hostile game. */
+function startGame(
+  daemon: UnprivilegedDaemon,
+  name: string,
+  allocations: RuntimeAllocations,
+  environment: Record<string, string> = {},
+) {
+  return daemon.start(name, GAME, allocations, {
+    NAME: name,
+    SERVER_IP: allocations.default.ip,
+    SERVER_PORT: String(allocations.default.port),
+    ...environment,
+  });
 }
 
 async function hostService(listeners: Server[], host: string): Promise<number> {
@@ -214,33 +119,16 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
   'a game server in a user-mode network namespace (%s, daemon not root)',
   (kind) => {
     let dataDirectory: string;
-    let driver: Driver;
+    let driver: UnprivilegedDaemon;
+    let script: string;
     const listeners: Server[] = [];
     const internet = { namespace: `aerie-uinet-${process.pid}`, link: `aut${process.pid % 100000}` };
     let webPid: number | undefined;
 
     beforeAll(async () => {
-      dataDirectory = await mkdtemp('/tmp/aerie-um-');
-      await chown(dataDirectory, DAEMON_UID, DAEMON_UID);
-      // The daemon's code as one script the unprivileged uid can read wherever the checkout lives.
-      const { build } = await import('esbuild');
-      const here = path.dirname(fileURLToPath(import.meta.url));
-      const holder = await buildHolderProgram(path.join(here, '..', 'holder', 'holder-main.ts'));
-      const bundled = await build({
-        entryPoints: [path.join(here, 'user-mode-driver.ts')],
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: 'node20',
-        write: false,
-        logLevel: 'silent',
-        define: { AERIE_HOLDER_PROGRAM: JSON.stringify(holder) },
-        banner: {
-          js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-        },
-      });
-      const script = path.join(dataDirectory, 'driver.mjs');
-      await writeFile(script, bundled.outputFiles[0]?.text ?? '', { mode: 0o644 });
+      const prepared = await prepareUnprivilegedDaemon();
+      dataDirectory = prepared.dataDirectory;
+      script = prepared.script;
 
       const { namespace, link } = internet;
       const ip = (...args: string[]) => execFileSync('ip', args);
@@ -269,8 +157,8 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
       );
       webPid = web.pid;
 
-      driver = new Driver(script, dataDirectory, kind);
-      await driver.until((event) => event.op === 'detected');
+      driver = new UnprivilegedDaemon({ script, dataDirectory, kind });
+      await driver.detected();
     }, 120_000);
 
     afterAll(async () => {
@@ -284,11 +172,9 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
     });
 
     it('says so when the daemon starts', async () => {
-      const detected = await driver.until((event) => event.op === 'detected');
-      expect(detected).toMatchObject({ isolates: true });
-      if (detected.op === 'detected') {
-        expect(detected.describe).toContain('network: a user-mode network namespace per server (slirp4netns');
-      }
+      const detected = await driver.detected();
+      expect(detected.isolates).toBe(true);
+      expect(detected.describe).toContain('network: a user-mode network namespace per server (slirp4netns');
     });
 
     it('reaches the internet and its players, but nothing of the host, private networks or other servers', {
@@ -300,7 +186,7 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
       const lan = hostAddress();
 
       const portB = await freePort();
-      const b = await driver.start('B', { default: { ip: '127.0.0.1', port: portB }, mappings: {} });
+      const b = await startGame(driver, 'B', { default: { ip: '127.0.0.1', port: portB }, mappings: {} });
       expect(b).toHaveProperty('uuid');
       expect(driver.lines('B')).toContain('ready on 0.0.0.0');
 
@@ -314,7 +200,8 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
         'private:192.168.77.10:80',
         'internet:203.0.113.10:80',
       ];
-      const a = await driver.start(
+      const a = await startGame(
+        driver,
         'A',
         { default: { ip: '0.0.0.0', port: portA }, mappings: { '0.0.0.0': [portA] } },
         { PROBES: probes.join(','), EXTRA_PORTS: String(portB) },
@@ -337,7 +224,7 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
       });
       // The game is not root over its namespace: bubblewrap shows it the daemon's uid (the unshare fallback, root
       // of its own nested namespace, as without a network namespace).
-      expect(driver.lines('A')).toContain(kind === 'bubblewrap' ? `uid ${DAEMON_UID}` : 'uid 0');
+      expect(driver.lines('A')).toContain(kind === 'bubblewrap' ? `uid ${UNPRIVILEGED_UID}` : 'uid 0');
       // Binding B's port inside its own namespace changes nothing for B's players.
       expect(driver.lines('A')).toContain(`bind ${portB} ok`);
       expect(await play('127.0.0.1', portB)).toBe('game B');
@@ -348,18 +235,20 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
     it('refuses to start a server on a port a running server holds', { timeout: 30_000 }, async () => {
       const port = await freePort();
       expect(
-        await driver.start('first', { default: { ip: '127.0.0.1', port }, mappings: {} }),
+        await startGame(driver, 'first', { default: { ip: '127.0.0.1', port }, mappings: {} }),
       ).toHaveProperty('uuid');
-      expect(await driver.start('second', { default: { ip: '127.0.0.1', port }, mappings: {} })).toEqual({
-        error: 'PortTakenError',
-        message: `Port ${port} (tcp) cannot be published on 127.0.0.1: another running server or program on this node holds it.`,
-      });
+      expect(await startGame(driver, 'second', { default: { ip: '127.0.0.1', port }, mappings: {} })).toEqual(
+        {
+          error: 'PortTakenError',
+          message: `Port ${port} (tcp) cannot be published on 127.0.0.1: another running server or program on this node holds it.`,
+        },
+      );
       expect(await play('127.0.0.1', port)).toBe('game first');
     });
 
     it('ends slirp4netns and the namespace keeper when the game ends', { timeout: 30_000 }, async () => {
       const port = await freePort();
-      const game = await driver.start('short', { default: { ip: '127.0.0.1', port }, mappings: {} });
+      const game = await startGame(driver, 'short', { default: { ip: '127.0.0.1', port }, mappings: {} });
       if (!('uuid' in game)) throw new Error(game.message);
       const run = await runRecord(dataDirectory, game.uuid);
       expect(alive(run.keeper.pid)).toBe(true);
@@ -372,10 +261,13 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
     });
 
     it('keeps a running game its network when the daemon dies', { timeout: 30_000 }, async () => {
-      const crashing = new Driver(path.join(dataDirectory, 'driver.mjs'), dataDirectory, kind);
-      await crashing.until((event) => event.op === 'detected');
+      const crashing = new UnprivilegedDaemon({ script, dataDirectory, kind });
+      await crashing.detected();
       const port = await freePort();
-      const game = await crashing.start('survivor', { default: { ip: '127.0.0.1', port }, mappings: {} });
+      const game = await startGame(crashing, 'survivor', {
+        default: { ip: '127.0.0.1', port },
+        mappings: {},
+      });
       if (!('uuid' in game)) throw new Error(game.message);
       crashing.crash();
       await crashing.ended;
