@@ -37,6 +37,7 @@ if (!serverBuildIsFresh()) {
   await buildServer();
 }
 
-// Run in this process so Ctrl-C reaches one Node process that shuts the panel and daemon down cleanly.
-process.argv = [process.argv[0], 'aerie', 'up', ...process.argv.slice(2)];
+// `aerie start` runs in this process: it keeps `aerie up` running (started again should it crash) and passes Ctrl-C
+// and SIGTERM on to it.
+process.argv = [process.argv[0], 'aerie', 'start', ...process.argv.slice(2)];
 await import('../bin/aerie.mjs');

@@ -12,10 +12,14 @@ export const aerieBin = join(repoRoot, 'bin/aerie.mjs');
  * Starts a real `aerie up` with `env` on top of the test's environment. `ready` resolves with the panel URL once
  * both the panel and its daemon listen; `stop` sends Ctrl-C (SIGINT) and resolves with the exit code; `pid` is
  * the `aerie up` process (its daemon is a child of it). `detached`: it leads a process group of its own, as in a
- * terminal or under a service manager, so the test can signal the whole group.
+ * terminal or under a service manager, so the test can signal the whole group. `command: 'start'` runs `aerie start`
+ * (npm start's), which keeps an `aerie up` child running.
  */
-export function startAerieUp(env: Record<string, string>, options: { detached?: boolean } = {}) {
-  const child: ChildProcess = spawn(process.execPath, [aerieBin, 'up'], {
+export function startAerieUp(
+  env: Record<string, string>,
+  options: { detached?: boolean; command?: 'up' | 'start' } = {},
+) {
+  const child: ChildProcess = spawn(process.execPath, [aerieBin, options.command ?? 'up'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,

@@ -1,7 +1,8 @@
 const usage = `Usage: aerie <command>
 
 Commands:
-  up            migrate, create the first admin, serve the panel and run a local daemon (npm start)
+  start         aerie up, started again within seconds should it crash (npm start)
+  up            migrate, create the first admin, serve the panel and run a local daemon
   panel         serve the panel only
   daemon        run the daemon only
   migrate       bring the database schema up to date
@@ -15,6 +16,7 @@ Configuration comes from the environment and DATA_DIR/.env (PORT, HOST, DATA_DIR
 
 // Each command loads only its own modules: `aerie daemon` never loads the panel, `aerie help` loads nothing.
 const commands: Record<string, (argv: string[]) => Promise<void>> = {
+  start: async (argv) => (await import('./start')).start(argv),
   up: async () => (await import('./up')).up(),
   panel: async () => (await import('./panel')).panel(),
   migrate: async () => (await import('./migrate')).migrate(),

@@ -1,10 +1,13 @@
-import { onStopSignals, type StopCause } from '@aerie/daemon/stop-signals';
+import { onStopSignals, type StopCause, type StopRequests } from '@aerie/daemon/stop-signals';
 
 /** How long `aerie up` and `aerie panel` may take to stop before they give up and exit 1. */
 export const STOP_DEADLINE_MS = 20_000;
 
-/** The signals that stop `aerie up` and `aerie panel`; which one came first is handed to the cleanup. */
-export type StopSignal = Exclude<StopCause, 'supervisor gone'>;
+/**
+ * What stops `aerie up` and `aerie panel`: a signal, or (aerie up) the `aerie start` that kept it running gone
+ * without one; which came first is handed to the cleanup.
+ */
+export type StopSignal = StopCause;
 
 /** Names a piece of the cleanup, so that a deadline passed can say what had not finished. */
 export type ShutdownStep = <T>(name: string, work: Promise<T>) => Promise<T>;
@@ -22,11 +25,11 @@ export interface ShutdownOptions {
 export function onShutdown(
   cleanup: (signal: StopSignal, step: ShutdownStep) => Promise<void>,
   options: ShutdownOptions = {},
-): void {
+): StopRequests {
   const print = options.print ?? console.log;
   const deadlineMs = options.deadlineMs ?? STOP_DEADLINE_MS;
   // The daemon's rule: the first signal decides, repeats of any kind only print one line.
-  onStopSignals((cause) => {
+  return onStopSignals((cause) => {
     const signal = cause as StopSignal;
     print(`${signal} received: shutting down…`);
     const unfinished = new Set<string>();

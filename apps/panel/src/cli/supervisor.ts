@@ -15,6 +15,11 @@ export interface SupervisorOptions {
   stableAfterMs?: number;
   /** How long stop() waits after its signal before SIGKILL: longer than the child's own stop deadline. */
   stopTimeoutMs?: number;
+  /** The child writes to this process's own stdout and stderr (no name before its lines). */
+  inheritOutput?: boolean;
+  /** Whether an exit the supervisor did not ask for is restarted (default: always); when not, `onEnd` hears it. */
+  restartIf?: (exit: { code: number | null; signal: NodeJS.Signals | null; ranMs: number }) => boolean;
+  onEnd?: (code: number | null, signal: NodeJS.Signals | null) => void;
 }
 
 export interface Supervised {
@@ -51,7 +56,11 @@ export function supervise(options: SupervisorOptions): Supervised {
     const startedAt = Date.now();
     const current = spawn(options.command, options.args, {
       env: options.env ?? process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [
+        'ignore',
+        options.inheritOutput ? 'inherit' : 'pipe',
+        options.inheritOutput ? 'inherit' : 'pipe',
+      ],
     });
     child = current;
     pipe(current.stdout);
@@ -60,6 +69,11 @@ export function supervise(options: SupervisorOptions): Supervised {
     current.on('exit', (code, signal) => {
       if (child === current) child = undefined;
       if (stopping) return;
+      if (options.restartIf && !options.restartIf({ code, signal, ranMs: Date.now() - startedAt })) {
+        stopping = true;
+        options.onEnd?.(code, signal);
+        return;
+      }
       crashesInARow = Date.now() - startedAt >= stableAfter ? 1 : crashesInARow + 1;
       const delay = Math.min(max, initial * 2 ** (crashesInARow - 1));
       print(`[${options.name}] exited (${signal ?? `code ${code}`}); restarting in ${delay} ms`);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { watchSupervisor } from '@aerie/daemon/parent-watch';
 import { DAEMON_STOP_DEADLINE_MS } from '@aerie/daemon/stop-signals';
 import { bootstrapServers } from '@aerie/panel/bootstrap/bootstrap-servers';
 import { dispatchPendingInstalls, waitForDaemon } from '@aerie/panel/bootstrap/daemon-installs';
@@ -66,7 +67,9 @@ export async function up(): Promise<void> {
       ready ? dispatchPendingInstalls(prepared.db, client, node, { print: console.log }) : null,
     )
     .catch((error: Error) => console.log(`Could not hand pending installs to the daemon: ${error.message}`));
-  onShutdown(async (signal, step) => {
+  const stops = onShutdown(async (cause, step) => {
+    // `aerie start` gone without a word is a SIGTERM: the game servers keep running for the next daemon.
+    const signal = cause === 'SIGINT' ? 'SIGINT' : 'SIGTERM';
     stopInstalls.abort();
     // The daemon hears the signal aerie up got: only Ctrl-C ends the game servers.
     await Promise.all([
@@ -79,6 +82,11 @@ export async function up(): Promise<void> {
     await step('the database', prepared.db.destroy());
     console.log('Aerie stopped.');
   });
+  // Kept running by `aerie start` (npm start): killed outright, it can no longer stop this process, which stops.
+  const startPid = Number(process.env.AERIE_START_PID);
+  if (Number.isInteger(startPid) && startPid > 1) {
+    watchSupervisor(startPid, () => stops.request('supervisor gone'));
+  }
   // Only now: a signal sent as soon as this line shows must find the handlers in place.
   console.log(`Aerie is running at ${url} (Ctrl-C to stop)`);
 }
