@@ -55,6 +55,8 @@ export class UnprivilegedDaemon {
     dataDirectory: string;
     kind?: 'bubblewrap' | 'unshare';
     uid?: number;
+    /** DAEMON_GAME_NETWORK_ALLOW's text. */
+    allow?: string;
   }) {
     const uid = options.uid ?? UNPRIVILEGED_UID;
     this.#child = spawn(
@@ -67,7 +69,8 @@ export class UnprivilegedDaemon {
         process.execPath,
         options.script,
         options.dataDirectory,
-        ...(options.kind === 'unshare' ? ['bubblewrap'] : []),
+        options.kind === 'unshare' ? 'bubblewrap' : '-',
+        options.allow ?? '',
       ],
       { env: { PATH: '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin', HOME: options.dataDirectory } },
     );

@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import type { RuntimeAllocations, RuntimeExit } from '../../runtime';
 import { ProcessRuntime } from '../process-runtime';
 import { ProcessSandbox } from '../sandbox/process-sandbox';
+import { parseAllowedDestinations } from './game-network-plan';
 
 export type DriverCommand =
   | {
@@ -29,12 +30,14 @@ export type DriverEvent =
   | { op: 'line'; name: string; line: string }
   | { op: 'exited'; name: string };
 
-const [dataDirectory = '', without] = process.argv.slice(2);
+/** argv: the data directory, then `bubblewrap` to go without it or `-`, then DAEMON_GAME_NETWORK_ALLOW's text. */
+const [dataDirectory = '', without, allow = ''] = process.argv.slice(2);
 const say = (event: DriverEvent) => process.stdout.write(`${JSON.stringify(event)}\n`);
 
 const sandbox = await ProcessSandbox.detect({
   dataDirectory,
   ...(without === 'bubblewrap' ? { without: 'bubblewrap' as const } : {}),
+  allowedDestinations: parseAllowedDestinations(allow),
 });
 say({ op: 'detected', describe: sandbox.describe(), isolates: sandbox.isolatesNetwork });
 

@@ -1,4 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { promises as dns } from 'node:dns';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { createServer, type Server, Socket } from 'node:net';
@@ -29,7 +31,18 @@ const probe = (name, host, port) => new Promise((done) => {
   socket.once('timeout', () => end('blocked'));
   socket.once('error', () => end('blocked'));
 });
+import { createSocket } from 'node:dgram';
+import { promises as dns } from 'node:dns';
 console.log('uid ' + process.getuid());
+if (process.env.RESOLVE) {
+  await dns.resolve4(process.env.RESOLVE).then(
+    (addresses) => console.log('resolve ok ' + addresses.sort().join(' ')),
+    (error) => console.log('resolve failed ' + error.code),
+  );
+}
+const udp = createSocket('udp4');
+udp.on('message', (message, from) => udp.send('game ' + process.env.NAME + '\\n', from.port, from.address));
+await new Promise((done) => udp.bind(Number(process.env.SERVER_PORT), process.env.SERVER_IP, done));
 for (const entry of (process.env.PROBES ?? '').split(',').filter(Boolean)) {
   const [name, host, port] = entry.split(':');
   await probe(name, host, Number(port));
@@ -70,6 +83,22 @@ async function hostService(listeners: Server[], host: string): Promise<number> {
   listeners.push(server);
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return (server.address() as { port: number }).port;
+}
+
+/** What a player on the node gets back for one datagram to host:port, or 'nothing'. */
+function playUdp(host: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = createSocket('udp4');
+    const done = (result: string) => {
+      clearTimeout(timer);
+      socket.close();
+      resolve(result);
+    };
+    const timer = setTimeout(() => done('nothing'), 3000);
+    socket.on('message', (message) => done(message.toString().trim()));
+    socket.on('error', () => done('nothing'));
+    socket.send('hello', port, host);
+  });
 }
 
 /** What a player on the node gets from host:port: the first line, or 'nothing'. */
@@ -142,7 +171,7 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
       ip('-n', namespace, 'link', 'set', 'eth0', 'up');
       ip('-n', namespace, 'link', 'set', 'lo', 'up');
       ip('-n', namespace, 'route', 'add', 'default', 'via', '203.0.113.1');
-      // A web server out there, answering on both addresses.
+      // A web server out there, answering on both addresses and two ports.
       const web = spawn(
         'ip',
         [
@@ -151,7 +180,7 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
           namespace,
           process.execPath,
           '-e',
-          "require('net').createServer((s)=>s.end('web\\n')).listen(80)",
+          "for (const p of [80, 81]) require('net').createServer((s)=>s.end('web\\n')).listen(p)",
         ],
         { stdio: 'ignore' },
       );
@@ -200,11 +229,17 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
         'private:192.168.77.10:80',
         'internet:203.0.113.10:80',
       ];
+      // A name the host resolves, resolved by the game through slirp4netns's forwarder (where the host has DNS).
+      const name = 'deb.debian.org';
+      const hostResolves = await dns.resolve4(name).then(
+        () => true,
+        () => false,
+      );
       const a = await startGame(
         driver,
         'A',
         { default: { ip: '0.0.0.0', port: portA }, mappings: { '0.0.0.0': [portA] } },
-        { PROBES: probes.join(','), EXTRA_PORTS: String(portB) },
+        { PROBES: probes.join(','), EXTRA_PORTS: String(portB), RESOLVE: name },
       );
       expect(a).toHaveProperty('uuid');
       const results = Object.fromEntries(
@@ -230,6 +265,42 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
       expect(await play('127.0.0.1', portB)).toBe('game B');
       expect(await play('127.0.0.1', portA)).toBe('game A');
       if (lan) expect(await play(lan, portA)).toBe('game A');
+      // Its udp port too, from the node's address (slirp4netns cannot answer a udp client on the host's loopback).
+      if (lan) expect(await playUdp(lan, portA)).toBe('game A');
+      // Any answer: a CDN's name may resolve to other addresses a moment later.
+      if (hostResolves)
+        expect(driver.lines('A').find((line) => line.startsWith('resolve '))).toMatch(/^resolve ok \d/);
+    });
+
+    it('lets a game reach a private destination an admin allowed, and nothing more', {
+      timeout: 30_000,
+    }, async () => {
+      const allowing = new UnprivilegedDaemon({ script, dataDirectory, kind, allow: '192.168.77.10:80' });
+      try {
+        await allowing.detected();
+        const panel = await hostService(listeners, '127.0.0.1');
+        const probes = [
+          'private:192.168.77.10:80',
+          'private-other-port:192.168.77.10:81',
+          `panel:127.0.0.1:${panel}`,
+        ];
+        const port = await freePort();
+        await startGame(
+          allowing,
+          'allowed',
+          { default: { ip: '127.0.0.1', port }, mappings: {} },
+          { PROBES: probes.join(',') },
+        );
+        const results = Object.fromEntries(
+          allowing
+            .lines('allowed')
+            .filter((line) => line.startsWith('probe '))
+            .map((line) => line.split(' ').slice(1)),
+        );
+        expect(results).toEqual({ private: 'ok', 'private-other-port': 'blocked', panel: 'blocked' });
+      } finally {
+        await allowing.stop();
+      }
     });
 
     it('refuses to start a server on a port a running server holds', { timeout: 30_000 }, async () => {

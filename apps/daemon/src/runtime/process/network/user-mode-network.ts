@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { RuntimeAllocations } from '../../runtime';
 import type { GameNetwork } from './game-network';
-import type { AllowedDestination } from './game-network-plan';
+import { type AllowedDestination, reachableResolvers } from './game-network-plan';
 import { PortTakenError } from './port-taken-error';
 import { runTool } from './run-tool';
 import { slirpRequest } from './slirp-api';
@@ -131,7 +131,11 @@ export class UserModeNetwork implements GameNetwork {
       .flatMap((addresses) => addresses ?? [])
       .filter((address) => address.family === 'IPv4')
       .map((address) => address.address);
-    return egressRuleset({ allowed: this.#allowed, ownAddresses });
+    return egressRuleset({
+      allowed: this.#allowed,
+      ownAddresses,
+      resolvers: reachableResolvers(readText('/etc/resolv.conf')),
+    });
   }
 
   /** A process alone in a new user + network namespace, in a process group of its own that outlives the daemon. */

@@ -18,6 +18,14 @@ describe('the user-mode network plan', () => {
     expect(rules.indexOf('10.0.2.3')).toBeLessThan(rules.indexOf('drop'));
   });
 
+  it("sends a game's questions to the host's resolvers to slirp4netns's forwarder", () => {
+    const rules = egressRuleset({ allowed: [], ownAddresses: [], resolvers: ['10.255.255.53'] });
+    expect(rules).toContain(
+      'add rule ip aerie resolve ip daddr { 10.255.255.53 } meta l4proto { tcp, udp } th dport 53 dnat to 10.0.2.3',
+    );
+    expect(egressRuleset({ allowed: [], ownAddresses: [] })).not.toContain('dnat');
+  });
+
   it('publishes each IPv4 allocation port over tcp and udp, once', () => {
     expect(
       hostForwards({

@@ -53,6 +53,8 @@ export function hostForwards(allocations: RuntimeAllocations | undefined): HostF
 export function egressRuleset(options: {
   allowed: readonly AllowedDestination[];
   ownAddresses: readonly string[];
+  /** The host's own (non-loopback) resolvers: a game shown the host's resolv.conf asks slirp4netns's instead. */
+  resolvers?: readonly string[];
 }): string {
   const t = `ip ${USER_MODE_TABLE}`;
   // An address inside a blocked network is left out: nft refuses overlapping intervals in one set.
@@ -75,6 +77,14 @@ export function egressRuleset(options: {
     `add rule ${t} output ip daddr ${SLIRP.dns} meta l4proto { tcp, udp } th dport 53 accept`,
     `add rule ${t} output ip daddr { ${blocked.join(', ')} } drop`,
   ];
+  const resolvers = (options.resolvers ?? []).filter((address) => isIPv4(address));
+  if (resolvers.length > 0) {
+    // The unshare fallback cannot show the game another resolv.conf: its questions to the host's go to slirp4netns.
+    lines.push(
+      `add chain ${t} resolve { type nat hook output priority -100 ; }`,
+      `add rule ${t} resolve ip daddr { ${[...new Set(resolvers)].join(', ')} } meta l4proto { tcp, udp } th dport 53 dnat to ${SLIRP.dns}`,
+    );
+  }
   if (allowed.length > 0) lines.push(`add element ${t} allowed { ${allowed.join(', ')} }`);
   return `${lines.join('\n')}\n`;
 }
