@@ -8,11 +8,11 @@ import {
   type DaemonProcess,
   processesRunning,
   startDaemonProcess,
+  testDaemonEnv,
 } from './testing/daemon-process';
 import {
   demoConfiguration,
   PANEL_TOKEN,
-  PANEL_TOKEN_ID,
   type PanelStandIn,
   startPanelStandIn,
 } from './testing/panel-stand-in';
@@ -43,15 +43,7 @@ afterEach(async () => {
 });
 
 function daemon(extra: Record<string, string> = {}): DaemonProcess {
-  const started = startDaemonProcess({
-    DAEMON_PORT: '0',
-    DAEMON_TOKEN_ID: PANEL_TOKEN_ID,
-    DAEMON_TOKEN: PANEL_TOKEN,
-    PANEL_URL: panel.url,
-    DAEMON_DATA_DIR: dataDirectory,
-    LOG_LEVEL: 'silent',
-    ...extra,
-  });
+  const started = startDaemonProcess(testDaemonEnv(panel.url, dataDirectory, extra));
   daemons.push(started);
   return started;
 }

@@ -5,11 +5,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signTestToken } from './auth/testing/sign-token';
 import { DAEMON_STOP_DEADLINE_MS } from './stop-signals';
-import { processesRunning, startDaemonProcess } from './testing/daemon-process';
+import { processesRunning, startDaemonProcess, testDaemonEnv } from './testing/daemon-process';
 import {
   demoConfiguration,
   PANEL_TOKEN,
-  PANEL_TOKEN_ID,
   type PanelStandIn,
   startPanelStandIn,
 } from './testing/panel-stand-in';
@@ -37,14 +36,7 @@ function startDaemon(env: Record<string, string>) {
   return daemon;
 }
 
-const daemonEnv = () => ({
-  DAEMON_PORT: '0',
-  DAEMON_TOKEN_ID: PANEL_TOKEN_ID,
-  DAEMON_TOKEN: PANEL_TOKEN,
-  PANEL_URL: panel.url,
-  DAEMON_DATA_DIR: dataDirectory,
-  LOG_LEVEL: 'silent',
-});
+const daemonEnv = () => testDaemonEnv(panel.url, dataDirectory);
 
 /**
  * Sends `signal`, then again every 2 ms until the process exits: the daemon stops in some tens of ms, so repeats

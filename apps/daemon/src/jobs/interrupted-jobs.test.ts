@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTarGz } from '../backups/testing-archive';
-import { type DaemonProcess, startDaemonProcess } from '../testing/daemon-process';
+import { type DaemonProcess, startDaemonProcess, testDaemonEnv } from '../testing/daemon-process';
 import {
   demoConfiguration,
   PANEL_TOKEN,
-  PANEL_TOKEN_ID,
   type PanelStandIn,
   startPanelStandIn,
 } from '../testing/panel-stand-in';
@@ -39,15 +38,7 @@ afterEach(async () => {
 });
 
 function daemon(extra: Record<string, string> = {}): DaemonProcess {
-  const started = startDaemonProcess({
-    DAEMON_PORT: '0',
-    DAEMON_TOKEN_ID: PANEL_TOKEN_ID,
-    DAEMON_TOKEN: PANEL_TOKEN,
-    PANEL_URL: panel.url,
-    DAEMON_DATA_DIR: dataDirectory,
-    LOG_LEVEL: 'silent',
-    ...extra,
-  });
+  const started = startDaemonProcess(testDaemonEnv(panel.url, dataDirectory, extra));
   daemons.push(started);
   return started;
 }

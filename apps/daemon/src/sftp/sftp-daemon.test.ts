@@ -4,9 +4,9 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DaemonProcess, startDaemonProcess } from '../testing/daemon-process';
+import { type DaemonProcess, startDaemonProcess, testDaemonEnv } from '../testing/daemon-process';
 import { fileServerConfiguration } from '../testing/file-api-fixtures';
-import { PANEL_TOKEN, PANEL_TOKEN_ID, type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
+import { PANEL_TOKEN, type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
 import { call, openSftp } from './testing/sftp-stand';
 
 /** `aerie daemon` serves SFTP on DAEMON_SFTP_PORT with a host key it makes once and keeps. */
@@ -41,15 +41,9 @@ function freePort(): Promise<number> {
 }
 
 function start(sftpPort: number): DaemonProcess {
-  daemon = startDaemonProcess({
-    DAEMON_PORT: '0',
-    DAEMON_SFTP_PORT: String(sftpPort),
-    DAEMON_TOKEN_ID: PANEL_TOKEN_ID,
-    DAEMON_TOKEN: PANEL_TOKEN,
-    PANEL_URL: panel.url,
-    DAEMON_DATA_DIR: dataDirectory,
-    LOG_LEVEL: 'silent',
-  });
+  daemon = startDaemonProcess(
+    testDaemonEnv(panel.url, dataDirectory, { DAEMON_SFTP_PORT: String(sftpPort) }),
+  );
   return daemon;
 }
 

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { PANEL_TOKEN, PANEL_TOKEN_ID } from './panel-stand-in';
 
 const AERIE = fileURLToPath(new URL('../../../../bin/aerie.mjs', import.meta.url));
 
@@ -13,6 +14,24 @@ export interface DaemonProcess {
   /** Resolves with the daemon's URL once it listens. */
   listening(): Promise<string>;
 }
+
+/**
+ * The environment of a test daemon talking to a panel stand-in at `panelUrl`: any free port, the stand-in's node
+ * token, quiet logs; `extra` on top.
+ */
+export const testDaemonEnv = (
+  panelUrl: string,
+  dataDirectory: string,
+  extra: Record<string, string> = {},
+): Record<string, string> => ({
+  DAEMON_PORT: '0',
+  DAEMON_TOKEN_ID: PANEL_TOKEN_ID,
+  DAEMON_TOKEN: PANEL_TOKEN,
+  PANEL_URL: panelUrl,
+  DAEMON_DATA_DIR: dataDirectory,
+  LOG_LEVEL: 'silent',
+  ...extra,
+});
 
 /** Starts `aerie daemon` with `env` (and PATH); its output is collected for assertions. */
 export function startDaemonProcess(env: Record<string, string>): DaemonProcess {

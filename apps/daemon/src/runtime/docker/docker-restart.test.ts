@@ -4,11 +4,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signTestToken } from '../../auth/testing/sign-token';
-import { COUNTING_GAME, type DaemonProcess, startDaemonProcess } from '../../testing/daemon-process';
+import {
+  COUNTING_GAME,
+  type DaemonProcess,
+  startDaemonProcess,
+  testDaemonEnv,
+} from '../../testing/daemon-process';
 import {
   demoConfiguration,
   PANEL_TOKEN,
-  PANEL_TOKEN_ID,
   type PanelStandIn,
   startPanelStandIn,
 } from '../../testing/panel-stand-in';
@@ -48,16 +52,9 @@ describeWithEngine('A daemon restart on the Docker runtime (real engine)', docke
   }, 30_000);
 
   const daemon = () => {
-    const started = startDaemonProcess({
-      DAEMON_PORT: '0',
-      DAEMON_TOKEN_ID: PANEL_TOKEN_ID,
-      DAEMON_TOKEN: PANEL_TOKEN,
-      PANEL_URL: panel.url,
-      DAEMON_DATA_DIR: dataDirectory,
-      RUNTIME: 'docker',
-      DOCKER_HOST: ENGINE_ADDRESS,
-      LOG_LEVEL: 'silent',
-    });
+    const started = startDaemonProcess(
+      testDaemonEnv(panel.url, dataDirectory, { RUNTIME: 'docker', DOCKER_HOST: ENGINE_ADDRESS }),
+    );
     daemons.push(started);
     return started;
   };
