@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { RuntimeAllocations, RuntimeExit } from '../../runtime';
-import { ProcessRuntime } from '../process-runtime';
+import { endAbandonedRun, ProcessRuntime } from '../process-runtime';
 import { ProcessSandbox } from '../sandbox/process-sandbox';
 import { parseAllowedDestinations } from './game-network-plan';
 
@@ -21,14 +21,17 @@ export type DriverCommand =
       /** The game's source, written to game.mjs in its volume. */
       game: string;
     }
-  | { op: 'kill'; name: string };
+  | { op: 'kill'; name: string }
+  /** What a restarted daemon does for a run whose holder is gone: end what it left. */
+  | { op: 'abandon'; uuid: string };
 
 export type DriverEvent =
   | { op: 'detected'; describe: string; isolates: boolean }
   | { op: 'started'; name: string; uuid: string }
   | { op: 'failed'; name: string; error: string; message: string }
   | { op: 'line'; name: string; line: string }
-  | { op: 'exited'; name: string };
+  | { op: 'exited'; name: string }
+  | { op: 'abandoned'; uuid: string };
 
 /** argv: the data directory, then `bubblewrap` to go without it or `-`, then DAEMON_GAME_NETWORK_ALLOW's text. */
 const [dataDirectory = '', without, allow = ''] = process.argv.slice(2);
@@ -79,7 +82,13 @@ const lines = createInterface({ input: process.stdin });
 for await (const text of lines) {
   const command = JSON.parse(text) as DriverCommand;
   if (command.op === 'start') await start(command);
-  else games.get(command.name)?.runtime.kill();
+  else if (command.op === 'kill') games.get(command.name)?.runtime.kill();
+  else {
+    await endAbandonedRun({ sandbox, runDirectory: path.join(dataDirectory, 'run') }, command.uuid);
+    // The network's release runs in the background there; this waits its turn behind it.
+    await sandbox.finished(command.uuid);
+    say({ op: 'abandoned', uuid: command.uuid });
+  }
 }
 // stdin closed: the test is over, and so are its games and their networks.
 for (const game of games.values()) game.runtime.kill();

@@ -15,8 +15,9 @@ import type { UserModeRun } from './user-mode-runs';
 /**
  * The same hostile game as game-network.test.ts, under a daemon that is NOT root: the daemon's code runs as an
  * unprivileged uid (a bundled driver under setpriv) and gives each game a user-mode namespace with slirp4netns.
- * The test itself is root to fake the internet (a namespace at 203.0.113.10, with a "private" host at
- * 192.168.77.10 behind it) and to switch uids. Needs slirp4netns and bubblewrap: CI installs both.
+ * The test itself is root to fake the internet (a namespace at 198.51.100.10, TEST-NET-2, as game-network.test.ts,
+ * which may run at the same time, takes TEST-NET-3; with a "private" host at 192.168.77.10 behind it) and to switch
+ * uids. Needs slirp4netns and bubblewrap: CI installs both.
  */
 const root = process.getuid?.() === 0;
 const available =
@@ -163,14 +164,15 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
       const ip = (...args: string[]) => execFileSync('ip', args);
       ip('netns', 'add', namespace);
       ip('link', 'add', link, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', namespace);
-      ip('addr', 'add', '203.0.113.1/24', 'dev', link);
+      ip('addr', 'add', '198.51.100.1/24', 'dev', link);
       ip('link', 'set', link, 'up');
-      ip('route', 'add', '192.168.77.10/32', 'via', '203.0.113.10');
-      ip('-n', namespace, 'addr', 'add', '203.0.113.10/24', 'dev', 'eth0');
+      // replace: a run killed before its clean-up may have left the route.
+      ip('route', 'replace', '192.168.77.10/32', 'via', '198.51.100.10');
+      ip('-n', namespace, 'addr', 'add', '198.51.100.10/24', 'dev', 'eth0');
       ip('-n', namespace, 'addr', 'add', '192.168.77.10/32', 'dev', 'eth0');
       ip('-n', namespace, 'link', 'set', 'eth0', 'up');
       ip('-n', namespace, 'link', 'set', 'lo', 'up');
-      ip('-n', namespace, 'route', 'add', 'default', 'via', '203.0.113.1');
+      ip('-n', namespace, 'route', 'add', 'default', 'via', '198.51.100.1');
       // A web server out there, answering on both addresses and two ports.
       const web = spawn(
         'ip',
@@ -193,7 +195,11 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
     afterAll(async () => {
       await driver?.stop();
       for (const server of listeners) server.close();
-      if (webPid) process.kill(webPid);
+      try {
+        if (webPid) process.kill(webPid);
+      } catch {
+        // It ended with its namespace.
+      }
       try {
         execFileSync('ip', ['netns', 'delete', internet.namespace]);
       } catch {}
@@ -227,7 +233,7 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
         `gateway:10.0.2.2:${everywhere}`,
         ...(lan ? [`host-lan:${lan}:${everywhere}`] : []),
         'private:192.168.77.10:80',
-        'internet:203.0.113.10:80',
+        'internet:198.51.100.10:80',
       ];
       // A name the host resolves, resolved by the game through slirp4netns's forwarder (where the host has DNS).
       const name = 'deb.debian.org';
@@ -331,25 +337,45 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
       expect(await play('127.0.0.1', port)).toBe('nothing');
     });
 
-    it('keeps a running game its network when the daemon dies', { timeout: 30_000 }, async () => {
+    it('keeps running games their network when the daemon dies; the next daemon ends only what a gone game left', {
+      timeout: 30_000,
+    }, async () => {
       const crashing = new UnprivilegedDaemon({ script, dataDirectory, kind });
       await crashing.detected();
-      const port = await freePort();
-      const game = await startGame(crashing, 'survivor', {
-        default: { ip: '127.0.0.1', port },
+      const keptPort = await freePort();
+      const gonePort = await freePort();
+      const kept = await startGame(crashing, 'kept', {
+        default: { ip: '127.0.0.1', port: keptPort },
         mappings: {},
       });
-      if (!('uuid' in game)) throw new Error(game.message);
+      const gone = await startGame(crashing, 'gone', {
+        default: { ip: '127.0.0.1', port: gonePort },
+        mappings: {},
+      });
+      if (!('uuid' in kept) || !('uuid' in gone)) throw new Error('a game did not start');
       crashing.crash();
       await crashing.ended;
-      const run = await runRecord(dataDirectory, game.uuid);
+      const next = new UnprivilegedDaemon({ script, dataDirectory, kind });
       try {
-        expect(await play('127.0.0.1', port)).toBe('game survivor');
-        expect(alive(run.keeper.pid)).toBe(true);
-        expect(run.slirp && alive(run.slirp.pid)).toBe(true);
+        const keptRun = await runRecord(dataDirectory, kept.uuid);
+        const goneRun = await runRecord(dataDirectory, gone.uuid);
+        expect(await play('127.0.0.1', keptPort)).toBe('game kept');
+        expect(await play('127.0.0.1', gonePort)).toBe('game gone');
+        await next.detected();
+        next.send({ op: 'abandon', uuid: gone.uuid });
+        await next.until((event) => event.op === 'abandoned' && event.uuid === gone.uuid);
+        expect(alive(goneRun.keeper.pid)).toBe(false);
+        expect(goneRun.slirp && alive(goneRun.slirp.pid)).toBe(false);
+        expect(await play('127.0.0.1', gonePort)).toBe('nothing');
+        expect(alive(keptRun.keeper.pid)).toBe(true);
+        expect(await play('127.0.0.1', keptPort)).toBe('game kept');
       } finally {
-        // What a restarted daemon does for a run whose game has gone (endAbandonedRun), by hand.
-        for (const mark of [run.slirp, run.keeper]) if (mark) process.kill(-mark.pid, 'SIGKILL');
+        // Whatever happened, neither game outlives the test.
+        for (const uuid of [kept.uuid, gone.uuid]) {
+          next.send({ op: 'abandon', uuid });
+          await next.until((event) => event.op === 'abandoned' && event.uuid === uuid);
+        }
+        await next.stop();
       }
     });
   },
