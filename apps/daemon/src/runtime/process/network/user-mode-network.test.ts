@@ -2,14 +2,15 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { promises as dns } from 'node:dns';
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server, Socket } from 'node:net';
-import { networkInterfaces } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../docker/docker-test-engine';
 import type { RuntimeAllocations } from '../../runtime';
 import { prepareUnprivilegedDaemon, UNPRIVILEGED_UID, UnprivilegedDaemon } from './user-mode-driver-client';
+import { UserModeNetwork } from './user-mode-network';
 import type { UserModeRun } from './user-mode-runs';
 
 /**
@@ -144,6 +145,21 @@ async function runRecord(dataDirectory: string, uuid: string): Promise<UserModeR
   const file = path.join(dataDirectory, 'network', 'user-mode', `${uuid}.json`);
   return JSON.parse(await readFile(file, 'utf8')) as UserModeRun;
 }
+
+describe.runIf(root)('detecting the user-mode network', () => {
+  it('says what is missing instead of making one', async () => {
+    const dataDirectory = await mkdtemp(path.join(tmpdir(), 'aerie-um-detect-'));
+    try {
+      const find = (missing: string) => (name: string) => (name === missing ? undefined : `/usr/bin/${name}`);
+      const detect = (missing: string) =>
+        UserModeNetwork.detect({ allowed: [], find: find(missing), dataDirectory });
+      expect(await detect('slirp4netns')).toBe('the daemon is not root, and slirp4netns is not installed');
+      expect(await detect('nft')).toBe('the daemon is not root, and nftables (nft) is not installed');
+    } finally {
+      await rm(dataDirectory, { recursive: true, force: true });
+    }
+  });
+});
 
 describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
   'a game server in a user-mode network namespace (%s, daemon not root)',
@@ -321,6 +337,18 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
         },
       );
       expect(await play('127.0.0.1', port)).toBe('game first');
+    });
+
+    it("refuses to start a server whose allocation's address is not the node's", {
+      timeout: 30_000,
+    }, async () => {
+      const port = await freePort();
+      expect(
+        await startGame(driver, 'elsewhere', { default: { ip: '192.0.2.250', port }, mappings: {} }),
+      ).toEqual({
+        error: 'Error',
+        message: `Port ${port} cannot be published on 192.0.2.250: that address is not one of this node's.`,
+      });
     });
 
     it('ends slirp4netns and the namespace keeper when the game ends', { timeout: 30_000 }, async () => {

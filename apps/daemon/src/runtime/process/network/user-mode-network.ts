@@ -127,13 +127,9 @@ export class UserModeNetwork implements GameNetwork {
 
   /** The filter, with the node's addresses as they are now (an address added later is known at the next start). */
   #ruleset(): string {
-    const ownAddresses = Object.values(networkInterfaces())
-      .flatMap((addresses) => addresses ?? [])
-      .filter((address) => address.family === 'IPv4')
-      .map((address) => address.address);
     return egressRuleset({
       allowed: this.#allowed,
-      ownAddresses,
+      ownAddresses: nodeAddresses(),
       resolvers: reachableResolvers(readText('/etc/resolv.conf')),
     });
   }
@@ -206,6 +202,15 @@ export class UserModeNetwork implements GameNetwork {
           guest_port: forward.port,
         },
       });
+      if (
+        reply.error &&
+        forward.hostAddress !== '0.0.0.0' &&
+        !nodeAddresses().includes(forward.hostAddress)
+      ) {
+        throw new Error(
+          `Port ${forward.port} cannot be published on ${forward.hostAddress}: that address is not one of this node's.`,
+        );
+      }
       if (reply.error) {
         throw new PortTakenError(
           `Port ${forward.port} (${forward.proto}) cannot be published on ${forward.hostAddress}: another running server or program on this node holds it.`,
@@ -255,6 +260,14 @@ function untilReady(
       resolve();
     });
   });
+}
+
+/** The node's IPv4 addresses as they are now. */
+function nodeAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flatMap((addresses) => addresses ?? [])
+    .filter((address) => address.family === 'IPv4')
+    .map((address) => address.address);
 }
 
 function readText(file: string): string {
