@@ -13,9 +13,9 @@ import {
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { ArchiveItem } from '@aerie/daemon/fs/archive-writer';
+import { ServerFilesystem } from '@aerie/daemon/fs/server-filesystem';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ArchiveItem } from '../fs/archive-writer';
-import { ServerFilesystem } from '../fs/server-filesystem';
 import { writeBackupFile } from './backup-archive';
 import { BackupIgnoreRules } from './ignore-rules';
 import { listTarGz, sha1 } from './testing-archive';

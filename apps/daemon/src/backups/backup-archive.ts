@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { linkStaysInside } from '../fs/archive-links';
-import { type ArchiveItem, writeArchive } from '../fs/archive-writer';
+import { linkStaysInside } from '@aerie/daemon/fs/archive-links';
+import { type ArchiveItem, writeArchive } from '@aerie/daemon/fs/archive-writer';
 
 /** Wings' default `system.backups.compression_level` (`best_speed`). */
 export const BACKUP_GZIP_LEVEL = 1;

@@ -2,12 +2,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PanelClient } from '@aerie/daemon/panel-client/panel-client';
+import { startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
+import { fileServerConfiguration } from '@aerie/daemon/testing/file-api-fixtures';
+import {
+  PANEL_TOKEN,
+  PANEL_TOKEN_ID,
+  type PanelStandIn,
+  startPanelStandIn,
+} from '@aerie/daemon/testing/panel-stand-in';
+import { mountSmallDisk, type SmallDisk, smallDiskUnavailable } from '@aerie/daemon/testing/small-disk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PanelClient } from '../panel-client/panel-client';
-import { startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
-import { fileServerConfiguration } from '../testing/file-api-fixtures';
-import { PANEL_TOKEN, PANEL_TOKEN_ID, type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
-import { mountSmallDisk, type SmallDisk, smallDiskUnavailable } from '../testing/small-disk';
 import { BackupService } from './backup-service';
 
 /**

@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
+import { attachmentDisposition } from '@aerie/daemon/http/content-disposition';
+import { HttpError, NOT_FOUND_MESSAGE } from '@aerie/daemon/http/http-errors';
+import type { SignedFileAccess } from '@aerie/daemon/http/signed-file-token';
 import type { FastifyInstance } from 'fastify';
-import { attachmentDisposition } from '../http/content-disposition';
-import { HttpError, NOT_FOUND_MESSAGE } from '../http/http-errors';
-import type { SignedFileAccess } from '../http/signed-file-token';
 import type { BackupService } from './backup-service';
 
 /**

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
+import { fileServerConfiguration } from '@aerie/daemon/testing/file-api-fixtures';
+import { type PanelStandIn, startPanelStandIn } from '@aerie/daemon/testing/panel-stand-in';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
-import { fileServerConfiguration } from '../testing/file-api-fixtures';
-import { type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
 import { IGNORE_LIMITS } from './ignore-rules';
 import { listTarGz } from './testing-archive';
 

@@ -13,10 +13,10 @@ import {
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
+import { fileServerConfiguration } from '@aerie/daemon/testing/file-api-fixtures';
+import { type PanelStandIn, startPanelStandIn } from '@aerie/daemon/testing/panel-stand-in';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
-import { fileServerConfiguration } from '../testing/file-api-fixtures';
-import { type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
 import { buildTarGz, listTarGz } from './testing-archive';
 
 const UUID = '3a4b5c6d-7e8f-4091-a2b3-c4d5e6f70819';

@@ -3,20 +3,25 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
+import { JWT_ERROR_MESSAGES } from '@aerie/daemon/auth/jwt-errors';
+import { signTestToken } from '@aerie/daemon/auth/testing/sign-token';
+import { NOT_FOUND_MESSAGE } from '@aerie/daemon/http/http-errors';
+import { signedFileRoutes } from '@aerie/daemon/http/signed-file-routes';
+import { TOKEN_USED_MESSAGE } from '@aerie/daemon/http/signed-file-token';
+import { PanelClient } from '@aerie/daemon/panel-client/panel-client';
+import { RESTORING_MESSAGE } from '@aerie/daemon/server/managed-server';
+import { NODE_TOKEN, startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
+import { fileServerConfiguration, rawRequest } from '@aerie/daemon/testing/file-api-fixtures';
+import {
+  PANEL_TOKEN,
+  PANEL_TOKEN_ID,
+  type PanelStandIn,
+  startPanelStandIn,
+} from '@aerie/daemon/testing/panel-stand-in';
+import { consoleWebsocketPlugins } from '@aerie/daemon/websocket/daemon-plugins';
+import { TestSocket } from '@aerie/daemon/websocket/testing/test-socket';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JwtDenylist } from '../auth/jwt-denylist';
-import { JWT_ERROR_MESSAGES } from '../auth/jwt-errors';
-import { signTestToken } from '../auth/testing/sign-token';
-import { NOT_FOUND_MESSAGE } from '../http/http-errors';
-import { signedFileRoutes } from '../http/signed-file-routes';
-import { TOKEN_USED_MESSAGE } from '../http/signed-file-token';
-import { PanelClient } from '../panel-client/panel-client';
-import { RESTORING_MESSAGE } from '../server/managed-server';
-import { NODE_TOKEN, startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
-import { fileServerConfiguration, rawRequest } from '../testing/file-api-fixtures';
-import { PANEL_TOKEN, PANEL_TOKEN_ID, type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
-import { consoleWebsocketPlugins } from '../websocket/daemon-plugins';
-import { TestSocket } from '../websocket/testing/test-socket';
 import { BACKUP_BODY_MESSAGES } from './backup-routes';
 import { BackupService, restoreCompletedMessage } from './backup-service';
 import { buildTarGz, listTarGz, sha1 } from './testing-archive';

@@ -1,8 +1,8 @@
+import { HttpError, NOT_FOUND_MESSAGE } from '@aerie/daemon/http/http-errors';
+import { serverOf } from '@aerie/daemon/http/route-helpers';
+import { INSTALLING_MESSAGE, RESTORING_MESSAGE } from '@aerie/daemon/server/managed-server';
 import type { DaemonBackupRequest, DaemonRestoreRequest } from '@aerie/shared/backups/backups-daemon-wire';
 import type { FastifyInstance } from 'fastify';
-import { HttpError, NOT_FOUND_MESSAGE } from '../http/http-errors';
-import { serverOf } from '../http/route-helpers';
-import { INSTALLING_MESSAGE, RESTORING_MESSAGE } from '../server/managed-server';
 import type { BackupService } from './backup-service';
 import { isBackupUuid } from './backup-service';
 

@@ -2,6 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
+import { fileServerConfiguration } from '@aerie/daemon/testing/file-api-fixtures';
+import { type PanelStandIn, startPanelStandIn } from '@aerie/daemon/testing/panel-stand-in';
+import { type S3TestServer, s3TestServerMissing, startS3TestServer } from '@aerie/daemon/testing/s3-server';
 import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
@@ -11,10 +15,6 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
-import { fileServerConfiguration } from '../testing/file-api-fixtures';
-import { type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
-import { type S3TestServer, s3TestServerMissing, startS3TestServer } from '../testing/s3-server';
 import { sha1 } from './testing-archive';
 
 const UUID = '4d3c2b1a-0f9e-4d8c-b7a6-5f4e3d2c1b0a';

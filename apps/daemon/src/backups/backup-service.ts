@@ -4,6 +4,10 @@ import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { errnoOf, FilesystemError, isDiskFull } from '@aerie/daemon/fs/filesystem-error';
+import type { ServerFilesystem } from '@aerie/daemon/fs/server-filesystem';
+import type { BackupPanelApi } from '@aerie/daemon/panel-client/panel-client';
+import type { ManagedServer } from '@aerie/daemon/server/managed-server';
 import type { BackupAdapter } from '@aerie/shared/backups/backups-bodies';
 import type {
   BackupCompletedEvent,
@@ -11,10 +15,6 @@ import type {
   DaemonRestoreRequest,
   RemoteBackupStatus,
 } from '@aerie/shared/backups/backups-daemon-wire';
-import { errnoOf, FilesystemError, isDiskFull } from '../fs/filesystem-error';
-import type { ServerFilesystem } from '../fs/server-filesystem';
-import type { BackupPanelApi } from '../panel-client/panel-client';
-import type { ManagedServer } from '../server/managed-server';
 import { DEFAULT_PART_UPLOAD, type PartUploadOptions, uploadParts } from './s3-upload';
 
 /** Wings waits this long for the server to stop before a restore, and never kills it. */
@@ -328,7 +328,7 @@ async function downloadArchive(url: string, destination: string): Promise<void> 
     throw new Error(`the backup download is not a gzip archive (Content-Type: ${type || 'none'})`);
   }
   let received = 0;
-  const { DEFAULT_EXTRACT_LIMITS } = await import('../fs/archive-extractor');
+  const { DEFAULT_EXTRACT_LIMITS } = await import('@aerie/daemon/fs/archive-extractor');
   const cap = DEFAULT_EXTRACT_LIMITS.maxTotalBytes;
   await pipeline(
     Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),

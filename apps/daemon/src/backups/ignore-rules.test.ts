@@ -1,6 +1,6 @@
+import { compilePattern } from '@aerie/daemon/glob/gitignore-pattern';
 import { ignoreRulesOverLimits, IGNORE_LIMITS as SHARED_LIMITS } from '@aerie/shared/backups/ignore-limits';
 import { describe, expect, it } from 'vitest';
-import { compilePattern } from '../glob/gitignore-pattern';
 import { BackupIgnoreRules, IGNORE_LIMITS, IgnoreRulesError } from './ignore-rules';
 
 /** [rules, path, is a directory, ignored?] */

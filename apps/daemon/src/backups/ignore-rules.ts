@@ -1,11 +1,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { IGNORE_LIMITS, ignoreRulesOverLimits } from '@aerie/shared/backups/ignore-limits';
 import {
   type CompiledPattern,
   compilePattern,
   patternMatches,
   type StepCounter,
-} from '../glob/gitignore-pattern';
+} from '@aerie/daemon/glob/gitignore-pattern';
+import { IGNORE_LIMITS, ignoreRulesOverLimits } from '@aerie/shared/backups/ignore-limits';
 
 /** `.pteroignore` is read only when it is a regular file of at most this many bytes (Wings: 32 KiB). */
 export const IGNORE_FILE_MAX_BYTES = 32 * 1024;

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { fileLimits } from '@aerie/shared/files/file-wire';
-import { z } from 'zod';
 import {
   type AllowedDestination,
   parseAllowedDestinations,
-} from '../runtime/process/network/game-network-plan';
+} from '@aerie/daemon/runtime/process/network/game-network-plan';
+import { fileLimits } from '@aerie/shared/files/file-wire';
+import { z } from 'zod';
 import { readDaemonConfigFile } from './config-file';
 
 const port = z

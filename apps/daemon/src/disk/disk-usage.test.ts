@@ -1,7 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { serverDirectory } from '@aerie/daemon/testing/server-fixtures';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serverDirectory } from '../testing/server-fixtures';
 import { countDirectoryBytes, DiskUsage, RUNNING_DISK_CHECK_MS, WALK_COST_FACTOR } from './disk-usage';
 
 let directory: string;

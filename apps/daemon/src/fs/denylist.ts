@@ -3,7 +3,7 @@ import {
   compilePattern,
   patternCoverage,
   type StepCounter,
-} from '../glob/gitignore-pattern';
+} from '@aerie/daemon/glob/gitignore-pattern';
 import { FilesystemError } from './filesystem-error';
 
 /**

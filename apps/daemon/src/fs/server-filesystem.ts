@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import { PassThrough, type Readable } from 'node:stream';
-import { type JobLeftovers, type ServerJobs, unjournaledJobs } from '../jobs/job-journal';
+import { type JobLeftovers, type ServerJobs, unjournaledJobs } from '@aerie/daemon/jobs/job-journal';
 import {
   DEFAULT_EXTRACT_LIMITS,
   type ExtractLimits,

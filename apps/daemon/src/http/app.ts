@@ -1,8 +1,8 @@
+import type { BackupService } from '@aerie/daemon/backups/backup-service';
+import { FilesystemError, isDiskFull } from '@aerie/daemon/fs/filesystem-error';
+import type { ServerManager } from '@aerie/daemon/server/server-manager';
+import { systemInfo } from '@aerie/daemon/system/system-info';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import type { BackupService } from '../backups/backup-service';
-import { FilesystemError, isDiskFull } from '../fs/filesystem-error';
-import type { ServerManager } from '../server/server-manager';
-import { systemInfo } from '../system/system-info';
 import { connectionServerOptions, guardConnections, proveConnection } from './connection-guard';
 import { type ConnectionLimits, defaultConnectionLimits } from './connection-limits';
 import { corsHook } from './cors';

@@ -3,15 +3,15 @@ import http from 'node:http';
 import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { signTestToken } from '@aerie/daemon/auth/testing/sign-token';
+import { NODE_TOKEN } from '@aerie/daemon/testing/daemon-harness';
+import { sleep, TestSocket } from '@aerie/daemon/websocket/testing/test-socket';
 import {
   rawClient as connectRaw,
   floodOfHalfRequests,
   type RawClient,
 } from '@aerie/shared/net/testing/raw-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { signTestToken } from '../auth/testing/sign-token';
-import { NODE_TOKEN } from '../testing/daemon-harness';
-import { sleep, TestSocket } from '../websocket/testing/test-socket';
 import { addressKey } from './connection-guard';
 import { type ConnectionLimits, connectionCeiling, openFilesLimit } from './connection-limits';
 import { startTestApp, type TestApp } from './testing/test-app';

@@ -2,15 +2,15 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
+import { signTestToken } from '@aerie/daemon/auth/testing/sign-token';
+import { countDirectoryBytes } from '@aerie/daemon/disk/disk-usage';
+import { FilesystemError } from '@aerie/daemon/fs/filesystem-error';
+import { buildTar } from '@aerie/daemon/fs/fs-test-support';
+import { NODE_TOKEN, startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
+import { fileServerConfiguration, rawRequest } from '@aerie/daemon/testing/file-api-fixtures';
+import { type PanelStandIn, startPanelStandIn } from '@aerie/daemon/testing/panel-stand-in';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JwtDenylist } from '../auth/jwt-denylist';
-import { signTestToken } from '../auth/testing/sign-token';
-import { countDirectoryBytes } from '../disk/disk-usage';
-import { FilesystemError } from '../fs/filesystem-error';
-import { buildTar } from '../fs/fs-test-support';
-import { NODE_TOKEN, startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
-import { fileServerConfiguration, rawRequest } from '../testing/file-api-fixtures';
-import { type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
 import { signedFileRoutes } from './signed-file-routes';
 
 /**

@@ -1,10 +1,10 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
+import { fileServerConfiguration, rawRequest } from '@aerie/daemon/testing/file-api-fixtures';
+import { type PanelStandIn, startPanelStandIn } from '@aerie/daemon/testing/panel-stand-in';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
-import { fileServerConfiguration, rawRequest } from '../testing/file-api-fixtures';
-import { type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
 
 const UUID = '9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 const base = `/api/servers/${UUID}/files`;

@@ -1,10 +1,10 @@
 import { closeSync, mkdirSync, openSync, readdirSync, readlinkSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { NODE_TOKEN } from '@aerie/daemon/testing/daemon-harness';
+import { sleep } from '@aerie/daemon/websocket/testing/test-socket';
 import type { DaemonFileStat } from '@aerie/shared/files/file-wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_TOKEN } from '../testing/daemon-harness';
-import { sleep } from '../websocket/testing/test-socket';
 import { INVALID_PAGE_MESSAGE } from './list-page';
 import { startTestApp, type TestApp } from './testing/test-app';
 

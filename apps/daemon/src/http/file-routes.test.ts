@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
+import { fileServerConfiguration, rawRequest } from '@aerie/daemon/testing/file-api-fixtures';
+import { type PanelStandIn, startPanelStandIn } from '@aerie/daemon/testing/panel-stand-in';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
-import { fileServerConfiguration, rawRequest } from '../testing/file-api-fixtures';
-import { type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
 import { FILE_BODY_MESSAGES } from './file-bodies';
 import { CONTENT_LENGTH_REQUIRED_MESSAGE } from './file-routes';
 import { NOT_FOUND_MESSAGE } from './http-errors';

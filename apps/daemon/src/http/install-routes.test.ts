@@ -1,11 +1,15 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { ConsoleServerEvents } from '@aerie/daemon/server/console-server';
+import { DAEMON_MESSAGE_PREFIX } from '@aerie/daemon/server/daemon-message';
+import { startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
+import {
+  demoConfiguration,
+  type PanelStandIn,
+  startPanelStandIn,
+} from '@aerie/daemon/testing/panel-stand-in';
+import { waitForEvent } from '@aerie/daemon/testing/server-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsoleServerEvents } from '../server/console-server';
-import { DAEMON_MESSAGE_PREFIX } from '../server/daemon-message';
-import { startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
-import { demoConfiguration, type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
-import { waitForEvent } from '../testing/server-fixtures';
 
 const FRESH = '3d4e5f6a-7b8c-4d9e-8f0a-1b2c3d4e5f6a';
 const FAILING = '4e5f6a7b-8c9d-4e0f-9a1b-2c3d4e5f6a7b';

@@ -1,6 +1,10 @@
+import { NODE_TOKEN, startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
+import {
+  demoConfiguration,
+  type PanelStandIn,
+  startPanelStandIn,
+} from '@aerie/daemon/testing/panel-stand-in';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_TOKEN, startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
-import { demoConfiguration, type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
 
 const UUID = '6f1d2c3b-4a59-4e87-9d6c-5b4a3f2e1d0c';
 let panel: PanelStandIn;

@@ -1,10 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { ServerState, ServerStats } from '@aerie/daemon/server/console-server';
+import { startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
+import {
+  demoConfiguration,
+  type PanelStandIn,
+  startPanelStandIn,
+} from '@aerie/daemon/testing/panel-stand-in';
+import { nodeStartup } from '@aerie/daemon/testing/server-fixtures';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ServerState, ServerStats } from '../server/console-server';
-import { startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
-import { demoConfiguration, type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
-import { nodeStartup } from '../testing/server-fixtures';
 
 const DEMO = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const SUSPENDED = '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e';

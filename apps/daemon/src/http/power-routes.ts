@@ -1,7 +1,11 @@
+import type { PowerAction } from '@aerie/daemon/server/console-server';
+import {
+  INSTALLING_MESSAGE,
+  RESTORING_MESSAGE,
+  SUSPENDED_MESSAGE,
+} from '@aerie/daemon/server/managed-server';
 import type { DaemonPowerBody } from '@aerie/shared/daemon/remote-wire';
 import type { FastifyInstance } from 'fastify';
-import type { PowerAction } from '../server/console-server';
-import { INSTALLING_MESSAGE, RESTORING_MESSAGE, SUSPENDED_MESSAGE } from '../server/managed-server';
 import { HttpError } from './http-errors';
 import { panelFailure, serverOf } from './route-helpers';
 

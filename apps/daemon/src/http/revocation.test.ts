@@ -2,17 +2,17 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
+import { JWT_ERROR_MESSAGES } from '@aerie/daemon/auth/jwt-errors';
+import { signTestToken } from '@aerie/daemon/auth/testing/sign-token';
+import { NODE_TOKEN, startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
+import { fileServerConfiguration, rawRequest } from '@aerie/daemon/testing/file-api-fixtures';
+import { type PanelStandIn, startPanelStandIn } from '@aerie/daemon/testing/panel-stand-in';
+import { consoleWebsocketPlugins } from '@aerie/daemon/websocket/daemon-plugins';
+import { sleep, TestSocket } from '@aerie/daemon/websocket/testing/test-socket';
+import { CLOSE } from '@aerie/daemon/websocket/websocket-limits';
 import { serverMessages } from '@aerie/shared/servers/server-messages';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { JwtDenylist } from '../auth/jwt-denylist';
-import { JWT_ERROR_MESSAGES } from '../auth/jwt-errors';
-import { signTestToken } from '../auth/testing/sign-token';
-import { NODE_TOKEN, startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
-import { fileServerConfiguration, rawRequest } from '../testing/file-api-fixtures';
-import { type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
-import { consoleWebsocketPlugins } from '../websocket/daemon-plugins';
-import { sleep, TestSocket } from '../websocket/testing/test-socket';
-import { CLOSE } from '../websocket/websocket-limits';
 import { signedFileRoutes } from './signed-file-routes';
 
 /** Taking access away on the daemon (issue 22, deliverable 5): deny by jti, by user, node-wide, and suspension. */

@@ -1,6 +1,6 @@
+import { PanelRequestError } from '@aerie/daemon/panel-client/panel-client';
+import type { ManagedServer } from '@aerie/daemon/server/managed-server';
 import type { FastifyRequest } from 'fastify';
-import { PanelRequestError } from '../panel-client/panel-client';
-import type { ManagedServer } from '../server/managed-server';
 import { HttpError } from './http-errors';
 
 /** The panel's answer, as the daemon's own error: a missing server stays 404, anything else is a bad gateway. */

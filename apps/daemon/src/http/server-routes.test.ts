@@ -1,10 +1,14 @@
 import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { ServerState } from '@aerie/daemon/server/console-server';
+import { startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
+import {
+  demoConfiguration,
+  type PanelStandIn,
+  startPanelStandIn,
+} from '@aerie/daemon/testing/panel-stand-in';
+import { isAlive, nodeStartup, waitForEvent } from '@aerie/daemon/testing/server-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServerState } from '../server/console-server';
-import { startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
-import { demoConfiguration, type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
-import { isAlive, nodeStartup, waitForEvent } from '../testing/server-fixtures';
 
 const FIRST = 'd1e2f3a4-b5c6-4d7e-8f9a-0b1c2d3e4f5a';
 const SECOND = 'e2f3a4b5-c6d7-4e8f-9a0b-1c2d3e4f5a6b';

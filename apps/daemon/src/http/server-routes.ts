@@ -1,9 +1,9 @@
+import { backupRoutes } from '@aerie/daemon/backups/backup-routes';
+import type { BackupService } from '@aerie/daemon/backups/backup-service';
+import type { ManagedServer } from '@aerie/daemon/server/managed-server';
+import type { ServerManager } from '@aerie/daemon/server/server-manager';
 import type { DaemonCreateServerBody } from '@aerie/shared/daemon/remote-wire';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { backupRoutes } from '../backups/backup-routes';
-import type { BackupService } from '../backups/backup-service';
-import type { ManagedServer } from '../server/managed-server';
-import type { ServerManager } from '../server/server-manager';
 import { fileRoutes } from './file-routes';
 import { HttpError, NOT_FOUND_MESSAGE } from './http-errors';
 import { powerRoutes } from './power-routes';

@@ -1,4 +1,4 @@
-import type { ManagedServer } from '../server/managed-server';
+import type { ManagedServer } from '@aerie/daemon/server/managed-server';
 
 /** Wings' server object: `GET /api/servers/:server` and each entry of `GET /api/servers`. */
 export function presentServer(server: ManagedServer) {

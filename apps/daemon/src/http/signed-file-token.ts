@@ -1,11 +1,11 @@
+import type { DaemonJwtClaims, JwtPurpose } from '@aerie/daemon/auth/daemon-jwt';
+import { verifyDaemonJwt } from '@aerie/daemon/auth/daemon-jwt';
+import type { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
+import { JWT_ERROR_MESSAGES } from '@aerie/daemon/auth/jwt-errors';
+import type { UsedTokenStore } from '@aerie/daemon/auth/used-token-store';
+import type { ManagedServer } from '@aerie/daemon/server/managed-server';
+import type { ServerManager } from '@aerie/daemon/server/server-manager';
 import { serverMessages } from '@aerie/shared/servers/server-messages';
-import type { DaemonJwtClaims, JwtPurpose } from '../auth/daemon-jwt';
-import { verifyDaemonJwt } from '../auth/daemon-jwt';
-import type { JwtDenylist } from '../auth/jwt-denylist';
-import { JWT_ERROR_MESSAGES } from '../auth/jwt-errors';
-import type { UsedTokenStore } from '../auth/used-token-store';
-import type { ManagedServer } from '../server/managed-server';
-import type { ServerManager } from '../server/server-manager';
 import { HttpError, NOT_FOUND_MESSAGE } from './http-errors';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

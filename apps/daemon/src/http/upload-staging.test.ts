@@ -2,10 +2,10 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { unlimitedQuota } from '@aerie/daemon/fs/disk-quota';
+import { memoryQuota } from '@aerie/daemon/fs/fs-test-support';
 import type { Multipart } from '@fastify/multipart';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { unlimitedQuota } from '../fs/disk-quota';
-import { memoryQuota } from '../fs/fs-test-support';
 import {
   MAX_UPLOAD_FILES,
   stageUploads,

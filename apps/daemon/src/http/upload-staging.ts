@@ -4,8 +4,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { DiskReservation } from '@aerie/daemon/fs/disk-quota';
 import type { Multipart } from '@fastify/multipart';
-import type { DiskReservation } from '../fs/disk-quota';
 import { HttpError } from './http-errors';
 
 /** At most this many files in one upload (the panel's page sends one request per file). */

@@ -1,8 +1,8 @@
 import { createWriteStream } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { RuntimeDriver, RuntimeLimits } from '@aerie/daemon/runtime/runtime';
 import type { DaemonInstallScript } from '@aerie/shared/daemon/remote-wire';
-import type { RuntimeDriver, RuntimeLimits } from '../runtime/runtime';
 
 export interface InstallRun {
   uuid: string;

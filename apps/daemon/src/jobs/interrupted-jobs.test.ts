@@ -1,15 +1,15 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTarGz } from '../backups/testing-archive';
-import { type DaemonProcess, startDaemonProcess, testDaemonEnv } from '../testing/daemon-process';
+import { buildTarGz } from '@aerie/daemon/backups/testing-archive';
+import { type DaemonProcess, startDaemonProcess, testDaemonEnv } from '@aerie/daemon/testing/daemon-process';
 import {
   demoConfiguration,
   PANEL_TOKEN,
   type PanelStandIn,
   startPanelStandIn,
-} from '../testing/panel-stand-in';
+} from '@aerie/daemon/testing/panel-stand-in';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /**
  * kill -9 of a real daemon while a job that writes into a server's files is stopped just before its output would

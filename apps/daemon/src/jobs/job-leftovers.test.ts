@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ServerFilesystem } from '@aerie/daemon/fs/server-filesystem';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ServerFilesystem } from '../fs/server-filesystem';
 import { JobJournal, type JobRecord } from './job-journal';
 
 let base: string;

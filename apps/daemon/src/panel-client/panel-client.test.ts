@@ -1,11 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   demoConfiguration,
   PANEL_TOKEN,
   PANEL_TOKEN_ID,
   type PanelStandIn,
   startPanelStandIn,
-} from '../testing/panel-stand-in';
+} from '@aerie/daemon/testing/panel-stand-in';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PanelClient } from './panel-client';
 
 let panel: PanelStandIn;

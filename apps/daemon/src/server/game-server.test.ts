@@ -1,6 +1,4 @@
-import { parseStopCommand } from '@aerie/shared/eggs/stop-command';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { wingsEnvironment } from '../runtime/wings-environment';
+import { wingsEnvironment } from '@aerie/daemon/runtime/wings-environment';
 import {
   DEMO_SERVER,
   nodeStartup,
@@ -8,8 +6,10 @@ import {
   TEST_LIMITS,
   waitForEvent,
   writeScript,
-} from '../testing/server-fixtures';
-import { testProcessRuntime } from '../testing/test-run-directory';
+} from '@aerie/daemon/testing/server-fixtures';
+import { testProcessRuntime } from '@aerie/daemon/testing/test-run-directory';
+import { parseStopCommand } from '@aerie/shared/eggs/stop-command';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GameServer, type GameServerOptions, type ServerState } from './game-server';
 import { POWER_LOCKED_MESSAGE } from './power-lock';
 

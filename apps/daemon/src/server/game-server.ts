@@ -1,7 +1,12 @@
 import { EventEmitter } from 'node:events';
+import type {
+  AdoptedRuntime,
+  RuntimeExit,
+  RuntimeStartOptions,
+  ServerRuntime,
+} from '@aerie/daemon/runtime/runtime';
 import { doneMatcher, type LineMatcher } from '@aerie/shared/eggs/done-matcher';
 import type { StopAction } from '@aerie/shared/eggs/stop-command';
-import type { AdoptedRuntime, RuntimeExit, RuntimeStartOptions, ServerRuntime } from '../runtime/runtime';
 import type { PowerAction, ServerState } from './console-server';
 import { PowerLock } from './power-lock';
 

@@ -1,9 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
+import {
+  demoConfiguration,
+  type PanelStandIn,
+  startPanelStandIn,
+} from '@aerie/daemon/testing/panel-stand-in';
+import { isAlive, nodeStartup, waitForEvent } from '@aerie/daemon/testing/server-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
-import { demoConfiguration, type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
-import { isAlive, nodeStartup, waitForEvent } from '../testing/server-fixtures';
 import type { ServerState, ServerStats } from './console-server';
 import { DAEMON_MESSAGE_PREFIX } from './daemon-message';
 

@@ -1,15 +1,15 @@
 import { EventEmitter } from 'node:events';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { DiskUsage } from '@aerie/daemon/disk/disk-usage';
+import type { DiskQuota } from '@aerie/daemon/fs/disk-quota';
+import type { ServerFilesystem } from '@aerie/daemon/fs/server-filesystem';
+import { runInstall } from '@aerie/daemon/install/install-runner';
+import type { ServerJobs } from '@aerie/daemon/jobs/job-journal';
+import type { PanelApi } from '@aerie/daemon/panel-client/panel-client';
+import type { AdoptedRuntime, RuntimeDriver, RuntimeUsage } from '@aerie/daemon/runtime/runtime';
 import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire';
 import { serverMessages } from '@aerie/shared/servers/server-messages';
-import { DiskUsage } from '../disk/disk-usage';
-import type { DiskQuota } from '../fs/disk-quota';
-import type { ServerFilesystem } from '../fs/server-filesystem';
-import { runInstall } from '../install/install-runner';
-import type { ServerJobs } from '../jobs/job-journal';
-import type { PanelApi } from '../panel-client/panel-client';
-import type { AdoptedRuntime, RuntimeDriver, RuntimeUsage } from '../runtime/runtime';
 import { ConsolePipeline, THROTTLE_NOTICE } from './console-pipeline';
 import type {
   ConsoleServer,
@@ -45,7 +45,7 @@ const REINSTALL_STOP_MS = 10_000;
 async function openFilesystem(
   options: Parameters<typeof ServerFilesystem.open>[0],
 ): Promise<ServerFilesystem> {
-  const { ServerFilesystem } = await import('../fs/server-filesystem');
+  const { ServerFilesystem } = await import('@aerie/daemon/fs/server-filesystem');
   return ServerFilesystem.open(options);
 }
 

@@ -1,6 +1,6 @@
+import type { RuntimeAllocations, RuntimeLimits } from '@aerie/daemon/runtime/runtime';
+import { wingsEnvironment } from '@aerie/daemon/runtime/wings-environment';
 import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire';
-import type { RuntimeAllocations, RuntimeLimits } from '../runtime/runtime';
-import { wingsEnvironment } from '../runtime/wings-environment';
 import type { GameServerOptions } from './game-server';
 
 /** What a GameServer takes from the panel's configuration (everything but its directory and runtime). */

@@ -1,5 +1,5 @@
-import type { DiskUsage } from '../disk/disk-usage';
-import { DiskQuota } from '../fs/disk-quota';
+import type { DiskUsage } from '@aerie/daemon/disk/disk-usage';
+import { DiskQuota } from '@aerie/daemon/fs/disk-quota';
 
 /**
  * A server's quota for its filesystem, read live: the limit from the current configuration (so a sync that

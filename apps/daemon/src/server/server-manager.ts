@@ -1,9 +1,9 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { JobJournal, type JobKind } from '@aerie/daemon/jobs/job-journal';
+import type { PanelApi } from '@aerie/daemon/panel-client/panel-client';
+import type { RuntimeDriver } from '@aerie/daemon/runtime/runtime';
 import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire';
-import { JobJournal, type JobKind } from '../jobs/job-journal';
-import type { PanelApi } from '../panel-client/panel-client';
-import type { RuntimeDriver } from '../runtime/runtime';
 import { ManagedServer, type ManagedServerOptions } from './managed-server';
 import { StatesStore } from './states-store';
 

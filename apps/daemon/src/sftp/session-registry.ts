@@ -1,5 +1,5 @@
-import type { JwtDenylist } from '../auth/jwt-denylist';
-import type { ManagedServer } from '../server/managed-server';
+import type { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
+import type { ManagedServer } from '@aerie/daemon/server/managed-server';
 import type { SftpAuthority } from './sftp-login';
 
 /** A logged-in SFTP connection as the registry sees it. */

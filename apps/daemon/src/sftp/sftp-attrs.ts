@@ -1,6 +1,6 @@
 import type { Stats } from 'node:fs';
+import { modeString } from '@aerie/daemon/fs/file-mode';
 import type { Attributes } from 'ssh2';
-import { modeString } from '../fs/file-mode';
 
 /** What an SFTP client is told about a file: mode with its type bits, ids, size, times in whole seconds. */
 export function attrsOf(stats: Stats): Attributes {

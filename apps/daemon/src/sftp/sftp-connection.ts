@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
+import type { ServerManager } from '@aerie/daemon/server/server-manager';
 import type { AuthContext, ClientInfo, Connection, Session } from 'ssh2';
-import type { ServerManager } from '../server/server-manager';
 import type { LiveSftpSession, SftpSessionRegistry } from './session-registry';
 import type { SftpLimits } from './sftp-limits';
 import type { SftpAuthority, SftpLogin } from './sftp-login';

@@ -3,10 +3,10 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { type DaemonProcess, startDaemonProcess, testDaemonEnv } from '@aerie/daemon/testing/daemon-process';
+import { fileServerConfiguration } from '@aerie/daemon/testing/file-api-fixtures';
+import { PANEL_TOKEN, type PanelStandIn, startPanelStandIn } from '@aerie/daemon/testing/panel-stand-in';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DaemonProcess, startDaemonProcess, testDaemonEnv } from '../testing/daemon-process';
-import { fileServerConfiguration } from '../testing/file-api-fixtures';
-import { PANEL_TOKEN, type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
 import { call, openSftp } from './testing/sftp-stand';
 
 /** `aerie daemon` serves SFTP on DAEMON_SFTP_PORT with a host key it makes once and keeps. */

@@ -1,5 +1,5 @@
-import type { DirectoryReader } from '../fs/directory-reader';
-import type { OpenFile } from '../fs/open-file';
+import type { DirectoryReader } from '@aerie/daemon/fs/directory-reader';
+import type { OpenFile } from '@aerie/daemon/fs/open-file';
 
 export type SftpHandle =
   | { kind: 'file'; path: string; file: OpenFile }

@@ -1,8 +1,8 @@
+import type { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
+import { PanelRequestError, type SftpAuthApi } from '@aerie/daemon/panel-client/panel-client';
+import type { ServerManager } from '@aerie/daemon/server/server-manager';
 import type { SftpAuthAnswer } from '@aerie/shared/sftp/sftp-wire';
 import ssh2, { type AuthContext } from 'ssh2';
-import type { JwtDenylist } from '../auth/jwt-denylist';
-import { PanelRequestError, type SftpAuthApi } from '../panel-client/panel-client';
-import type { ServerManager } from '../server/server-manager';
 import { parseSftpUsername } from './sftp-username';
 
 /** What a login was granted: checked again at every revocation, never refreshed from a cache. */

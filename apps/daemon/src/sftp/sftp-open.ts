@@ -1,7 +1,7 @@
+import { isFilesystemError } from '@aerie/daemon/fs/filesystem-error';
+import type { OpenFile } from '@aerie/daemon/fs/open-file';
+import type { ServerFilesystem } from '@aerie/daemon/fs/server-filesystem';
 import ssh2, { type InputAttributes } from 'ssh2';
-import { isFilesystemError } from '../fs/filesystem-error';
-import type { OpenFile } from '../fs/open-file';
-import type { ServerFilesystem } from '../fs/server-filesystem';
 import { SftpRefusal } from './sftp-status';
 
 const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;

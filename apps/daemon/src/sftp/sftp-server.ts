@@ -1,10 +1,10 @@
 import net, { type Socket } from 'node:net';
+import type { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
+import { addressKey } from '@aerie/daemon/http/connection-guard';
+import type { SftpAuthApi } from '@aerie/daemon/panel-client/panel-client';
+import type { ServerManager } from '@aerie/daemon/server/server-manager';
 import type ssh2 from 'ssh2';
 import type { ClientInfo, Connection } from 'ssh2';
-import type { JwtDenylist } from '../auth/jwt-denylist';
-import { addressKey } from '../http/connection-guard';
-import type { SftpAuthApi } from '../panel-client/panel-client';
-import type { ServerManager } from '../server/server-manager';
 import { hostKeyFrom, readHostKey } from './host-key';
 import { SftpSessionRegistry } from './session-registry';
 import { DEFAULT_SFTP_LIMITS, type SftpLimits } from './sftp-limits';

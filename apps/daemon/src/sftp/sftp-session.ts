@@ -1,7 +1,7 @@
+import { hasPermission } from '@aerie/daemon/auth/permissions';
+import { displayPath, pathComponents } from '@aerie/daemon/fs/jail-path';
+import type { ServerFilesystem } from '@aerie/daemon/fs/server-filesystem';
 import ssh2, { type Attributes, type InputAttributes, type SFTPWrapper } from 'ssh2';
-import { hasPermission } from '../auth/permissions';
-import { displayPath, pathComponents } from '../fs/jail-path';
-import type { ServerFilesystem } from '../fs/server-filesystem';
 import { RequestBudget } from './request-budget';
 import { attrsOf, longnameOf } from './sftp-attrs';
 import { closeHandle, HandleTable, type SftpHandle } from './sftp-handles';

@@ -1,5 +1,5 @@
+import { FilesystemError } from '@aerie/daemon/fs/filesystem-error';
 import ssh2 from 'ssh2';
-import { FilesystemError } from '../fs/filesystem-error';
 
 const { STATUS_CODE } = ssh2.utils.sftp;
 

@@ -1,8 +1,8 @@
 import { statfs } from 'node:fs/promises';
 import os from 'node:os';
+import { startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
+import { type PanelStandIn, startPanelStandIn } from '@aerie/daemon/testing/panel-stand-in';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
-import { type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
 
 let panel: PanelStandIn;
 let daemon: TestDaemon;

@@ -1,12 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BackupService, type BackupServiceOptions } from '../backups/backup-service';
-import { buildDaemonApp, type DaemonAppOptions } from '../http/app';
-import { PanelClient } from '../panel-client/panel-client';
-import { ProcessDriver } from '../runtime/process/process-driver';
-import { ProcessSandbox } from '../runtime/process/sandbox/process-sandbox';
-import { ServerManager, type ServerManagerOptions } from '../server/server-manager';
+import { BackupService, type BackupServiceOptions } from '@aerie/daemon/backups/backup-service';
+import { buildDaemonApp, type DaemonAppOptions } from '@aerie/daemon/http/app';
+import { PanelClient } from '@aerie/daemon/panel-client/panel-client';
+import { ProcessDriver } from '@aerie/daemon/runtime/process/process-driver';
+import { ProcessSandbox } from '@aerie/daemon/runtime/process/sandbox/process-sandbox';
+import { ServerManager, type ServerManagerOptions } from '@aerie/daemon/server/server-manager';
 import { PANEL_TOKEN, PANEL_TOKEN_ID, type PanelStandIn } from './panel-stand-in';
 
 /** The node token the panel stand-in's daemon answers to (what the panel would send). */

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RuntimeLimits, RuntimeStartOptions } from '../runtime/runtime';
+import type { RuntimeLimits, RuntimeStartOptions } from '@aerie/daemon/runtime/runtime';
 
 /** The demo game server that ships with Aerie: a real process with a start line, console commands and `stop`. */
 export const DEMO_SERVER = fileURLToPath(new URL('../../../../eggs/demo/demo-server.mjs', import.meta.url));

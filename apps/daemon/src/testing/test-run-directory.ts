@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ProcessRuntime } from '../runtime/process/process-runtime';
-import { ProcessSandbox } from '../runtime/process/sandbox/process-sandbox';
+import { ProcessRuntime } from '@aerie/daemon/runtime/process/process-runtime';
+import { ProcessSandbox } from '@aerie/daemon/runtime/process/sandbox/process-sandbox';
 
 /** Every test's holder sockets live under here; the daemon project's teardown removes it (see global-setup.ts). */
 export const TEST_RUN_ROOT = path.join(tmpdir(), 'aerie-test-run');

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
+import type { ConsoleServer, ConsoleServerEvents } from '@aerie/daemon/server/console-server';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import type { ConsoleServer, ConsoleServerEvents } from '../server/console-server';
 import { ConsoleHub } from './console-hub';
 
 /** Just enough of a managed server: its events and the suspension hook. */

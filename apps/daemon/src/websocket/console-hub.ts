@@ -1,5 +1,5 @@
+import type { ConsoleServer, ConsoleServerEvents } from '@aerie/daemon/server/console-server';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ConsoleServer, ConsoleServerEvents } from '../server/console-server';
 
 /** What a console socket follows: the server's events, and `suspend` (a managed server's own hook). */
 export type HubEvents = ConsoleServerEvents & { suspend: [] };

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { type DaemonJwtClaims, verifyDaemonJwt } from '@aerie/daemon/auth/daemon-jwt';
+import type { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
+import { DAEMON_PERMISSIONS, hasPermission } from '@aerie/daemon/auth/permissions';
+import {
+  type ConsoleServer,
+  POWER_LOCKED_MESSAGE,
+  type PowerAction,
+} from '@aerie/daemon/server/console-server';
 import { serverMessages } from '@aerie/shared/servers/server-messages';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
-import { type DaemonJwtClaims, verifyDaemonJwt } from '../auth/daemon-jwt';
-import type { JwtDenylist } from '../auth/jwt-denylist';
-import { DAEMON_PERMISSIONS, hasPermission } from '../auth/permissions';
-import { type ConsoleServer, POWER_LOCKED_MESSAGE, type PowerAction } from '../server/console-server';
 import type { ConnectionSlot, Refusal, SocketIdentity } from './connection-registry';
 import type { ConsoleHub, HubEvent, HubEvents } from './console-hub';
 import { encodeMessage, parseMessage, type SocketMessage } from './socket-message';

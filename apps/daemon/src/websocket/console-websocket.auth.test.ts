@@ -1,5 +1,5 @@
+import { signTestToken } from '@aerie/daemon/auth/testing/sign-token';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { signTestToken } from '../auth/testing/sign-token';
 import { type ConsoleDaemon, SERVER_A, SERVER_B, startConsoleDaemon } from './testing/console-daemon';
 import { sleep, TestSocket } from './testing/test-socket';
 

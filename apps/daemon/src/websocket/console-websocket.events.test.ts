@@ -1,6 +1,6 @@
+import { signTestToken } from '@aerie/daemon/auth/testing/sign-token';
+import { POWER_LOCKED_MESSAGE } from '@aerie/daemon/server/console-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { signTestToken } from '../auth/testing/sign-token';
-import { POWER_LOCKED_MESSAGE } from '../server/console-server';
 import { type ConsoleDaemon, SERVER_A, startConsoleDaemon } from './testing/console-daemon';
 import { sleep, TestSocket } from './testing/test-socket';
 

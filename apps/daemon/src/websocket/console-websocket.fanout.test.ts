@@ -1,8 +1,12 @@
+import { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
+import { signTestToken } from '@aerie/daemon/auth/testing/sign-token';
+import { NODE_TOKEN, startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
+import {
+  demoConfiguration,
+  type PanelStandIn,
+  startPanelStandIn,
+} from '@aerie/daemon/testing/panel-stand-in';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JwtDenylist } from '../auth/jwt-denylist';
-import { signTestToken } from '../auth/testing/sign-token';
-import { NODE_TOKEN, startTestDaemon, type TestDaemon } from '../testing/daemon-harness';
-import { demoConfiguration, type PanelStandIn, startPanelStandIn } from '../testing/panel-stand-in';
 import { consoleWebsocketPlugins } from './daemon-plugins';
 import { TestSocket } from './testing/test-socket';
 

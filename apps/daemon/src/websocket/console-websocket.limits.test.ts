@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
+import { signTestToken } from '@aerie/daemon/auth/testing/sign-token';
 import { afterEach, describe, expect, it } from 'vitest';
-import { signTestToken } from '../auth/testing/sign-token';
 import { REFUSALS } from './console-websocket';
 import { type ConsoleDaemon, SERVER_A, SERVER_B, startConsoleDaemon } from './testing/console-daemon';
 import { RefusedUpgrade, sleep, TestSocket } from './testing/test-socket';

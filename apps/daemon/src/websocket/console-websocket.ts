@@ -1,8 +1,8 @@
+import type { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
+import { addressKey, proveConnection } from '@aerie/daemon/http/connection-guard';
+import type { ConsoleServer } from '@aerie/daemon/server/console-server';
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { JwtDenylist } from '../auth/jwt-denylist';
-import { addressKey, proveConnection } from '../http/connection-guard';
-import type { ConsoleServer } from '../server/console-server';
 import { ConnectionRegistry, type ConnectionSlot } from './connection-registry';
 import { ConsoleHub } from './console-hub';
 import { ConsoleSocket } from './console-socket';

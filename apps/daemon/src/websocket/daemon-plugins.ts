@@ -1,5 +1,5 @@
-import { JwtDenylist } from '../auth/jwt-denylist';
-import type { DaemonAppOptions } from '../http/app';
+import { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
+import type { DaemonAppOptions } from '@aerie/daemon/http/app';
 import { ConnectionRegistry } from './connection-registry';
 import type { ConsoleSocket } from './console-socket';
 import { consoleWebsocket } from './console-websocket';

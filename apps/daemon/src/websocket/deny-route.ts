@@ -1,8 +1,8 @@
+import type { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
 import type { DaemonNodeDenyBody, DaemonServerDenyBody } from '@aerie/shared/daemon/deny-wire';
 import { denyLimits } from '@aerie/shared/daemon/deny-wire';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import type { JwtDenylist } from '../auth/jwt-denylist';
 
 /** Wings' text for a body it cannot use. */
 export const UNPARSABLE_BODY_MESSAGE =

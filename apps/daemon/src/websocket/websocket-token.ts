@@ -1,7 +1,7 @@
-import { type DaemonJwtClaims, isExpired } from '../auth/daemon-jwt';
-import type { JwtDenylist } from '../auth/jwt-denylist';
-import { JwtError } from '../auth/jwt-errors';
-import { DAEMON_PERMISSIONS, hasPermission } from '../auth/permissions';
+import { type DaemonJwtClaims, isExpired } from '@aerie/daemon/auth/daemon-jwt';
+import type { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
+import { JwtError } from '@aerie/daemon/auth/jwt-errors';
+import { DAEMON_PERMISSIONS, hasPermission } from '@aerie/daemon/auth/permissions';
 
 /**
  * Why a websocket token no longer holds for this socket, or undefined while it does. Checked at auth and again on

@@ -1,24 +1,24 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { JwtDenylist } from '../../auth/jwt-denylist';
-import { PanelClient } from '../../panel-client/panel-client';
-import { ProcessDriver } from '../../runtime/process/process-driver';
-import { ProcessSandbox } from '../../runtime/process/sandbox/process-sandbox';
-import { ServerManager } from '../../server/server-manager';
-import { NODE_TOKEN } from '../../testing/daemon-harness';
-import { fileServerConfiguration } from '../../testing/file-api-fixtures';
+import { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
+import { buildDaemonApp } from '@aerie/daemon/http/app';
+import type { ConnectionLimits } from '@aerie/daemon/http/connection-limits';
+import { PanelClient } from '@aerie/daemon/panel-client/panel-client';
+import { ProcessDriver } from '@aerie/daemon/runtime/process/process-driver';
+import { ProcessSandbox } from '@aerie/daemon/runtime/process/sandbox/process-sandbox';
+import { ServerManager } from '@aerie/daemon/server/server-manager';
+import { NODE_TOKEN } from '@aerie/daemon/testing/daemon-harness';
+import { fileServerConfiguration } from '@aerie/daemon/testing/file-api-fixtures';
 import {
   PANEL_TOKEN,
   PANEL_TOKEN_ID,
   type PanelStandIn,
   startPanelStandIn,
-} from '../../testing/panel-stand-in';
-import { consoleWebsocketPlugins } from '../../websocket/daemon-plugins';
-import { sleep } from '../../websocket/testing/test-socket';
-import { buildDaemonApp } from '../app';
-import type { ConnectionLimits } from '../connection-limits';
+} from '@aerie/daemon/testing/panel-stand-in';
+import { consoleWebsocketPlugins } from '@aerie/daemon/websocket/daemon-plugins';
+import { sleep } from '@aerie/daemon/websocket/testing/test-socket';
+import type { FastifyInstance } from 'fastify';
 
 export interface TestApp {
   url: string;

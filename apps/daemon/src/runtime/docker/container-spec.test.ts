@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
+import type { RuntimeLimits, RuntimeStartOptions } from '@aerie/daemon/runtime/runtime';
 import { describe, expect, it } from 'vitest';
-import type { RuntimeLimits, RuntimeStartOptions } from '../runtime';
 import {
   containerEnvironment,
   installerContainerSpec,

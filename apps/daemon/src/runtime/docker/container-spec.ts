@@ -1,6 +1,11 @@
+import type {
+  InstallOptions,
+  RuntimeAllocations,
+  RuntimeLimits,
+  RuntimeStartOptions,
+} from '@aerie/daemon/runtime/runtime';
+import { substituteStartup } from '@aerie/daemon/runtime/wings-environment';
 import type { ContainerCreateOptions, HostConfig } from 'dockerode';
-import type { InstallOptions, RuntimeAllocations, RuntimeLimits, RuntimeStartOptions } from '../runtime';
-import { substituteStartup } from '../wings-environment';
 
 /** Where the server's directory is mounted in its container, and its working directory (Wings, yolks). */
 export const CONTAINER_HOME = '/home/container';

@@ -2,16 +2,16 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type Docker from 'dockerode';
-import { chownTreeNoFollow } from '../../fs/ownership';
-import { forwardLines } from '../process/line-splitter';
+import { chownTreeNoFollow } from '@aerie/daemon/fs/ownership';
+import { forwardLines } from '@aerie/daemon/runtime/process/line-splitter';
 import type {
   AdoptedRuntime,
   InstallOptions,
   RuntimeDriver,
   RuntimeStartOptions,
   ServerRuntime,
-} from '../runtime';
+} from '@aerie/daemon/runtime/runtime';
+import type Docker from 'dockerode';
 import { type ContainerSettings, installerContainerSpec } from './container-spec';
 import { defaultContainerUser, numericUser } from './container-user';
 import { dockerFromHost, engineAddress, explainEngineError, ignoringGone } from './docker-connection';

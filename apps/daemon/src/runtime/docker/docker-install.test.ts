@@ -3,10 +3,10 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { InstallOptions, RuntimeExit, RuntimeLimits } from '@aerie/daemon/runtime/runtime';
+import { wingsEnvironment } from '@aerie/daemon/runtime/wings-environment';
+import { waitForEvent } from '@aerie/daemon/testing/server-fixtures';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { waitForEvent } from '../../testing/server-fixtures';
-import type { InstallOptions, RuntimeExit, RuntimeLimits } from '../runtime';
-import { wingsEnvironment } from '../wings-environment';
 import { DockerDriver } from './docker-driver';
 import {
   describeWithEngine,

@@ -2,18 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { PanelClient } from '../../panel-client/panel-client';
-import type { ServerState, ServerStats } from '../../server/console-server';
-import { ServerManager } from '../../server/server-manager';
+import { PanelClient } from '@aerie/daemon/panel-client/panel-client';
+import type { ServerState, ServerStats } from '@aerie/daemon/server/console-server';
+import { ServerManager } from '@aerie/daemon/server/server-manager';
 import {
   demoConfiguration,
   PANEL_TOKEN,
   PANEL_TOKEN_ID,
   type PanelStandIn,
   startPanelStandIn,
-} from '../../testing/panel-stand-in';
-import { waitForEvent } from '../../testing/server-fixtures';
+} from '@aerie/daemon/testing/panel-stand-in';
+import { waitForEvent } from '@aerie/daemon/testing/server-fixtures';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DockerDriver } from './docker-driver';
 import {
   describeWithEngine,

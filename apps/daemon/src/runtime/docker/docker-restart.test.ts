@@ -2,21 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { signTestToken } from '../../auth/testing/sign-token';
+import { signTestToken } from '@aerie/daemon/auth/testing/sign-token';
 import {
   COUNTING_GAME,
   type DaemonProcess,
   startDaemonProcess,
   testDaemonEnv,
-} from '../../testing/daemon-process';
+} from '@aerie/daemon/testing/daemon-process';
 import {
   demoConfiguration,
   PANEL_TOKEN,
   type PanelStandIn,
   startPanelStandIn,
-} from '../../testing/panel-stand-in';
-import { sleep, TestSocket } from '../../websocket/testing/test-socket';
+} from '@aerie/daemon/testing/panel-stand-in';
+import { sleep, TestSocket } from '@aerie/daemon/websocket/testing/test-socket';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   describeWithEngine,
   ENGINE_ADDRESS,

@@ -1,9 +1,14 @@
 import { EventEmitter } from 'node:events';
 import { stat } from 'node:fs/promises';
 import type { Duplex, Readable } from 'node:stream';
+import { forwardLines } from '@aerie/daemon/runtime/process/line-splitter';
+import type {
+  AdoptedRuntime,
+  RuntimeEvents,
+  RuntimeStartOptions,
+  RuntimeUsage,
+} from '@aerie/daemon/runtime/runtime';
 import type Docker from 'dockerode';
-import { forwardLines } from '../process/line-splitter';
-import type { AdoptedRuntime, RuntimeEvents, RuntimeStartOptions, RuntimeUsage } from '../runtime';
 import { type ContainerSettings, serverContainerSpec } from './container-spec';
 import {
   engineAddress,

@@ -1,5 +1,5 @@
+import type { RuntimeUsage } from '@aerie/daemon/runtime/runtime';
 import type { ContainerStats } from 'dockerode';
-import type { RuntimeUsage } from '../runtime';
 
 /** What the runtime reports before the first sample and once the container is gone. */
 export const NO_USAGE: RuntimeUsage = {

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { chmod, copyFile } from 'node:fs/promises';
 import path from 'node:path';
+import { serverDirectory, waitForEvent } from '@aerie/daemon/testing/server-fixtures';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serverDirectory, waitForEvent } from '../../testing/server-fixtures';
 import { readProcStat } from './proc-stat';
 
 let directory: string;

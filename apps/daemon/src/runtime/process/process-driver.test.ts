@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { InstallOptions } from '@aerie/daemon/runtime/runtime';
+import { isAlive, serverDirectory, TEST_LIMITS } from '@aerie/daemon/testing/server-fixtures';
+import { testRunDirectory } from '@aerie/daemon/testing/test-run-directory';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isAlive, serverDirectory, TEST_LIMITS } from '../../testing/server-fixtures';
-import { testRunDirectory } from '../../testing/test-run-directory';
-import type { InstallOptions } from '../runtime';
 import { ProcessDriver } from './process-driver';
 import { ProcessSandbox } from './sandbox/process-sandbox';
 

@@ -2,7 +2,12 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AdoptedRuntime, InstallOptions, RuntimeDriver, ServerRuntime } from '../runtime';
+import type {
+  AdoptedRuntime,
+  InstallOptions,
+  RuntimeDriver,
+  ServerRuntime,
+} from '@aerie/daemon/runtime/runtime';
 import { HolderConnection } from './holder/holder-connection';
 import { holderSocketPath } from './holder/holder-socket';
 import { forwardLines } from './line-splitter';

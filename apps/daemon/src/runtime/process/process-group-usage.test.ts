@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { waitForEvent } from '@aerie/daemon/testing/server-fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitForEvent } from '../../testing/server-fixtures';
 import { ProcessGroupUsage } from './process-group-usage';
 
 const groups: ChildProcess[] = [];

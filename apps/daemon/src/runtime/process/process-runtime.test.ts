@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RuntimeExit } from '@aerie/daemon/runtime/runtime';
+import { wingsEnvironment } from '@aerie/daemon/runtime/wings-environment';
 import {
   isAlive,
   nodeStartup,
@@ -11,10 +12,9 @@ import {
   TEST_LIMITS,
   waitForEvent,
   writeScript,
-} from '../../testing/server-fixtures';
-import { testProcessRuntime, testRunDirectory } from '../../testing/test-run-directory';
-import type { RuntimeExit } from '../runtime';
-import { wingsEnvironment } from '../wings-environment';
+} from '@aerie/daemon/testing/server-fixtures';
+import { testProcessRuntime, testRunDirectory } from '@aerie/daemon/testing/test-run-directory';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProcessDriver } from './process-driver';
 import type { ProcessRuntime } from './process-runtime';
 import { ProcessSandbox } from './sandbox/process-sandbox';

@@ -6,8 +6,8 @@ import type {
   RuntimeExit,
   RuntimeStartOptions,
   RuntimeUsage,
-} from '../runtime';
-import { substituteStartup } from '../wings-environment';
+} from '@aerie/daemon/runtime/runtime';
+import { substituteStartup } from '@aerie/daemon/runtime/wings-environment';
 import { HolderConnection } from './holder/holder-connection';
 import { launchHolder } from './holder/holder-launch';
 import type { HolderExit } from './holder/holder-protocol';

@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { splitSftpUsername } from '@aerie/shared/sftp/sftp-wire';
-import ssh2, { type ConnectConfig, type SFTPWrapper } from 'ssh2';
-import { JwtDenylist } from '../../auth/jwt-denylist';
-import { PanelClient } from '../../panel-client/panel-client';
-import { startTestDaemon, type TestDaemon } from '../../testing/daemon-harness';
-import { fileServerConfiguration } from '../../testing/file-api-fixtures';
+import { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
+import { PanelClient } from '@aerie/daemon/panel-client/panel-client';
+import type { SftpLimits } from '@aerie/daemon/sftp/sftp-limits';
+import { SftpServer } from '@aerie/daemon/sftp/sftp-server';
+import { startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
+import { fileServerConfiguration } from '@aerie/daemon/testing/file-api-fixtures';
 import {
   PANEL_TOKEN,
   PANEL_TOKEN_ID,
   type PanelStandIn,
   startPanelStandIn,
-} from '../../testing/panel-stand-in';
-import { consoleWebsocketPlugins } from '../../websocket/daemon-plugins';
-import type { SftpLimits } from '../sftp-limits';
-import { SftpServer } from '../sftp-server';
+} from '@aerie/daemon/testing/panel-stand-in';
+import { consoleWebsocketPlugins } from '@aerie/daemon/websocket/daemon-plugins';
+import { splitSftpUsername } from '@aerie/shared/sftp/sftp-wire';
+import ssh2, { type ConnectConfig, type SFTPWrapper } from 'ssh2';
 
 /** A user the panel stand-in knows: the password, the public keys (`ssh-ed25519 AAAA…`), the permissions. */
 export interface StandAccount {

@@ -1,14 +1,17 @@
+import { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
+import { TEST_NODE_TOKEN } from '@aerie/daemon/auth/testing/sign-token';
+import type { ConsoleServer } from '@aerie/daemon/server/console-server';
+import { serverDirectory } from '@aerie/daemon/testing/server-fixtures';
+import { ConnectionRegistry } from '@aerie/daemon/websocket/connection-registry';
+import type { ConsoleSocket } from '@aerie/daemon/websocket/console-socket';
+import { consoleWebsocket } from '@aerie/daemon/websocket/console-websocket';
+import { revalidateSockets } from '@aerie/daemon/websocket/daemon-plugins';
+import { websocketDenyRoute } from '@aerie/daemon/websocket/deny-route';
+import {
+  type ConsoleWebsocketLimits,
+  DEFAULT_WEBSOCKET_LIMITS,
+} from '@aerie/daemon/websocket/websocket-limits';
 import Fastify from 'fastify';
-import { JwtDenylist } from '../../auth/jwt-denylist';
-import { TEST_NODE_TOKEN } from '../../auth/testing/sign-token';
-import type { ConsoleServer } from '../../server/console-server';
-import { serverDirectory } from '../../testing/server-fixtures';
-import { ConnectionRegistry } from '../connection-registry';
-import type { ConsoleSocket } from '../console-socket';
-import { consoleWebsocket } from '../console-websocket';
-import { revalidateSockets } from '../daemon-plugins';
-import { websocketDenyRoute } from '../deny-route';
-import { type ConsoleWebsocketLimits, DEFAULT_WEBSOCKET_LIMITS } from '../websocket-limits';
 import { DemoConsoleServer } from './demo-console-server';
 import { PANEL_ORIGIN, type TestSocket } from './test-socket';
 

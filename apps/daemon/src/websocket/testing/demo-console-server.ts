@@ -1,15 +1,15 @@
 import { EventEmitter } from 'node:events';
-import { parseStopCommand } from '@aerie/shared/eggs/stop-command';
-import { wingsEnvironment } from '../../runtime/wings-environment';
+import { wingsEnvironment } from '@aerie/daemon/runtime/wings-environment';
 import type {
   ConsoleServer,
   ConsoleServerEvents,
   PowerAction,
   ServerStats,
-} from '../../server/console-server';
-import { GameServer } from '../../server/game-server';
-import { DEMO_SERVER, nodeStartup, TEST_LIMITS } from '../../testing/server-fixtures';
-import { testProcessRuntime } from '../../testing/test-run-directory';
+} from '@aerie/daemon/server/console-server';
+import { GameServer } from '@aerie/daemon/server/game-server';
+import { DEMO_SERVER, nodeStartup, TEST_LIMITS } from '@aerie/daemon/testing/server-fixtures';
+import { testProcessRuntime } from '@aerie/daemon/testing/test-run-directory';
+import { parseStopCommand } from '@aerie/shared/eggs/stop-command';
 
 const RECENT_LINES = 150;
 

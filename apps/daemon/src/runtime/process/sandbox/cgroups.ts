@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RuntimeLimits } from '../../runtime';
+import type { RuntimeLimits } from '@aerie/daemon/runtime/runtime';
 
 /** Wings' `docker.container_pid_limit`: a fork bomb stops here (GHSA-jj6m-r8jc-2gp7). */
 export const SERVER_PIDS_LIMIT = 512;

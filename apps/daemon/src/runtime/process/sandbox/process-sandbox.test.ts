@@ -3,11 +3,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ProcessDriver } from '@aerie/daemon/runtime/process/process-driver';
+import type { RuntimeExit, RuntimeLimits } from '@aerie/daemon/runtime/runtime';
+import { startOptions, TEST_LIMITS, waitForEvent } from '@aerie/daemon/testing/server-fixtures';
+import { testProcessRuntime } from '@aerie/daemon/testing/test-run-directory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOptions, TEST_LIMITS, waitForEvent } from '../../../testing/server-fixtures';
-import { testProcessRuntime } from '../../../testing/test-run-directory';
-import type { RuntimeExit, RuntimeLimits } from '../../runtime';
-import { ProcessDriver } from '../process-driver';
 import { ProcessSandbox, SANDBOX_UNAVAILABLE_MESSAGE } from './process-sandbox';
 import { SERVER_UID_BASE } from './server-uids';
 

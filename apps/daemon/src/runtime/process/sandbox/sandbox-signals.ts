@@ -1,5 +1,5 @@
-import { readProcStat } from '../proc-stat';
-import { scanProcessGroups } from '../process-group-scan';
+import { readProcStat } from '@aerie/daemon/runtime/process/proc-stat';
+import { scanProcessGroups } from '@aerie/daemon/runtime/process/process-group-scan';
 
 /**
  * Sends `signal` to everything running inside a sandbox whose launcher leads process group `leader`, but not to
