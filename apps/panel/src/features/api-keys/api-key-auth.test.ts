@@ -100,6 +100,27 @@ describe('Authorization: Bearer on /api/client', () => {
     });
   });
 
+  it('answers 401, not 419, to a write with no key and no cookie at all (as Pterodactyl does)', async () => {
+    for (const url of ['/api/client/account/api-keys', '/api/application/users']) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        payload: JSON.stringify({ description: 'x' }),
+      });
+      expect(response.statusCode, url).toBe(401);
+      expect(response.json()).toEqual(unauthenticated);
+    }
+    // A browser's request (it carries cookies) still needs its token.
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/api/client/account/api-keys',
+      headers: { 'content-type': 'application/json', cookie: 'aerie_csrf=x' },
+      payload: '{}',
+    });
+    expect(anonymous.statusCode).toBe(419);
+  });
+
   it('answers 401 to a wrong secret, an unknown identifier and a malformed token', async () => {
     const { key, bearer } = await userWithKey();
     const wrongSecret = `${key.identifier}${'x'.repeat(32)}`;

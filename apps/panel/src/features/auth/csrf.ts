@@ -20,8 +20,9 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * back in `X-CSRF-Token` (the SPA, from the shell's meta tag) or `X-XSRF-TOKEN` (Pterodactyl's own client and any
  * Laravel-style client, from the readable `XSRF-TOKEN` cookie: `GET /sanctum/csrf-cookie` and every page set it).
  * Both are checked the same way against the same secret. Every mutating request needs one, unless it is
- * authenticated by an API key (`Authorization: Bearer`), which a foreign site cannot make a browser send, and
- * except /api/remote, which only node tokens open.
+ * authenticated by an API key (`Authorization: Bearer`), which a foreign site cannot make a browser send, or is an
+ * /api/ request with no cookie at all (nothing ambient to forge with: it gets the API's 401), and except /api/remote,
+ * which only node tokens open.
  * Failures reach the error handler, which answers 419 "CSRF token mismatch.".
  */
 export async function registerCsrf(app: FastifyInstance): Promise<void> {
@@ -36,6 +37,9 @@ export async function registerCsrf(app: FastifyInstance): Promise<void> {
       return done();
     // Daemons never hold a session: /api/remote answers 401 without a token, not 419.
     if (request.url.startsWith('/api/remote/')) return done();
+    // No cookie at all carries no ambient credential to forge with: the API's own check answers 401 (as upstream),
+    // and every /api/ route needs one. Pages (the sign-in form among them) keep the check.
+    if (request.url.startsWith('/api/') && request.headers.cookie === undefined) return done();
     app.csrfProtection(request, reply, done);
   });
 }
