@@ -1,5 +1,5 @@
 import { isIPv4 } from 'node:net';
-import type { RuntimeAllocations } from '../../runtime';
+import type { RuntimeAllocations } from '@aerie/daemon/runtime/runtime';
 
 /**
  * The addresses game servers' namespaces are numbered from: one /30 per running server (the host's end .1, the

@@ -5,13 +5,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, Socket } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '@aerie/daemon/runtime/docker/docker-test-engine';
+import type { ProcessRuntime } from '@aerie/daemon/runtime/process/process-runtime';
+import { ProcessSandbox } from '@aerie/daemon/runtime/process/sandbox/process-sandbox';
+import type { RuntimeAllocations, RuntimeExit } from '@aerie/daemon/runtime/runtime';
+import { startOptions, TEST_LIMITS } from '@aerie/daemon/testing/server-fixtures';
+import { testProcessRuntime } from '@aerie/daemon/testing/test-run-directory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOptions, TEST_LIMITS } from '../../../testing/server-fixtures';
-import { testProcessRuntime } from '../../../testing/test-run-directory';
-import { freePort } from '../../docker/docker-test-engine';
-import type { RuntimeAllocations, RuntimeExit } from '../../runtime';
-import type { ProcessRuntime } from '../process-runtime';
-import { ProcessSandbox } from '../sandbox/process-sandbox';
 import { namespaceName } from './game-network-plan';
 
 /**

@@ -1,4 +1,4 @@
-import type { RuntimeAllocations } from '../../runtime';
+import type { RuntimeAllocations } from '@aerie/daemon/runtime/runtime';
 import type { AllowedDestination } from './game-network-plan';
 import { KernelNetwork } from './kernel-network';
 import { UserModeNetwork } from './user-mode-network';

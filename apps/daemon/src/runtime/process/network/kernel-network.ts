@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RuntimeAllocations } from '../../runtime';
+import type { RuntimeAllocations } from '@aerie/daemon/runtime/runtime';
 import type { GameNetwork } from './game-network';
 import {
   type AllowedDestination,

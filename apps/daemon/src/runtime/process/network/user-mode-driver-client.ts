@@ -8,7 +8,7 @@ import { chown, mkdtemp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { RuntimeAllocations } from '../../runtime';
+import type { RuntimeAllocations } from '@aerie/daemon/runtime/runtime';
 import { buildHolderProgram } from '../holder/build-holder.mjs';
 import type { DriverCommand, DriverEvent } from './user-mode-driver';
 

@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { RuntimeAllocations, RuntimeExit } from '../../runtime';
-import { endAbandonedRun, ProcessRuntime } from '../process-runtime';
-import { ProcessSandbox } from '../sandbox/process-sandbox';
+import { endAbandonedRun, ProcessRuntime } from '@aerie/daemon/runtime/process/process-runtime';
+import { ProcessSandbox } from '@aerie/daemon/runtime/process/sandbox/process-sandbox';
+import type { RuntimeAllocations, RuntimeExit } from '@aerie/daemon/runtime/runtime';
 import { parseAllowedDestinations } from './game-network-plan';
 
 export type DriverCommand =

@@ -4,7 +4,7 @@ import { mkdir, open, writeFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { RuntimeAllocations } from '../../runtime';
+import type { RuntimeAllocations } from '@aerie/daemon/runtime/runtime';
 import type { GameNetwork } from './game-network';
 import { type AllowedDestination, reachableResolvers } from './game-network-plan';
 import { PortTakenError } from './port-taken-error';

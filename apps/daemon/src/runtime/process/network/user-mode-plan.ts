@@ -1,5 +1,5 @@
 import { isIPv4 } from 'node:net';
-import type { RuntimeAllocations } from '../../runtime';
+import type { RuntimeAllocations } from '@aerie/daemon/runtime/runtime';
 import { type AllowedDestination, BLOCKED_DESTINATIONS } from './game-network-plan';
 
 /**
