@@ -22,6 +22,11 @@ const tooLarge = () => new HttpError(413, 'PostTooLargeException', fileMessages.
 export async function fileWriteRoute(app: FastifyInstance, { daemon }: { daemon: DaemonClient }) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  // An empty or missing Content-Type (jspteroapi's writeFile sends an empty one) is a body like any other here,
+  // where Fastify would refuse it with 415 before the catch-all parser is asked.
+  app.addHook('onRequest', async (request) => {
+    if (!request.headers['content-type']) request.headers['content-type'] = 'application/octet-stream';
+  });
 
   app.post(
     '/:server/files/write',

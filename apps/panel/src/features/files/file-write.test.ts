@@ -69,6 +69,19 @@ describe('POST …/files/write', () => {
     expect(lastCall().headers['content-type']).toBe('application/octet-stream');
   });
 
+  it('takes a body with an empty or no Content-Type (jspteroapi sends an empty one)', async () => {
+    expect((await write('empty-type.txt', 'motd=a', { 'content-type': '' })).statusCode).toBe(204);
+    expect(f.files.get('empty-type.txt')?.toString()).toBe('motd=a');
+    const untyped = await f.owner.browser.request({
+      method: 'POST',
+      url: writeUrl('no-type.txt'),
+      headers: { 'x-csrf-token': f.owner.browser.csrfToken as string },
+      payload: 'motd=b',
+    });
+    expect(untyped.statusCode).toBe(204);
+    expect(f.files.get('no-type.txt')?.toString()).toBe('motd=b');
+  });
+
   it('passes binary bodies of several MiB unchanged', async () => {
     const bytes = randomBytes(3 * MiB);
     const response = await write('world/region.bin', bytes, { 'content-type': 'application/octet-stream' });
