@@ -60,7 +60,7 @@ describe('GET /api/client/account/ssh-keys', () => {
           attributes: {
             name: 'Laptop',
             fingerprint,
-            public_key: mine,
+            public_key: mine.trim(),
             created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/),
           },
         },
@@ -71,9 +71,10 @@ describe('GET /api/client/account/ssh-keys', () => {
 });
 
 describe('POST /api/client/account/ssh-keys', () => {
-  it('stores a valid key and answers it with the submitted PEM', async () => {
+  it('stores a valid key and answers it with the submitted PEM, byte for byte', async () => {
     const { user, browser } = await signedIn();
-    const key = pemKey();
+    // phpseclib's layout (CRLF, nothing after the END line), what Pterodactyl's own test submits.
+    const key = pemKey().trim().replace(/\n/g, '\r\n');
     const response = await browser.post('/api/client/account/ssh-keys', { name: 'Name', public_key: key });
     expect(response.statusCode).toBe(200);
     expect(response.json().object).toBe('ssh_key');
@@ -81,6 +82,10 @@ describe('POST /api/client/account/ssh-keys', () => {
     const rows = await keysOf(user.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]?.public_key).toBe(key);
+    // Another layout is kept as given too (trimmed, as Laravel trims every input).
+    const lf = pemKey('rsa');
+    const second = await browser.post('/api/client/account/ssh-keys', { name: 'LF', public_key: lf });
+    expect(second.json().attributes.public_key).toBe(lf.trim());
   });
 
   it('takes an OpenSSH line and stores it as PEM with the fingerprint ssh-keygen shows', async () => {
@@ -96,7 +101,10 @@ describe('POST /api/client/account/ssh-keys', () => {
       fingerprint: parsed.fingerprint,
       public_key: parsed.pem,
     });
-    expect(parsed.pem.startsWith('-----BEGIN PUBLIC KEY-----')).toBe(true);
+    // Laid out as Pterodactyl stores a key given in another form (phpseclib's PKCS8 text).
+    expect(parsed.pem).toMatch(
+      /^-----BEGIN PUBLIC KEY-----\r\n(?:[A-Za-z0-9+/=]{1,64}\r\n)+-----END PUBLIC KEY-----$/,
+    );
   });
 
   it('rejects DSA keys', async () => {

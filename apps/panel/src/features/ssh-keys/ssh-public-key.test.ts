@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import ssh2 from 'ssh2';
 import { describe, expect, it } from 'vitest';
 import { parseSshPublicKey, type SshPublicKey } from './ssh-public-key';
@@ -38,19 +38,23 @@ describe('parseSshPublicKey', () => {
       fingerprint: 'Iq+8/7hC3+xT13FPmOoOmDmS0SwCr1yepnkTW6gl5tM',
     });
     expect(key(ECDSA_256).fingerprint).toBe('J84lKFBiFGkQHoMEKfbVsOWqas5+mzmeHJ+E/n1Q2U8');
-    for (const text of [
-      RSA_2048,
-      RSA_2048_SPKI,
-      RSA_2048_PKCS1,
-      `  ${RSA_2048_SPKI.replace(/\n/g, '\r\n')}\n`,
+    // Pterodactyl's layout (phpseclib's PKCS8 text) for a key given in another form; an SPKI PEM as given, trimmed.
+    const upstream = RSA_2048_SPKI.replace(/\n/g, '\r\n');
+    for (const [text, pem] of [
+      [RSA_2048, upstream],
+      [RSA_2048_PKCS1, upstream],
+      [RSA_2048_SPKI, RSA_2048_SPKI],
+      [`  ${upstream}\n`, upstream],
     ]) {
-      expect(key(text)).toMatchObject({
+      expect(key(text as string)).toEqual({
         type: 'ssh-rsa',
         fingerprint: 'HifCFXbwgAVQRORvouOosIsQPTG67TFhS6aOVBNu7/I',
-        pem: `${RSA_2048_SPKI}\n`,
+        pem,
       });
     }
-    expect(key(ED25519).pem).toMatch(/^-----BEGIN PUBLIC KEY-----\n[\s\S]+\n-----END PUBLIC KEY-----\n$/);
+    expect(key(ED25519).pem).toMatch(
+      /^-----BEGIN PUBLIC KEY-----\r\n(?:[A-Za-z0-9+/=]{1,64}\r\n)+-----END PUBLIC KEY-----$/,
+    );
   });
 
   it('reads every PEM key type as its OpenSSH twin', () => {
@@ -59,7 +63,12 @@ describe('parseSshPublicKey', () => {
       const line = key(pair.public);
       const privateKey = ssh2.utils.parseKey(pair.private);
       if (privateKey instanceof Error || Array.isArray(privateKey)) throw new Error('unparsable');
-      expect(key(privateKey.getPublicPEM())).toEqual(line);
+      const fromPem = key(privateKey.getPublicPEM());
+      expect({ ...fromPem, pem: undefined }).toEqual({ ...line, pem: undefined });
+      // The same key either way, whatever the text's layout.
+      expect(createPublicKey(fromPem.pem).export({ format: 'jwk' })).toEqual(
+        createPublicKey(line.pem).export({ format: 'jwk' }),
+      );
     }
   });
 

@@ -8,7 +8,10 @@ export interface SshPublicKey {
   type: string;
   /** SHA-256 of the OpenSSH blob, unpadded standard base64 (`ssh-keygen -l` without its `SHA256:`). */
   fingerprint: string;
-  /** PKCS#8 (SPKI) PEM, `-----BEGIN PUBLIC KEY-----`. */
+  /**
+   * PKCS#8 (SPKI) PEM, `-----BEGIN PUBLIC KEY-----`: as pasted when it was pasted so, else laid out as Pterodactyl
+   * stores it (phpseclib's `toString('PKCS8')`: 64-character lines ending in CRLF, nothing after the END line).
+   */
   pem: string;
 }
 
@@ -29,7 +32,19 @@ export function parseSshPublicKey(text: unknown): SshPublicKey | SshPublicKeyPro
   if (typeof text !== 'string') return 'invalid';
   const trimmed = text.trim();
   if (trimmed === '' || trimmed.length > 16_384) return 'invalid';
-  return trimmed.startsWith('-----BEGIN') ? fromPem(trimmed) : fromOpenSsh(trimmed);
+  if (!trimmed.startsWith('-----BEGIN')) return fromOpenSsh(trimmed);
+  const key = fromPem(trimmed);
+  // An SPKI PEM is kept exactly as given (trimmed, as Laravel trims every input): clients compare what they sent.
+  return typeof key !== 'string' && trimmed.startsWith('-----BEGIN PUBLIC KEY-----')
+    ? { ...key, pem: trimmed }
+    : key;
+}
+
+/** SPKI PEM in phpseclib's layout, which is what Pterodactyl stores for a key pasted in another form. */
+function upstreamPem(key: KeyObject): string {
+  const body = key.export({ type: 'spki', format: 'der' }).toString('base64');
+  const lines = body.match(/.{1,64}/g) ?? [];
+  return `-----BEGIN PUBLIC KEY-----\r\n${lines.map((line) => `${line}\r\n`).join('')}-----END PUBLIC KEY-----`;
 }
 
 /** The fingerprint of an OpenSSH blob. */
@@ -79,7 +94,7 @@ function checked(type: string, sshBlob: Buffer, key: KeyObject): SshPublicKey | 
   return {
     type,
     fingerprint: sshFingerprint(sshBlob),
-    pem: key.export({ type: 'spki', format: 'pem' }).toString(),
+    pem: upstreamPem(key),
   };
 }
 
