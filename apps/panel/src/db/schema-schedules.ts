@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { DbBool, DbDate } from './schema';
 
-/** Tables of migration 0007-schedules. Read booleans and dates through db/dialect.ts. */
+/** Tables of migrations 0007-schedules and 0012-schedule-run-progress. Read booleans and dates through db/dialect.ts. */
 type Flag = ColumnType<DbBool, boolean | undefined, boolean>;
 type CreatedAt = ColumnType<DbDate, Date, never>;
 type Timestamp = ColumnType<DbDate, Date, Date>;
@@ -25,6 +25,13 @@ export interface SchedulesTable {
   claimed_by: ColumnType<string | null, string | null | undefined, string | null>;
   /** When that claim lapses unless its runner renews it. */
   lease_until: NullableTimestamp;
+  /** The run's progress (migration 0012): the task whose hand-over began last, and whether the daemon answered. */
+  run_task_id: ColumnType<number | null, number | null | undefined, number | null>;
+  run_task_sent: Flag;
+  /** The run was started by hand (Run Now). */
+  run_manual: Flag;
+  /** When the cron run holding the schedule was due. */
+  run_due_at: NullableTimestamp;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

@@ -1,24 +1,44 @@
 import type { Db } from '@aerie/panel/db/database';
 import { type ActivityEntry, recordActivities } from '@aerie/panel/features/activity/activity-log';
 import { retryOnConflict } from './batching';
-import { completeRuns, setTasksQueued } from './schedule-claims.repository';
+import { completeRuns, recordProgress, setTasksQueued } from './schedule-claims.repository';
 
 interface Waiter {
   resolve: () => void;
   reject: (error: unknown) => void;
 }
 
+/** How a run ended for its schedule: it ran (sets last_run_at), it did not, or it goes back to be tried again. */
+export type RunEnd = { kind: 'ran' } | { kind: 'skipped' } | { kind: 'retry'; dueAt: Date };
+
+interface Progress {
+  token: string;
+  scheduleId: number;
+  taskId: number;
+  sent: boolean;
+  /** Set by the commit: whether the run still held its schedule. */
+  held: boolean;
+}
+
 interface Pending {
   /** Task id → is_queued as it should end up. */
   queued: Map<number, boolean>;
+  /** Runs' progress, written before their completions. */
+  progress: Progress[];
   /** Run token → schedules whose run ended, and whether it ran (sets last_run_at). */
-  completions: Map<string, { ran: number[]; skipped: number[] }>;
+  completions: Map<string, { ran: number[]; skipped: number[]; retried: { id: number; dueAt: Date }[] }>;
   /** How the runs ended, for the activity log: written with their completions. */
   activity: ActivityEntry[];
   waiters: Waiter[];
 }
 
-const empty = (): Pending => ({ queued: new Map(), completions: new Map(), activity: [], waiters: [] });
+const empty = (): Pending => ({
+  queued: new Map(),
+  progress: [],
+  completions: new Map(),
+  activity: [],
+  waiters: [],
+});
 
 /**
  * The writes of running schedules, committed together: what runs ask for while a commit is under way goes into the
@@ -39,18 +59,31 @@ export class RunWrites {
   }
 
   /**
-   * Ends a run: the schedule idle again and its claim dropped; `ran` sets its last run to the commit's time;
-   * `activity` (how it ended) goes into the server's activity log in the same transaction.
+   * Records how far the run `token` got on its schedule (schedule-claims.repository.ts, recordProgress).
+   * @returns whether the run still holds the schedule
+   */
+  async progress(token: string, scheduleId: number, taskId: number, sent: boolean): Promise<boolean> {
+    const entry: Progress = { token, scheduleId, taskId, sent, held: false };
+    this.#pending.progress.push(entry);
+    await this.#request();
+    return entry.held;
+  }
+
+  /**
+   * Ends a run: the schedule idle again and its claim dropped; `ran` sets its last run to the commit's time,
+   * `retry` puts its next run back to when it was due; `activity` (how it ended) goes into the server's activity
+   * log in the same transaction.
    */
   complete(
     token: string,
     scheduleId: number,
-    ran: boolean,
+    end: RunEnd,
     activity: ActivityEntry | null = null,
   ): Promise<void> {
     if (activity) this.#pending.activity.push(activity);
-    const entry = this.#pending.completions.get(token) ?? { ran: [], skipped: [] };
-    (ran ? entry.ran : entry.skipped).push(scheduleId);
+    const entry = this.#pending.completions.get(token) ?? { ran: [], skipped: [], retried: [] };
+    if (end.kind === 'retry') entry.retried.push({ id: scheduleId, dueAt: end.dueAt });
+    else (end.kind === 'ran' ? entry.ran : entry.skipped).push(scheduleId);
     this.#pending.completions.set(token, entry);
     return this.#request();
   }
@@ -90,10 +123,16 @@ export class RunWrites {
     await this.deps.db.transaction().execute(async (tx) => {
       await setTasksQueued(tx, ids(false), false);
       await setTasksQueued(tx, ids(true), true);
+      if (batch.progress.length > 0) {
+        const held = await recordProgress(tx, batch.progress);
+        for (const entry of batch.progress) entry.held = held.has(entry.scheduleId);
+      }
       const now = this.deps.clock();
-      for (const [token, { ran, skipped }] of batch.completions) {
+      for (const [token, { ran, skipped, retried }] of batch.completions) {
         if (ran.length > 0) await completeRuns(tx, { token, ids: ran, lastRunAt: now });
         if (skipped.length > 0) await completeRuns(tx, { token, ids: skipped, lastRunAt: null });
+        for (const { id, dueAt } of retried)
+          await completeRuns(tx, { token, ids: [id], lastRunAt: null, nextRunAt: dueAt });
       }
       await recordActivities(tx, batch.activity, now);
     });

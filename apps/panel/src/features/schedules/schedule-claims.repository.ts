@@ -1,7 +1,9 @@
 import type { Db } from '@aerie/panel/db/database';
-import { dialectOf, readBool } from '@aerie/panel/db/dialect';
+import { dialectOf, readBool, readNullableDate } from '@aerie/panel/db/dialect';
+import type { Database } from '@aerie/panel/db/schema';
 import type { Tx } from '@aerie/panel/db/transaction';
 import { type NodeRecord, toNodeRecord } from '@aerie/panel/features/nodes/node-record';
+import { type ExpressionBuilder, sql } from 'kysely';
 import { type ScheduleRecord, scheduleColumns, toScheduleRecord } from './schedule-record';
 import { chunks } from './schedules.repository';
 
@@ -10,14 +12,31 @@ import { chunks } from './schedules.repository';
  * WHERE requires the schedule to be idle (`is_processing` false): however many panels run the same UPDATE at once
  * on PostgreSQL, MySQL/MariaDB or SQLite, the database lets exactly one of them change each row, so a schedule is
  * never run twice. Every later write of the run names its claim, so a run whose claim was taken away (a lapsed
- * lease, `is_active` switched) changes nothing.
+ * lease, `is_active` switched) changes nothing. The claim carries the run's progress (`run_task_id`,
+ * `run_task_sent`, `run_manual`, `run_due_at`), reset by the UPDATE that claims, so whoever takes over a claim whose
+ * runner died knows where the run stood.
  */
 
-/** A claimed schedule with what its run needs of the server. */
+/** A claimed schedule with what its run needs of the server, and how far its run got. */
 export interface ClaimedSchedule {
   schedule: ScheduleRecord;
   server: { id: number; uuid: string; status: string | null; nodeId: number };
+  progress: RunProgress;
 }
+
+/** Where the run holding a schedule stands (migration 0012), as recorded before and after each hand-over. */
+export interface RunProgress {
+  /** The task whose hand-over to the daemon began last; null while none has. */
+  taskId: number | null;
+  /** Whether the daemon answered that hand-over (false: the runner may have died while it was under way). */
+  sent: boolean;
+  manual: boolean;
+  /** When a cron run was due; null for a run by hand (and for claims taken before migration 0012). */
+  dueAt: Date | null;
+}
+
+/** A new claim's progress: no task handed over yet. */
+const freshProgress = { run_task_id: null, run_task_sent: false, run_manual: false } as const;
 
 /**
  * Claims up to `limit` active, idle schedules due at `now`, soonest first, for the run `token`.
@@ -29,7 +48,14 @@ export async function claimDueSchedules(
 ): Promise<number> {
   let update = db
     .updateTable('schedules')
-    .set({ is_processing: true, claimed_by: claim.token, lease_until: claim.leaseUntil })
+    .set({
+      is_processing: true,
+      claimed_by: claim.token,
+      lease_until: claim.leaseUntil,
+      ...freshProgress,
+      // The row's own due time, as stored (the column types match in every dialect).
+      run_due_at: sql<Date | null>`next_run_at`,
+    })
     .where('is_active', '=', true)
     .where('is_processing', '=', false)
     .where('next_run_at', '<=', claim.now);
@@ -65,7 +91,14 @@ export async function claimSchedule(
 ): Promise<boolean> {
   const result = await tx
     .updateTable('schedules')
-    .set({ is_processing: true, claimed_by: claim.token, lease_until: claim.leaseUntil })
+    .set({
+      is_processing: true,
+      claimed_by: claim.token,
+      lease_until: claim.leaseUntil,
+      ...freshProgress,
+      run_manual: true,
+      run_due_at: null,
+    })
     .where('id', '=', claim.scheduleId)
     .where('is_processing', '=', false)
     .executeTakeFirst();
@@ -82,6 +115,10 @@ export async function claimedSchedules(db: Db, token: string): Promise<ClaimedSc
       'servers.uuid as server_uuid',
       'servers.status as server_status',
       'servers.node_id as server_node_id',
+      'schedules.run_task_id',
+      'schedules.run_task_sent',
+      'schedules.run_manual',
+      'schedules.run_due_at',
     ])
     .where('schedules.claimed_by', '=', token)
     .execute();
@@ -92,6 +129,12 @@ export async function claimedSchedules(db: Db, token: string): Promise<ClaimedSc
       uuid: row.server_uuid,
       status: row.server_status,
       nodeId: row.server_node_id,
+    },
+    progress: {
+      taskId: row.run_task_id === null ? null : Number(row.run_task_id),
+      sent: readBool(row.run_task_sent),
+      manual: readBool(row.run_manual),
+      dueAt: readNullableDate(row.run_due_at),
     },
   }));
 }
@@ -126,11 +169,12 @@ export async function setTasksQueued(tx: Tx, taskIds: readonly number[], queued:
 
 /**
  * Ends the runs of the schedules `ids` held by `token`: idle again, claim dropped, none of their tasks queued;
- * `lastRunAt` when the run did run (a schedule skipped because its server was suspended keeps its last run).
+ * `lastRunAt` when the run did run (a schedule skipped because its server was suspended keeps its last run);
+ * `nextRunAt` puts a run that could not start back to when it was due, so the next tick tries it again.
  */
 export async function completeRuns(
   tx: Tx,
-  runs: { token: string; ids: readonly number[]; lastRunAt: Date | null },
+  runs: { token: string; ids: readonly number[]; lastRunAt: Date | null; nextRunAt?: Date },
 ): Promise<void> {
   for (const chunk of chunks(runs.ids)) {
     // Only while the run still holds the schedule: another run may have taken it since (is_active switched).
@@ -149,6 +193,7 @@ export async function completeRuns(
         claimed_by: null,
         lease_until: null,
         ...(runs.lastRunAt ? { last_run_at: runs.lastRunAt } : {}),
+        ...(runs.nextRunAt ? { next_run_at: runs.nextRunAt } : {}),
       })
       .where('claimed_by', '=', runs.token)
       .where('id', 'in', chunk)
@@ -167,49 +212,105 @@ export async function renewLeases(db: Db, tokens: readonly string[], leaseUntil:
   }
 }
 
-/** Schedules in Processing whose claim lapsed at `now`: their runner died, or lost the database for too long. */
-export async function expiredClaims(db: Db, now: Date): Promise<number[]> {
-  const rows = await db
-    .selectFrom('schedules')
-    .select('id')
-    .where('is_processing', '=', true)
-    .where((eb) => eb.or([eb('lease_until', '<', now), eb('lease_until', 'is', null)]))
-    .execute();
-  return rows.map((row) => row.id);
+/** A run's progress to record: the hand-over of `taskId` begins (`sent` false), or the daemon answered it. */
+export interface ProgressWrite {
+  token: string;
+  scheduleId: number;
+  taskId: number;
+  sent: boolean;
 }
 
 /**
- * Frees those schedules (checking again that their claim lapsed, as another panel may have freed and claimed one
- * since): idle, claim dropped, none of their tasks queued. A schedule whose next run has passed meanwhile is then
- * due, and runs at the next tick.
- * @returns how many it freed
+ * Records runs' progress on their schedules, only where the run still holds its schedule: per run token and
+ * `sent`, one UPDATE (a CASE picks each schedule's task) and one SELECT of the schedules still held, however many
+ * runs hand a task over at the same moment.
+ * @returns the schedules whose run still holds them (one that lost its claim must hand nothing more over)
  */
-export async function releaseExpiredClaims(db: Db, ids: readonly number[], now: Date): Promise<number> {
-  let released = 0;
-  for (const chunk of chunks(ids)) {
-    released += await db.transaction().execute(async (tx) => {
-      const expired = (
-        await tx
-          .selectFrom('schedules')
-          .select('id')
-          .where('id', 'in', chunk)
-          .where('is_processing', '=', true)
-          .where((eb) => eb.or([eb('lease_until', '<', now), eb('lease_until', 'is', null)]))
-          .execute()
-      ).map((row) => row.id);
-      if (expired.length === 0) return 0;
-      await tx.updateTable('tasks').set({ is_queued: false }).where('schedule_id', 'in', expired).execute();
-      const result = await tx
+export async function recordProgress(tx: Tx, writes: readonly ProgressWrite[]): Promise<Set<number>> {
+  const groups = new Map<string, { token: string; sent: boolean; tasks: Map<number, number> }>();
+  for (const write of writes) {
+    const key = `${write.sent ? 1 : 0}${write.token}`;
+    const group = groups.get(key) ?? { token: write.token, sent: write.sent, tasks: new Map() };
+    group.tasks.set(write.scheduleId, write.taskId);
+    groups.set(key, group);
+  }
+  const held = new Set<number>();
+  for (const { token, sent, tasks } of groups.values()) {
+    for (const ids of chunks([...tasks.keys()])) {
+      // Ids from the database, written as literals: 1,000 schedules cost no bound values beyond the IN list.
+      const taskOf = sql<number>`case id ${sql.join(
+        ids.map((id) => sql`when ${sql.lit(Math.trunc(id))} then ${sql.lit(Math.trunc(tasks.get(id) ?? 0))}`),
+        sql` `,
+      )} end`;
+      await tx
         .updateTable('schedules')
-        .set({ is_processing: false, claimed_by: null, lease_until: null })
-        .where('id', 'in', expired)
-        .where('is_processing', '=', true)
-        .where((eb) => eb.or([eb('lease_until', '<', now), eb('lease_until', 'is', null)]))
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
+        .set({ run_task_id: taskOf, run_task_sent: sent })
+        .where('claimed_by', '=', token)
+        .where('id', 'in', ids)
+        .execute();
+      const rows = await tx
+        .selectFrom('schedules')
+        .select('id')
+        .where('claimed_by', '=', token)
+        .where('id', 'in', ids)
+        .execute();
+      for (const row of rows) held.add(row.id);
+    }
+  }
+  return held;
+}
+
+/**
+ * Takes over, for the run `token`, up to `limit` claims whose lease lapsed at `now` (their runner died, or lost
+ * the database for longer than the lease), keeping their progress. The lapse is checked by the UPDATE itself, and
+ * the new lease is in the future, so of several panels taking over at once exactly one gets each run.
+ * @returns how many it took over
+ */
+export async function adoptLapsedClaims(
+  db: Db,
+  adoption: { token: string; now: Date; leaseUntil: Date; limit: number },
+): Promise<number> {
+  const lapsed = (
+    eb: ExpressionBuilder<Database, 'schedules'>, // the same test inside and outside the batch
+  ) =>
+    eb.and([
+      eb('is_processing', '=', true),
+      eb.or([eb('lease_until', '<', adoption.now), eb('lease_until', 'is', null)]),
+    ]);
+  let update = db
+    .updateTable('schedules')
+    .set({ claimed_by: adoption.token, lease_until: adoption.leaseUntil })
+    .where(lapsed);
+  const dialect = dialectOf(db);
+  if (dialect === 'mysql') {
+    update = update.orderBy('id').limit(adoption.limit);
+  } else {
+    update = update.where('id', 'in', (eb) => {
+      const batch = eb.selectFrom('schedules').select('id').where(lapsed).orderBy('id').limit(adoption.limit);
+      return dialect === 'postgres' ? batch.forUpdate().skipLocked() : batch;
     });
   }
-  return released;
+  const result = await update.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Takes over, for the run `token`, every claim of the runner `runnerId` (claims are named `<runner>:…`), lease or
+ * not: the caller knows that runner is dead (this panel's previous life, see runner-identity.ts).
+ * @returns how many it took over
+ */
+export async function adoptClaimsOf(
+  db: Db,
+  adoption: { runnerId: string; token: string; leaseUntil: Date },
+): Promise<number> {
+  if (!/^[0-9a-f]+$/.test(adoption.runnerId)) return 0;
+  const result = await db
+    .updateTable('schedules')
+    .set({ claimed_by: adoption.token, lease_until: adoption.leaseUntil })
+    .where('is_processing', '=', true)
+    .where('claimed_by', 'like', `${adoption.runnerId}:%`)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** What a run checks before each later task: still active, still its claim, the server's status. */

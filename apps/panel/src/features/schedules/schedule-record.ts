@@ -52,7 +52,10 @@ export const scheduleColumns = [
   'schedules.updated_at',
 ] as const;
 
-type ScheduleRow = Omit<Selectable<SchedulesTable>, 'claimed_by' | 'lease_until'>;
+type ScheduleRow = Omit<
+  Selectable<SchedulesTable>,
+  'claimed_by' | 'lease_until' | 'run_task_id' | 'run_task_sent' | 'run_manual' | 'run_due_at'
+>;
 
 export function toScheduleRecord(row: ScheduleRow): ScheduleRecord {
   return {

@@ -1,7 +1,8 @@
 import type { Db } from '@aerie/panel/db/database';
 import type { Log } from '@aerie/panel/logging/log';
 import { retryOnConflict } from './batching';
-import { claimDueSchedules, expiredClaims, releaseExpiredClaims } from './schedule-claims.repository';
+import { succeedRunner } from './runner-identity';
+import { claimDueSchedules } from './schedule-claims.repository';
 import type { ScheduleRunner } from './schedule-runner';
 
 export interface ScheduleTickerOptions {
@@ -17,19 +18,30 @@ export const defaultTickerOptions: ScheduleTickerOptions = { intervalMs: 5000, c
 const TICK_MARGIN_MS = 25;
 
 /**
- * The cron side of the worker, in every panel process (`aerie up`, `aerie panel`): each tick frees the schedules
- * whose run's claim lapsed (a panel that died mid-run), then claims the schedules due now in batches, each batch in
- * one atomic UPDATE, and hands them to the runner. Several panels on one database tick side by side; the claim lets
- * each due schedule go to exactly one of them.
+ * The cron side of the worker, in every panel process (`aerie up`, `aerie panel`): each tick takes over the runs
+ * whose claim lapsed (a panel that died mid-run) and goes on with them from their next task, then claims the
+ * schedules due now in batches, each batch in one atomic UPDATE, and hands them to the runner. Several panels on
+ * one database tick side by side; the claim lets each due schedule go to exactly one of them. Started with a data
+ * directory, the first tick first takes over, lease or not, the runs of the panel that served from it before and
+ * died (runner-identity.ts), so a crashed panel's runs go on as soon as it is back.
  */
 export class ScheduleTicker {
   readonly options: ScheduleTickerOptions;
   #timer: NodeJS.Timeout | null = null;
+  /** The runner of this data directory's previous panel, dead: its runs are taken over at the first tick. */
+  #predecessor: string | null = null;
   #ticking: Promise<unknown> | null = null;
   #started = false;
 
   constructor(
-    private readonly deps: { db: Db; clock: () => Date; runner: ScheduleRunner; log: Log },
+    private readonly deps: {
+      db: Db;
+      clock: () => Date;
+      runner: ScheduleRunner;
+      log: Log;
+      /** DATA_DIR: where the runner's identity is kept across restarts (none: runs are taken over by lease only). */
+      dataDir?: string;
+    },
     options: Partial<ScheduleTickerOptions> = {},
   ) {
     this.options = { ...defaultTickerOptions, ...options };
@@ -39,6 +51,13 @@ export class ScheduleTicker {
   start(): void {
     if (this.#started) return;
     this.#started = true;
+    if (this.deps.dataDir) {
+      try {
+        this.#predecessor = succeedRunner(this.deps.dataDir, this.deps.runner.id);
+      } catch (error) {
+        this.deps.log.warn({ err: error }, 'Could not record the schedule runner in DATA_DIR');
+      }
+    }
     this.#schedule(0);
   }
 
@@ -52,21 +71,24 @@ export class ScheduleTicker {
   }
 
   /**
-   * One tick: frees lapsed claims, then claims and starts every schedule due at the clock's time.
-   * @returns how many claims it freed and how many schedules it started
+   * One tick: takes over the runs of the previous panel (the first tick) and those whose claim lapsed, then claims
+   * and starts every schedule due at the clock's time.
+   * @returns how many runs it took over and how many schedules it started
    */
-  async tick(): Promise<{ released: number; claimed: number }> {
+  async tick(): Promise<{ resumed: number; claimed: number }> {
     const { db, clock, runner, log } = this.deps;
-    let released = 0;
-    const expired = await expiredClaims(db, clock());
-    if (expired.length > 0) {
-      released = await retryOnConflict(() => releaseExpiredClaims(db, expired, clock()));
-      if (released > 0) {
-        log.warn(
-          { schedules: expired },
-          `Freed ${released} schedule(s) left in Processing by a run that stopped renewing its claim`,
-        );
-      }
+    let resumed = 0;
+    const predecessor = this.#predecessor;
+    if (predecessor) {
+      this.#predecessor = null;
+      resumed += await runner.adoptFrom(predecessor);
+    }
+    resumed += await runner.adoptLapsed();
+    if (resumed > 0) {
+      log.warn(
+        { resumed },
+        `Took over ${resumed} schedule run(s) left in Processing by a panel that stopped; each goes on from its next task`,
+      );
     }
     let claimed = 0;
     while (!runner.stopping) {
@@ -84,7 +106,7 @@ export class ScheduleTicker {
       claimed += count;
       if (count < this.options.claimBatch) break;
     }
-    return { released, claimed };
+    return { resumed, claimed };
   }
 
   #schedule(delayMs: number) {

@@ -1,6 +1,7 @@
 import { readBool, readDate, readNullableDate } from '@aerie/panel/db/dialect';
 import type { Log } from '@aerie/panel/logging/log';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
+import { closedPort } from '@aerie/panel/test/closed-port';
 import type { DaemonAnswer } from '@aerie/panel/test/daemon-stand-in';
 import { addTestTasks, createTestSchedule, type TestTaskInput } from '@aerie/panel/test/schedule-factories';
 import { serverScenarioWithDaemon, setServerState } from '@aerie/panel/test/server-scenario';
@@ -130,13 +131,13 @@ describe('due and not due', () => {
     await schedule([{ payload: 'say never' }], { nextRunAt: null });
     const w = worker();
 
-    expect(await tickAndWait(w)).toEqual({ released: 0, claimed: 1 });
+    expect(await tickAndWait(w)).toEqual({ resumed: 0, claimed: 1 });
     expect(sent()).toEqual([{ commands: ['say due'] }]);
     await expectIdle(due);
     expect(iso((await row(due)).last_run_at)).toBe(START);
     // Computed when the run started, from the cron (every minute).
     expect(iso((await row(due)).next_run_at)).toBe('2030-01-07T12:01:00.000Z');
-    expect(await tickAndWait(w)).toEqual({ released: 0, claimed: 0 });
+    expect(await tickAndWait(w)).toEqual({ resumed: 0, claimed: 0 });
 
     now = at('2030-01-07T12:01:00.100Z');
     expect((await tickAndWait(w)).claimed).toBe(2);
@@ -359,7 +360,7 @@ describe('continue_on_failure', () => {
 });
 
 describe('a runner that stops or dies mid-run', () => {
-  it('frees the schedule of a runner that died once its lease lapsed; the next due run is another runner’s', async () => {
+  it('takes over the run of a runner that died once its lease lapsed, going on from its next task', async () => {
     const id = await schedule([{ payload: 'say one' }, { payload: 'say two', timeOffset: 60 }]);
     let wake = () => {};
     // Runner A "dies" in its offset wait: it never wakes on its own and renews nothing.
@@ -372,26 +373,31 @@ describe('a runner that stops or dies mid-run', () => {
     const b = worker();
     // Within the lease (2 min) nobody touches it, though its next run (12:01) has come.
     now = at('2030-01-07T12:02:00Z');
-    expect(await tickAndWait(b)).toEqual({ released: 0, claimed: 0 });
-    // Past the lease: B frees it, and runs it at once since its next run has passed.
+    expect(await tickAndWait(b)).toEqual({ resumed: 0, claimed: 0 });
+    // Past the lease: B takes the run over and hands over the task after the one A handed over, not A's again.
     now = at('2030-01-07T12:03:00Z');
-    expect(await tickAndWait(b)).toEqual({ released: 1, claimed: 1 });
-    expect(sent()).toEqual([{ commands: ['say one'] }, { commands: ['say one'] }, { commands: ['say two'] }]);
+    expect(await tickAndWait(b)).toEqual({ resumed: 1, claimed: 0 });
+    expect(sent()).toEqual([{ commands: ['say one'] }, { commands: ['say two'] }]);
     expect(logged).toContainEqual({
       level: 'warn',
-      message: 'Freed 1 schedule(s) left in Processing by a run that stopped renewing its claim',
+      message:
+        'Took over 1 schedule run(s) left in Processing by a panel that stopped; each goes on from its next task',
     });
     await expectIdle(id);
+    expect(iso((await row(id)).last_run_at)).toBe('2030-01-07T12:04:00.000Z');
+    // Its next run (12:01) has passed: the next tick runs it, a new run from its first task.
+    expect(await tickAndWait(b)).toEqual({ resumed: 0, claimed: 1 });
+    expect(payloads()).toEqual(['say one', 'say two', 'say one', 'say two']);
 
     // A wakes up late: the claim is not its own any more, so it sends nothing and changes nothing.
     const before = await row(id);
     wake();
     await a.runner.idle();
-    expect(sent()).toHaveLength(3);
+    expect(sent()).toHaveLength(4);
     expect(await row(id)).toEqual(before);
   });
 
-  it('frees a lapsed claim without running it when its next run is still to come', async () => {
+  it('frees a lapsed claim that recorded no progress (taken by a panel before migration 0012) without running it', async () => {
     const id = await schedule([{ payload: 'say one' }], { cron: '0 0 * * *' });
     await t.db
       .updateTable('schedules')
@@ -403,9 +409,10 @@ describe('a runner that stops or dies mid-run', () => {
       })
       .where('id', '=', id)
       .execute();
-    expect(await tickAndWait(worker())).toEqual({ released: 1, claimed: 0 });
+    expect(await tickAndWait(worker())).toEqual({ resumed: 1, claimed: 0 });
     expect(sent()).toEqual([]);
     await expectIdle(id);
+    expect((await row(id)).last_run_at).toBeNull();
   });
 
   it('keeps a live run’s claim past the lease by renewing it', async () => {
@@ -423,7 +430,7 @@ describe('a runner that stops or dies mid-run', () => {
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(now.toISOString()).toBe('2030-01-07T12:10:30.000Z');
     expect(readDate((await row(id)).lease_until as Date).getTime()).toBeGreaterThan(now.getTime());
-    expect(await tickAndWait(worker())).toEqual({ released: 0, claimed: 0 });
+    expect(await tickAndWait(worker())).toEqual({ resumed: 0, claimed: 0 });
     wake();
     await a.runner.idle();
     expect(sent()).toEqual([{ commands: ['say one'] }, { commands: ['say two'] }]);
@@ -449,11 +456,121 @@ describe('a runner that stops or dies mid-run', () => {
     expect(await manual.runner.runNow(id, async () => undefined)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await t.db.updateTable('schedules').set({ next_run_at: now }).where('id', '=', id).execute();
-    expect(await tickAndWait(worker())).toEqual({ released: 0, claimed: 0 });
+    expect(await tickAndWait(worker())).toEqual({ resumed: 0, claimed: 0 });
     expect(await manual.runner.runNow(id, async () => undefined)).toBe(false);
     wake();
     await manual.runner.idle();
     expect(sent()).toEqual([{ commands: ['say manual'] }, { commands: ['say later'] }]);
+  });
+});
+
+describe('a node that does not answer, a run that comes late', () => {
+  /** The server's schedule runs in its activity log, oldest first. */
+  const runEntries = async () =>
+    (
+      await t.db
+        .selectFrom('activity_logs')
+        .select(['event', 'properties'])
+        .where('server_id', '=', s.server.id)
+        .where('event', 'like', 'server:schedule.%')
+        .orderBy('id')
+        .execute()
+    ).map((entry) => ({ event: entry.event, properties: JSON.parse(String(entry.properties)) }));
+  let listen: number;
+  const silence = async () => {
+    await t.db
+      .updateTable('nodes')
+      .set({ daemon_listen: await closedPort() })
+      .where('id', '=', s.node.id)
+      .execute();
+  };
+
+  beforeEach(async () => {
+    await t.db.deleteFrom('activity_logs').execute();
+    listen = (
+      await t.db
+        .selectFrom('nodes')
+        .select('daemon_listen')
+        .where('id', '=', s.node.id)
+        .executeTakeFirstOrThrow()
+    ).daemon_listen;
+  });
+  afterEach(async () => {
+    await t.db.updateTable('nodes').set({ daemon_listen: listen }).where('id', '=', s.node.id).execute();
+  });
+
+  it('puts a cron run back to its due time while the node does not answer, and runs it once it does', async () => {
+    const id = await schedule([{ payload: 'say waited' }]);
+    await silence();
+    const w = worker();
+    for (const second of ['12:00:30', '12:00:35', '12:00:40']) {
+      now = at(`2030-01-07T${second}Z`);
+      expect(await tickAndWait(w)).toEqual({ resumed: 0, claimed: 1 });
+      expect(sent()).toEqual([]);
+      await expectIdle(id);
+      expect((await row(id)).last_run_at).toBeNull();
+      expect(iso((await row(id)).next_run_at)).toBe(START);
+    }
+    expect(await runEntries()).toEqual([]);
+    // Said once, not at every try.
+    expect(logged.filter((line) => /did not answer/.test(line.message))).toHaveLength(1);
+
+    await t.db.updateTable('nodes').set({ daemon_listen: listen }).where('id', '=', s.node.id).execute();
+    now = at('2030-01-07T12:00:45Z');
+    expect(await tickAndWait(w)).toEqual({ resumed: 0, claimed: 1 });
+    expect(sent()).toEqual([{ commands: ['say waited'] }]);
+    await expectIdle(id);
+    expect(iso((await row(id)).last_run_at)).toBe('2030-01-07T12:00:45.000Z');
+    expect(iso((await row(id)).next_run_at)).toBe('2030-01-07T12:01:00.000Z');
+    expect(await tickAndWait(w)).toEqual({ resumed: 0, claimed: 0 });
+    expect(sent()).toHaveLength(1);
+    expect(await runEntries()).toEqual([
+      { event: 'server:schedule.run', properties: { name: 'Test schedule', manual: false } },
+    ]);
+  });
+
+  it('does not start a cron run more than 15 minutes late, and says so', async () => {
+    const id = await schedule([{ payload: 'say too late' }]);
+    now = at('2030-01-07T12:15:31Z');
+    expect(await tickAndWait(worker())).toEqual({ resumed: 0, claimed: 1 });
+    expect(sent()).toEqual([]);
+    await expectIdle(id);
+    expect((await row(id)).last_run_at).toBeNull();
+    expect(iso((await row(id)).next_run_at)).toBe('2030-01-07T12:16:00.000Z');
+    expect(await runEntries()).toEqual([
+      {
+        event: 'server:schedule.stop',
+        properties: {
+          name: 'Test schedule',
+          manual: false,
+          task: 1,
+          reason: `it was due at ${START} and could not start within 15 minutes (the panel or the node was not available)`,
+        },
+      },
+    ]);
+  });
+
+  it('fails Run Now at once on a node that does not answer, leaving the last run as it was', async () => {
+    const id = await schedule([{ payload: 'say now' }], { nextRunAt: null });
+    await silence();
+    const w = worker();
+    expect(await w.runner.runNow(id, async () => undefined)).toBe(true);
+    await w.runner.idle();
+    expect(sent()).toEqual([]);
+    await expectIdle(id);
+    expect((await row(id)).last_run_at).toBeNull();
+    expect(await runEntries()).toEqual([
+      {
+        event: 'server:schedule.fail',
+        properties: {
+          name: 'Test schedule',
+          manual: true,
+          task: 1,
+          action: 'command',
+          message: 'Could not establish a connection to the machine running this server. Please try again.',
+        },
+      },
+    ]);
   });
 });
 

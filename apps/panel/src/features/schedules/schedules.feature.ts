@@ -35,6 +35,6 @@ export function createSchedulesFeature(
     }),
     scheduleTasks: new ScheduleTasksService({ db, clock, activity, taskLimit: config.scheduleTaskLimit }),
     scheduleRunner,
-    scheduleTicker: new ScheduleTicker({ db, clock, runner: scheduleRunner, log }),
+    scheduleTicker: new ScheduleTicker({ db, clock, runner: scheduleRunner, log, dataDir: config.dataDir }),
   };
 }
