@@ -137,4 +137,9 @@ export interface RuntimeDriver {
    * creates in the server's files is given to it, so the game can change it without waiting for its next start.
    */
   fileOwner?(uuid: string): Promise<{ uid: number; gid: number } | undefined>;
+  /**
+   * At boot, once every game still running is adopted: ends what runs of other servers left behind (a server
+   * deleted while no daemon was there). @returns how many it ended
+   */
+  sweep?(running: ReadonlySet<string>): Promise<number>;
 }

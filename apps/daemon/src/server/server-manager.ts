@@ -79,6 +79,12 @@ export class ServerManager {
         server.adopt(runtime, previous.get(server.uuid));
       }),
     );
+    // Only now that every running game is adopted: what other runs left (a deleted server's network) goes.
+    const swept = await this.#options.driver.sweep?.(adopted).catch((error: unknown) => {
+      console.error(`Could not end what earlier runs left: ${(error as Error).message}`);
+      return 0;
+    });
+    if (swept) console.log(`Ended the network of ${swept} run(s) no server runs any more`);
     await this.#removeInterruptedJobs();
     await this.#options.panel.resetServers();
     for (const server of this.#servers.values()) {

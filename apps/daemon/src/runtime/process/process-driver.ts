@@ -54,6 +54,10 @@ export class ProcessDriver implements RuntimeDriver {
    * holder that died, hangs or speaks another protocol; an install cut short) is ended first, found by its run
    * record and, for a root daemon, by the server's control groups.
    */
+  sweep(running: ReadonlySet<string>): Promise<number> {
+    return this.#sandbox.sweepNetwork(running);
+  }
+
   async adopt(uuid: string): Promise<AdoptedRuntime | undefined> {
     const { runDirectory } = this.#context;
     const socketPath = holderSocketPath(runDirectory, uuid);

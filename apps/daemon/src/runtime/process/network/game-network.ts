@@ -25,6 +25,11 @@ export interface GameNetwork {
   enter(uuid: string, allocations: RuntimeAllocations | undefined): Promise<string[]>;
   /** Ends the run's namespace and its published ports (nothing happens when there is none). */
   release(uuid: string): Promise<void>;
+  /**
+   * At boot, once running games are adopted: ends every namespace (and published port) of a run that is not in
+   * `running`, such as a server deleted while no daemon was there. @returns how many it ended
+   */
+  sweep(running: ReadonlySet<string>): Promise<number>;
 }
 
 /**

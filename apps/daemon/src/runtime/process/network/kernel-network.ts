@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RuntimeAllocations } from '@aerie/daemon/runtime/runtime';
 import type { GameNetwork } from './game-network';
@@ -48,11 +48,17 @@ export class KernelNetwork implements GameNetwork {
   readonly sandboxIdentity = undefined;
   /** One change at a time per server: a restart's setup never meets the last run's teardown halfway. */
   readonly #queues = new Map<string, Promise<unknown>>();
+  /**
+   * This daemon's runs, one file each (`<uuid>` holding the game's address): what its boot-time sweep may end,
+   * and never another daemon's (tests run several on one machine).
+   */
+  readonly #runs: string;
 
-  private constructor(tools: KernelTools, allowed: readonly AllowedDestination[]) {
+  private constructor(tools: KernelTools, allowed: readonly AllowedDestination[], dataDirectory: string) {
     this.#tools = tools;
     this.#allowed = allowed;
     this.#resolvers = hostResolvers();
+    this.#runs = path.join(dataDirectory, 'network', 'runs');
   }
 
   /**
@@ -75,6 +81,7 @@ export class KernelNetwork implements GameNetwork {
     const network = new KernelNetwork(
       { ip, nft, nsenter, iptables: options.find('iptables') },
       options.allowed,
+      options.dataDirectory,
     );
     try {
       await network.#installRuleset();
@@ -111,6 +118,8 @@ export class KernelNetwork implements GameNetwork {
       await runTool(this.#tools.ip, ['netns', 'add', name]);
       try {
         const slot = await this.#linkPair(name);
+        await mkdir(this.#runs, { recursive: true, mode: 0o700 });
+        await writeFile(path.join(this.#runs, uuid), slot.gameAddress);
         await this.#configure(name, slot);
         await this.#publish(slot, publishedPorts(allocations));
         await this.#allowThroughDockerFirewall();
@@ -125,6 +134,14 @@ export class KernelNetwork implements GameNetwork {
   /** Ends the run's network: its forwarded ports and its namespace (the veth goes with it). */
   release(uuid: string): Promise<void> {
     return this.#serialized(uuid, () => this.#remove(uuid));
+  }
+
+  async sweep(running: ReadonlySet<string>): Promise<number> {
+    const leftovers = (await readdir(this.#runs).catch(() => [] as string[])).filter(
+      (uuid) => !running.has(uuid),
+    );
+    for (const uuid of leftovers) await this.release(uuid);
+    return leftovers.length;
   }
 
   async #installRuleset(): Promise<void> {
@@ -229,8 +246,17 @@ export class KernelNetwork implements GameNetwork {
 
   async #remove(uuid: string): Promise<void> {
     const name = namespaceName(uuid);
-    if (!existsSync(`/run/netns/${name}`)) return;
-    const address = await this.#gameAddressIn(name);
+    const record = path.join(this.#runs, uuid);
+    const recorded = await readFile(record, 'utf8').catch(() => undefined);
+    const exists = existsSync(`/run/netns/${name}`);
+    if (!exists && recorded === undefined) return;
+    // The namespace's own address, or (it went behind the daemon's back) the one recorded when it was made.
+    let address = exists ? await this.#gameAddressIn(name) : recorded?.trim();
+    // A recorded address another run's namespace holds now (its slot was free again) is that run's to keep.
+    if (!exists && address) {
+      const live = new Set((await this.#interfaces()).map((link) => gameAddressOf(link)));
+      if (live.has(address)) address = undefined;
+    }
     if (address) {
       const t = `ip ${NFT_TABLE}`;
       const mine = [...(await this.#elements())].filter(([, value]) => value === address);
@@ -242,7 +268,8 @@ export class KernelNetwork implements GameNetwork {
         await runTool(this.#tools.nft, ['-f', '-'], `${script.join('\n')}\n`).catch(() => {});
       }
     }
-    await runTool(this.#tools.ip, ['netns', 'delete', name]).catch(() => {});
+    if (exists) await runTool(this.#tools.ip, ['netns', 'delete', name]).catch(() => {});
+    await rm(record, { force: true });
   }
 
   async #gameAddressIn(namespace: string): Promise<string | undefined> {

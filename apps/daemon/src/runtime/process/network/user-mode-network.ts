@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { closeSync, constants, existsSync, lstatSync, openSync, readFileSync, readlinkSync } from 'node:fs';
-import { mkdir, open, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, writeFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -123,6 +123,16 @@ export class UserModeNetwork implements GameNetwork {
 
   release(uuid: string): Promise<void> {
     return this.#serialized(uuid, () => endRun(this.#directory, uuid));
+  }
+
+  async sweep(running: ReadonlySet<string>): Promise<number> {
+    const names = await readdir(this.#directory).catch(() => [] as string[]);
+    const leftovers = names
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => name.slice(0, -'.json'.length))
+      .filter((uuid) => !running.has(uuid));
+    for (const uuid of leftovers) await this.release(uuid);
+    return leftovers.length;
   }
 
   /** The filter, with the node's addresses as they are now (an address added later is known at the next start). */

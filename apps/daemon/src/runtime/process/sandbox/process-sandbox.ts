@@ -320,6 +320,11 @@ export class ProcessSandbox {
   }
 
   /** Ends whatever still runs in the server's control groups (a run whose holder died); how many there were. */
+  /** Ends the network namespaces of runs not in `running` (at boot, after adoption). @returns how many */
+  async sweepNetwork(running: ReadonlySet<string>): Promise<number> {
+    return typeof this.#network === 'string' ? 0 : this.#network.sweep(running);
+  }
+
   endLeftovers(uuid: string): number {
     if (typeof this.#network !== 'string') void this.#network.release(uuid).catch(() => {});
     return this.#cgroups?.killAll(uuid) ?? 0;
