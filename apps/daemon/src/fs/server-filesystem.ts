@@ -406,29 +406,50 @@ export class ServerFilesystem {
       this.openRegular(directory, name),
     );
     try {
-      const head = Buffer.alloc(512);
-      const { bytesRead } = await handle.read(head, 0, 512, 0);
-      const kind = detectArchive(head.subarray(0, bytesRead));
-      if (kind === undefined) throw new FilesystemError('EUNSUPPORTED');
-      const archiveBytes = (await handle.stat()).size;
-      const job = await this.jobs.begin('decompress', { directory: base, recursive: true });
-      try {
-        return await extractArchive({
-          jail: this.jail,
-          handle,
-          kind,
-          archiveBytes,
-          base,
-          denylist: this.denylist,
-          quota: this.quota,
-          limits: this.limits,
-          temporary: job,
-        }).catch(fromSystemError);
-      } finally {
-        await job.end();
-      }
+      return await this.extract(handle, 'decompress', base);
     } finally {
       await handle.close();
+    }
+  }
+
+  /**
+   * Extracts the archive open at `handle` into `base` as a journaled job, its kind told by its first bytes.
+   * @throws FilesystemError EUNSUPPORTED for anything that is not an archive this host can read
+   */
+  private async extract(
+    handle: FileHandle,
+    kind: 'decompress' | 'restore',
+    base: readonly string[],
+    restore?: { truncate: boolean },
+  ): Promise<ExtractResult> {
+    const head = Buffer.alloc(512);
+    const { bytesRead } = await handle.read(head, 0, 512, 0);
+    const archive = detectArchive(head.subarray(0, bytesRead));
+    if (archive === undefined) throw new FilesystemError('EUNSUPPORTED');
+    const archiveBytes = (await handle.stat()).size;
+    const restoring =
+      restore === undefined
+        ? undefined
+        : {
+            roomBytes: await restoreRoomBytes(this.quota, this.jail.root, restore.truncate),
+            beforeWrite: restore.truncate ? () => this.truncate() : undefined,
+          };
+    const job = await this.jobs.begin(kind, { directory: base, recursive: true });
+    try {
+      return await extractArchive({
+        jail: this.jail,
+        handle,
+        kind: archive,
+        archiveBytes,
+        base,
+        denylist: this.denylist,
+        quota: this.quota,
+        limits: this.limits,
+        restore: restoring,
+        temporary: job,
+      }).catch(fromSystemError);
+    } finally {
+      await job.end();
     }
   }
 
@@ -515,32 +536,7 @@ export class ServerFilesystem {
    * with their links made as stored (archive-extractor.ts, archive-links.ts); denylisted entries are skipped.
    */
   async extractFrom(handle: FileHandle, options: { truncate?: boolean } = {}): Promise<ExtractResult> {
-    const head = Buffer.alloc(512);
-    const { bytesRead } = await handle.read(head, 0, 512, 0);
-    const kind = detectArchive(head.subarray(0, bytesRead));
-    if (kind === undefined) throw new FilesystemError('EUNSUPPORTED');
-    const archiveBytes = (await handle.stat()).size;
-    const roomBytes = await restoreRoomBytes(this.quota, this.jail.root, options.truncate === true);
-    const job = await this.jobs.begin('restore', { directory: [], recursive: true });
-    try {
-      return await extractArchive({
-        jail: this.jail,
-        handle,
-        kind,
-        archiveBytes,
-        base: [],
-        denylist: this.denylist,
-        quota: this.quota,
-        limits: this.limits,
-        restore: {
-          roomBytes,
-          beforeWrite: options.truncate === true ? () => this.truncate() : undefined,
-        },
-        temporary: job,
-      }).catch(fromSystemError);
-    } finally {
-      await job.end();
-    }
+    return this.extract(handle, 'restore', [], { truncate: options.truncate === true });
   }
 
   /**

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server, Socket } from 'node:net';
-import { networkInterfaces, tmpdir } from 'node:os';
+import type { Server } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@aerie/daemon/runtime/docker/docker-test-engine';
 import type { ProcessRuntime } from '@aerie/daemon/runtime/process/process-runtime';
@@ -13,6 +13,7 @@ import { startOptions, TEST_LIMITS } from '@aerie/daemon/testing/server-fixtures
 import { testProcessRuntime } from '@aerie/daemon/testing/test-run-directory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namespaceName } from './game-network-plan';
+import { hostAddress, hostileGame, hostService, play } from './testing/hostile-game';
 
 /**
  * A game is hostile: from inside its sandbox it tries every door a real attacker tried (the panel, the daemon, a
@@ -30,58 +31,8 @@ const listeners: Server[] = [];
 const runtimes: ProcessRuntime[] = [];
 const internet = { namespace: `aerie-inet-${process.pid}`, link: `ait${process.pid % 100000}` };
 
-/** The game: reports each probe (`probe name ok|blocked`), binds its ports, answers players with its name. */
-const GAME = `
-import { createServer, connect } from 'node:net';
-const probe = (name, host, port) => new Promise((done) => {
-  const socket = connect({ host, port, timeout: 1500 });
-  const end = (result) => { socket.destroy(); console.log('probe ' + name + ' ' + result); done(); };
-  socket.once('connect', () => end('ok'));
-  socket.once('timeout', () => end('blocked'));
-  socket.once('error', () => end('blocked'));
-});
-for (const entry of (process.env.PROBES ?? '').split(',').filter(Boolean)) {
-  const [name, host, port] = entry.split(':');
-  await probe(name, host, Number(port));
-}
-const ports = [process.env.SERVER_PORT, ...(process.env.EXTRA_PORTS ?? '').split(',')].filter(Boolean);
-for (const port of ports) {
-  await new Promise((done) => {
-    const server = createServer((socket) => socket.end('game ' + process.env.NAME + '\\n'));
-    server.once('error', (error) => { console.log('bind ' + port + ' ' + error.code); done(); });
-    server.listen(Number(port), process.env.SERVER_IP, () => { console.log('bind ' + port + ' ok'); done(); });
-  });
-}
-console.log('ready on ' + process.env.SERVER_IP);
-setInterval(() => {}, 1000);
-`;
-
-/** A service on the host that a game must never reach (it answers whoever does). */
-async function hostService(host: string): Promise<number> {
-  const server = createServer((socket) => socket.end('host service\n'));
-  listeners.push(server);
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return (server.address() as { port: number }).port;
-}
-
-/** What a player on the node gets from host:port: the first line, or 'nothing'. */
-function play(host: string, port: number): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    let text = '';
-    const done = (result: string) => {
-      socket.destroy();
-      resolve(result);
-    };
-    socket.setTimeout(3000, () => done('nothing'));
-    socket.on('data', (chunk) => {
-      text += chunk.toString();
-      if (text.includes('\n')) done(text.trim());
-    });
-    socket.on('error', () => done('nothing'));
-    socket.connect(port, host);
-  });
-}
+/** The game (see hostileGame). */
+const GAME = hostileGame();
 
 async function startGame(
   name: string,
@@ -125,16 +76,6 @@ async function untilLine(lines: string[], prefix: string, exited?: Promise<Runti
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`no "${prefix}" line; the game said: ${lines.join(' | ')}`);
-}
-
-/** The host's first non-loopback IPv4 address, as a player on the LAN would use it. */
-function hostAddress(): string | undefined {
-  for (const [name, addresses] of Object.entries(networkInterfaces())) {
-    if (name.startsWith('aerie') || name.startsWith('ait')) continue;
-    const found = addresses?.find((address) => address.family === 'IPv4' && !address.internal);
-    if (found) return found.address;
-  }
-  return undefined;
 }
 
 function gameAddress(uuid: string): string {
@@ -194,12 +135,12 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
     it('reaches the internet and its players, but nothing of the host, private networks or other servers', {
       timeout: 30_000,
     }, async () => {
-      const panel = await hostService('127.0.0.1');
-      const daemon = await hostService('127.0.0.1');
-      const redis = await hostService('127.0.0.1');
-      const database = await hostService('127.0.0.1');
-      const everywhere = await hostService('0.0.0.0');
-      const lan = hostAddress();
+      const panel = await hostService(listeners, '127.0.0.1');
+      const daemon = await hostService(listeners, '127.0.0.1');
+      const redis = await hostService(listeners, '127.0.0.1');
+      const database = await hostService(listeners, '127.0.0.1');
+      const everywhere = await hostService(listeners, '0.0.0.0');
+      const lan = hostAddress(['aerie', 'ait']);
 
       const portB = await freePort();
       const b = await startGame('B', {

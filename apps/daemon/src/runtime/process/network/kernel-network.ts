@@ -18,6 +18,7 @@ import {
   slotAddresses,
   subnetText,
 } from './game-network-plan';
+import { PerServerQueue } from './per-server-queue';
 import { PortTakenError } from './port-taken-error';
 import { runTool, ToolError } from './run-tool';
 
@@ -46,8 +47,7 @@ export class KernelNetwork implements GameNetwork {
   #resolvConfBind: { source: string; target: string } | undefined;
   /** Each game runs under its own uid already (the root launcher drops to it before bubblewrap). */
   readonly sandboxIdentity = undefined;
-  /** One change at a time per server: a restart's setup never meets the last run's teardown halfway. */
-  readonly #queues = new Map<string, Promise<unknown>>();
+  readonly #queue = new PerServerQueue();
   /**
    * This daemon's runs, one file each (`<uuid>` holding the game's address): what its boot-time sweep may end,
    * and never another daemon's (tests run several on one machine).
@@ -112,7 +112,7 @@ export class KernelNetwork implements GameNetwork {
    * @throws PortTakenError when another running server holds one of the ports
    */
   enter(uuid: string, allocations: RuntimeAllocations | undefined): Promise<string[]> {
-    return this.#serialized(uuid, async () => {
+    return this.#queue.run(uuid, async () => {
       await this.#remove(uuid);
       const name = namespaceName(uuid);
       await runTool(this.#tools.ip, ['netns', 'add', name]);
@@ -133,7 +133,7 @@ export class KernelNetwork implements GameNetwork {
 
   /** Ends the run's network: its forwarded ports and its namespace (the veth goes with it). */
   release(uuid: string): Promise<void> {
-    return this.#serialized(uuid, () => this.#remove(uuid));
+    return this.#queue.run(uuid, () => this.#remove(uuid));
   }
 
   async sweep(running: ReadonlySet<string>): Promise<number> {
@@ -323,17 +323,6 @@ export class KernelNetwork implements GameNetwork {
       );
       if (!present) await runTool(iptables, ['-w', '-I', ...rule]).catch(() => {});
     }
-  }
-
-  #serialized<T>(uuid: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.#queues.get(uuid) ?? Promise.resolve();
-    const next = previous.then(task, task);
-    const settled = next.catch(() => {});
-    this.#queues.set(uuid, settled);
-    void settled.then(() => {
-      if (this.#queues.get(uuid) === settled) this.#queues.delete(uuid);
-    });
-    return next;
   }
 }
 

@@ -3,12 +3,13 @@ import { createSocket } from 'node:dgram';
 import { promises as dns } from 'node:dns';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type Server, Socket } from 'node:net';
-import { networkInterfaces, tmpdir } from 'node:os';
+import type { Server } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@aerie/daemon/runtime/docker/docker-test-engine';
 import type { RuntimeAllocations } from '@aerie/daemon/runtime/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostAddress, hostileGame, hostService, play } from './testing/hostile-game';
 import { prepareUnprivilegedDaemon, UNPRIVILEGED_UID, UnprivilegedDaemon } from './user-mode-driver-client';
 import { UserModeNetwork } from './user-mode-network';
 import type { UserModeRun } from './user-mode-runs';
@@ -24,15 +25,7 @@ const root = process.getuid?.() === 0;
 const available =
   root && (process.env.CI === 'true' || (existsSync('/usr/bin/slirp4netns') && existsSync('/usr/bin/bwrap')));
 
-const GAME = `
-import { createServer, connect } from 'node:net';
-const probe = (name, host, port) => new Promise((done) => {
-  const socket = connect({ host, port, timeout: 1500 });
-  const end = (result) => { socket.destroy(); console.log('probe ' + name + ' ' + result); done(); };
-  socket.once('connect', () => end('ok'));
-  socket.once('timeout', () => end('blocked'));
-  socket.once('error', () => end('blocked'));
-});
+const GAME = hostileGame(`
 import { createSocket } from 'node:dgram';
 import { promises as dns } from 'node:dns';
 console.log('uid ' + process.getuid());
@@ -45,21 +38,7 @@ if (process.env.RESOLVE) {
 const udp = createSocket('udp4');
 udp.on('message', (message, from) => udp.send('game ' + process.env.NAME + '\\n', from.port, from.address));
 await new Promise((done) => udp.bind(Number(process.env.SERVER_PORT), process.env.SERVER_IP, done));
-for (const entry of (process.env.PROBES ?? '').split(',').filter(Boolean)) {
-  const [name, host, port] = entry.split(':');
-  await probe(name, host, Number(port));
-}
-const ports = [process.env.SERVER_PORT, ...(process.env.EXTRA_PORTS ?? '').split(',')].filter(Boolean);
-for (const port of ports) {
-  await new Promise((done) => {
-    const server = createServer((socket) => socket.end('game ' + process.env.NAME + '\\n'));
-    server.once('error', (error) => { console.log('bind ' + port + ' ' + error.code); done(); });
-    server.listen(Number(port), process.env.SERVER_IP, () => { console.log('bind ' + port + ' ok'); done(); });
-  });
-}
-console.log('ready on ' + process.env.SERVER_IP);
-setInterval(() => {}, 1000);
-`;
+`);
 
 /** The unprivileged daemon, starting the hostile game. */
 function startGame(
@@ -76,17 +55,6 @@ function startGame(
   });
 }
 
-async function hostService(listeners: Server[], host: string): Promise<number> {
-  const server = createServer((socket) => {
-    // A probe drops the connection as soon as it is made.
-    socket.on('error', () => {});
-    socket.end('host service\n');
-  });
-  listeners.push(server);
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return (server.address() as { port: number }).port;
-}
-
 /** What a player on the node gets back for one datagram to host:port, or 'nothing'. */
 function playUdp(host: string, port: number): Promise<string> {
   return new Promise((resolve) => {
@@ -101,34 +69,6 @@ function playUdp(host: string, port: number): Promise<string> {
     socket.on('error', () => done('nothing'));
     socket.send('hello', port, host);
   });
-}
-
-/** What a player on the node gets from host:port: the first line, or 'nothing'. */
-function play(host: string, port: number): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    let text = '';
-    const done = (result: string) => {
-      socket.destroy();
-      resolve(result);
-    };
-    socket.setTimeout(3000, () => done('nothing'));
-    socket.on('data', (chunk) => {
-      text += chunk.toString();
-      if (text.includes('\n')) done(text.trim());
-    });
-    socket.on('error', () => done('nothing'));
-    socket.connect(port, host);
-  });
-}
-
-function hostAddress(): string | undefined {
-  for (const [name, addresses] of Object.entries(networkInterfaces())) {
-    if (name.startsWith('aerie') || name.startsWith('aut')) continue;
-    const found = addresses?.find((address) => address.family === 'IPv4' && !address.internal);
-    if (found) return found.address;
-  }
-  return undefined;
 }
 
 /** True while the process runs (a zombie is not running). */
@@ -234,7 +174,7 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
       const panel = await hostService(listeners, '127.0.0.1');
       const redis = await hostService(listeners, '127.0.0.1');
       const everywhere = await hostService(listeners, '0.0.0.0');
-      const lan = hostAddress();
+      const lan = hostAddress(['aerie', 'aut']);
 
       const portB = await freePort();
       const b = await startGame(driver, 'B', { default: { ip: '127.0.0.1', port: portB }, mappings: {} });

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import type { RuntimeAllocations } from '@aerie/daemon/runtime/runtime';
 import type { GameNetwork } from './game-network';
 import { type AllowedDestination, reachableResolvers } from './game-network-plan';
+import { PerServerQueue } from './per-server-queue';
 import { PortTakenError } from './port-taken-error';
 import { runTool } from './run-tool';
 import { slirpRequest } from './slirp-api';
@@ -36,8 +37,7 @@ export class UserModeNetwork implements GameNetwork {
   readonly #directory: string;
   readonly resolvConfBind: { source: string; target: string };
   readonly sandboxIdentity = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
-  /** One change at a time per server: a restart's setup never meets the last run's teardown halfway. */
-  readonly #queues = new Map<string, Promise<unknown>>();
+  readonly #queue = new PerServerQueue();
 
   private constructor(
     tools: UserModeTools,
@@ -95,7 +95,7 @@ export class UserModeNetwork implements GameNetwork {
   }
 
   enter(uuid: string, allocations: RuntimeAllocations | undefined): Promise<string[]> {
-    return this.#serialized(uuid, async () => {
+    return this.#queue.run(uuid, async () => {
       await endRun(this.#directory, uuid);
       try {
         const keeper = await this.#startKeeper();
@@ -122,7 +122,7 @@ export class UserModeNetwork implements GameNetwork {
   }
 
   release(uuid: string): Promise<void> {
-    return this.#serialized(uuid, () => endRun(this.#directory, uuid));
+    return this.#queue.run(uuid, () => endRun(this.#directory, uuid));
   }
 
   async sweep(running: ReadonlySet<string>): Promise<number> {
@@ -227,17 +227,6 @@ export class UserModeNetwork implements GameNetwork {
         );
       }
     }
-  }
-
-  #serialized<T>(uuid: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.#queues.get(uuid) ?? Promise.resolve();
-    const next = previous.then(task, task);
-    const settled = next.catch(() => {});
-    this.#queues.set(uuid, settled);
-    void settled.then(() => {
-      if (this.#queues.get(uuid) === settled) this.#queues.delete(uuid);
-    });
-    return next;
   }
 }
 
