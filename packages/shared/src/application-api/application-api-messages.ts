@@ -7,6 +7,9 @@ export const applicationApiMessages = {
   unauthorized: 'This action is unauthorized.',
   /** Managing application keys is for an admin's own session or account key, never for another application key. */
   keysNotByApplicationKey: 'Application API keys cannot be managed with an application API key.',
+  /** The panel settings decide who may sign in and how: an admin's own session or account key only. */
+  settingsNotByApplicationKey:
+    "The panel settings cannot be read or changed with an application API key; use an administrator's session or account API key.",
   invalidFilter: (requested: string[], allowed: readonly string[]) =>
     `Requested filter(s) \`${requested.join(', ')}\` are not allowed. Allowed filter(s) are \`${allowed.join(', ')}\`.`,
   invalidSort: (requested: string[], allowed: readonly string[]) =>

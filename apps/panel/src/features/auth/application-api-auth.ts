@@ -10,10 +10,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * /api/application: the resource an application key needs access to for this route (`r_<resource>`): read
-     * for GET, write for any other method. `'keys'` marks the routes that manage application keys, which an
-     * application key may never call.
+     * for GET, write for any other method. `'keys'` marks the routes that manage application keys and `'settings'`
+     * those of the panel settings, which an application key may never call.
      */
-    adminResource?: AdminResource | 'keys';
+    adminResource?: AdminResource | 'keys' | 'settings';
     /**
      * The access bits an application key needs on `adminResource` for this route, when the method's default (GET
      * read, anything else write) is too little: a GET that hands out a secret acting with write power (the node's
@@ -40,6 +40,7 @@ export function assertResourceAccess(request: FastifyRequest): void {
   const key = request.apiKey;
   if (!resource || !key || key.keyType !== APPLICATION_KEY) return;
   if (resource === 'keys') throw forbidden(applicationApiMessages.keysNotByApplicationKey);
+  if (resource === 'settings') throw forbidden(applicationApiMessages.settingsNotByApplicationKey);
   const needed =
     adminAccess ?? (request.method === 'GET' || request.method === 'HEAD' ? ACCESS_READ : ACCESS_WRITE);
   if ((key.access[resource] & needed) !== needed) throw forbidden(applicationApiMessages.unauthorized);

@@ -6,11 +6,11 @@ import type { FastifyInstance } from 'fastify';
 
 /**
  * /api/application/settings (Aerie's, for the admin area): the panel settings that apply without a restart.
- * Resource `keys`: sessions and a root admin's account key only, never an application key, since these settings
- * decide who may sign in and how (2FA, reCAPTCHA) and where mail goes.
+ * Resource `settings`: sessions and a root admin's account key only, never an application key, since these
+ * settings decide who may sign in and how (2FA, reCAPTCHA) and where mail goes.
  */
 export async function panelSettingsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const config = { adminResource: 'keys' } as const;
+  const config = { adminResource: 'settings' } as const;
   const item = (attributes: Awaited<ReturnType<typeof ctx.panelSettingsAdmin.view>>) => ({
     object: 'panel_settings',
     attributes,

@@ -5,7 +5,6 @@ import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { closedPort } from '@aerie/panel/test/closed-port';
 import { createTestUser } from '@aerie/panel/test/factories';
-import { applicationApiMessages } from '@aerie/shared/application-api/application-api-messages';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
@@ -201,7 +200,9 @@ describe('/api/application/settings', () => {
     const { admin: owner, bearer } = await createAdminWithKey(t.ctx);
     const refused = await applicationRequest(t.app, bearer, 'PATCH', 'settings', { app_name: 'Nope' });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().errors[0].detail).toBe(applicationApiMessages.keysNotByApplicationKey);
+    expect(refused.json().errors[0].detail).toBe(
+      "The panel settings cannot be read or changed with an application API key; use an administrator's session or account API key.",
+    );
     expect((await applicationRequest(t.app, bearer, 'GET', 'settings')).statusCode).toBe(403);
     const { key, secret } = await t.ctx.apiKeys.create(owner, { description: 'account', allowedIps: [] });
     const account = await applicationRequest(t.app, `${key.identifier}${secret}`, 'GET', 'settings');
