@@ -117,6 +117,8 @@ describe('POST /api/servers/{uuid}/backup (wings adapter)', () => {
 
     const backup = randomUUID();
     const event = reader.next(`backup completed:${backup}`, () => true, 20_000);
+    // Wings clients listen for the plain name (its bus strips the suffix), ours for the one naming the backup.
+    const plain = reader.next('backup completed', () => true, 20_000);
     expect((await startBackup({ uuid: backup, ignore: 'logs/*\n!logs/keep.log' })).status).toBe(202);
     const report = await panel.waitForBackupReport(backup);
     const bytes = await readFile(archiveOf(backup));
@@ -139,6 +141,7 @@ describe('POST /api/servers/{uuid}/backup (wings adapter)', () => {
     ]);
 
     const received = await event;
+    expect((await plain).args).toEqual(received.args);
     expect(JSON.parse(received.args?.[0] ?? '')).toEqual({
       uuid: backup,
       is_successful: true,

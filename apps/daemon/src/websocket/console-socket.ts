@@ -214,8 +214,11 @@ export class ConsoleSocket {
     this.#listen('install completed', () => this.#send('install completed', ['']));
     this.#listen('stats', (stats) => this.#send('stats', [JSON.stringify(stats)], 'stats'));
     this.#listen('backup completed', (backup, event) => {
-      if (this.#can(DAEMON_PERMISSIONS.readBackups))
-        this.#send(`backup completed:${backup}`, [JSON.stringify(event)]);
+      if (!this.#can(DAEMON_PERMISSIONS.readBackups)) return;
+      const args = [JSON.stringify(event)];
+      // Both names clients listen for: the one naming the backup (Pterodactyl's SPA) and Wings' plain one.
+      this.#send(`backup completed:${backup}`, args);
+      this.#send('backup completed', args);
     });
     this.#listen('backup restore completed', () => this.#send('backup restore completed', ['']));
     this.#listen('error', (message) => this.#sendError(message, false));
