@@ -42,8 +42,9 @@ interface UserAttributes {
   uuid: string;
   username: string;
   email: string;
-  first_name: string;
-  last_name: string;
+  /** Null for an account made without names (the first admin `aerie up` creates). */
+  first_name: string | null;
+  last_name: string | null;
   language: string;
   root_admin: boolean;
   '2fa': boolean;
@@ -73,8 +74,8 @@ export function toAdminUser(attributes: UserAttributes): AdminUser {
     uuid: attributes.uuid,
     username: attributes.username,
     email: attributes.email,
-    firstName: attributes.first_name,
-    lastName: attributes.last_name,
+    firstName: attributes.first_name ?? '',
+    lastName: attributes.last_name ?? '',
     language: attributes.language,
     rootAdmin: attributes.root_admin,
     twoFactor: attributes['2fa'],

@@ -53,7 +53,8 @@ export function UsersList() {
     {
       key: 'name',
       header: t('users.columns.name'),
-      cell: (user) => `${user.firstName} ${user.lastName}`,
+      // Names are optional: whichever exist, nothing for an account made without them.
+      cell: (user) => [user.firstName, user.lastName].filter(Boolean).join(' '),
       className: 'hidden md:table-cell',
     },
     {

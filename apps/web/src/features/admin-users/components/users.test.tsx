@@ -79,6 +79,9 @@ describe('/admin/users', () => {
           relationships: { servers: { object: 'list', data: [serverItem(7, 'Survival')] } },
         }),
         userItem(2, 'robin'),
+        // The first admin `aerie up` makes has no names.
+        userItem(3, 'admin', { first_name: null, last_name: null }),
+        userItem(4, 'solo', { last_name: null }),
       ),
     );
     renderApp('/admin/users', { user: admin });
@@ -89,6 +92,12 @@ describe('/admin/users', () => {
     expect(casey.lastElementChild).toHaveTextContent('1');
     const robin = screen.getByRole('link', { name: 'robin' }).closest('tr') as HTMLElement;
     expect(within(robin).getAllByText('No')).toHaveLength(2);
+    expect(robin).toHaveTextContent('First Last');
+    const nameless = screen.getByRole('link', { name: 'admin' }).closest('tr') as HTMLElement;
+    expect(nameless).not.toHaveTextContent('null');
+    const solo = screen.getByRole('link', { name: 'solo' }).closest('tr') as HTMLElement;
+    expect(solo).toHaveTextContent('First');
+    expect(solo).not.toHaveTextContent('null');
     expect(listRequests()[0]?.url).toContain('include=servers');
     expect(document.title).toBe('Users | Aerie Test');
   });
