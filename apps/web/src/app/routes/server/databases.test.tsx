@@ -39,7 +39,8 @@ const findRow = (name: string) => screen.findByRole('listitem', { name });
 const count = (used: number, limit: number) =>
   `${used} of ${limit} databases have been allocated to this server.`;
 
-const survivalJdbc = 'jdbc:mysql://u42_ab3xYz9Qw1:p@ss=word.1@db.example.com:3306/s42_survival';
+// Each part percent-encoded: the password's @ and = would otherwise break the URL.
+const survivalJdbc = 'jdbc:mysql://u42_ab3xYz9Qw1:p%40ss%3Dword.1@db.example.com:3306/s42_survival';
 
 describe('databases: list', () => {
   it('shows each database: name, endpoint, connections from, username and, for the owner, its password', async () => {
@@ -269,6 +270,12 @@ describe('databases: connection details', () => {
     await user.click(jdbc);
     expect(await screen.findByRole('status')).toHaveTextContent(`Copied "${survivalJdbc}" to clipboard.`);
     expect(await navigator.clipboard.readText()).toBe(survivalJdbc);
+    // A URL that parses back to the real credentials.
+    const parsed = new URL(survivalJdbc.slice('jdbc:'.length));
+    expect([decodeURIComponent(parsed.username), decodeURIComponent(parsed.password)]).toEqual([
+      'u42_ab3xYz9Qw1',
+      'p@ss=word.1',
+    ]);
 
     await user.click(within(dialog).getByRole('button', { name: 'u42_ab3xYz9Qw1' }));
     expect(await navigator.clipboard.readText()).toBe('u42_ab3xYz9Qw1');
@@ -295,7 +302,9 @@ describe('databases: connection details', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Rotate Password' }));
     expect(await within(dialog).findByText('N3w=Secret^2')).toBeInTheDocument();
     expect(
-      within(dialog).getByText('jdbc:mysql://u42_ab3xYz9Qw1:N3w=Secret^2@db.example.com:3306/s42_survival'),
+      within(dialog).getByText(
+        'jdbc:mysql://u42_ab3xYz9Qw1:N3w%3DSecret%5E2@db.example.com:3306/s42_survival',
+      ),
     ).toBeInTheDocument();
     expect(within(dialog).queryByText('p@ss=word.1')).not.toBeInTheDocument();
     expect(within(row('s42_survival')).getByText('N3w=Secret^2')).toBeInTheDocument();

@@ -46,10 +46,12 @@ export const toServerDatabase = (attributes: ServerDatabaseAttributes): ServerDa
 
 /**
  * The JDBC connection string: `jdbc:mysql://{username}{:password}@{address}:{port}/{name}`, the password only when
- * the user may see it.
+ * the user may see it; each part percent-encoded, since generated passwords hold `@ = + ^` and a URL must not.
  */
-export const jdbcConnectionString = (database: ServerDatabase) =>
-  `jdbc:mysql://${database.username}${database.password !== null ? `:${database.password}` : ''}@${database.endpoint}/${database.name}`;
+export const jdbcConnectionString = (database: ServerDatabase) => {
+  const password = database.password !== null ? `:${encodeURIComponent(database.password)}` : '';
+  return `jdbc:mysql://${encodeURIComponent(database.username)}${password}@${database.endpoint}/${encodeURIComponent(database.name)}`;
+};
 
 const base = (serverId: string) => `/api/client/servers/${encodeURIComponent(serverId)}/databases`;
 const one = (serverId: string, id: string) => `${base(serverId)}/${encodeURIComponent(id)}`;
