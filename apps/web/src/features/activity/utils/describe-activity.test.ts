@@ -65,12 +65,12 @@ describe('activity descriptions', () => {
       describeActivity(
         t,
         entry('server:console.command', {
-          command: '{{lng}} $t(events.auth.success)',
+          command: '{{lng}} $t(auth.success)',
           lng: 'de',
           context: 'x',
         }),
       ),
-    ).toBe('Executed "{{lng}} $t(events.auth.success)" on the server');
+    ).toBe('Executed "{{lng}} $t(auth.success)" on the server');
   });
 
   it('falls back to the panel’s description, then to the event name', () => {

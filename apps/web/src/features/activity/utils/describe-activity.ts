@@ -2,10 +2,10 @@ import type { TFunction } from 'i18next';
 import type { ActivityEntry } from '@/features/activity/api/activity';
 
 /**
- * The translation key of an event: `server:file.rename` → `events.server.file.rename` in the `activity`
- * namespace (the colon would otherwise read as a namespace separator).
+ * The translation key of an event: `server:file.rename` → `server.file.rename` at the top of the `activity`
+ * namespace (the colon would otherwise read as a namespace separator), where Pterodactyl's own client looks too.
  */
-export const activityEventKey = (event: string) => `events.${event.replace(':', '.')}`;
+export const activityEventKey = (event: string) => event.replace(':', '.');
 
 /**
  * The readable description of an entry in the reader's language, its properties filled in (`{{old}}`,
@@ -15,7 +15,7 @@ export const activityEventKey = (event: string) => `events.${event.replace(':', 
  */
 export function describeActivity(t: TFunction<'activity'>, entry: ActivityEntry): string {
   const count = entry.properties.count;
-  return t(activityEventKey(entry.event) as 'events.auth.success', {
+  return t(activityEventKey(entry.event) as 'auth.success', {
     replace: entry.properties,
     count: typeof count === 'number' ? count : undefined,
     defaultValue: entry.description || entry.event,
