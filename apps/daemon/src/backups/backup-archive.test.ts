@@ -52,7 +52,7 @@ async function* meddle(
 }
 
 describe('writing a backup archive', () => {
-  it('keeps files, their folders and links as links; drops empty folders, pipes and ignored paths', async () => {
+  it('keeps files, their folders, empty folders and links as links; drops pipes and ignored paths', async () => {
     await mkdir(path.join(root, 'world/region'), { recursive: true });
     await mkdir(path.join(root, 'empty'));
     await mkdir(path.join(root, 'logs'));
@@ -73,6 +73,7 @@ describe('writing a backup archive', () => {
     expect((await stat(destination)).mode & 0o777).toBe(0o600);
     const entries = await listTarGz(bytes);
     expect(entries.map((e) => `${e.type} ${e.name}`)).toEqual([
+      'directory empty',
       'directory logs',
       'file logs/keep.log',
       'symlink passwd-link',

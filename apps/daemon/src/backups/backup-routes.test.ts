@@ -221,6 +221,8 @@ describe('restore', () => {
     await writeFile(onDisk('server.properties'), 'motd=original\n');
     await mkdir(onDisk('plugins'), { recursive: true });
     await writeFile(onDisk('plugins/a.jar'), 'jar a');
+    // An empty folder the game expects to find (a world's `data`, a `logs` it writes into) comes back too.
+    await mkdir(onDisk('world/data'), { recursive: true });
     const { backup } = await backupNow();
     const atBackup = (await readdir(root())).sort();
     await writeFile(onDisk('server.properties'), 'motd=changed\n');
@@ -246,6 +248,7 @@ describe('restore', () => {
     expect(await panel.waitForRestoreReport(backup)).toEqual({ successful: true });
     expect((await readdir(root())).sort()).toEqual(atBackup);
     expect(atBackup).not.toContain('new-since.txt');
+    expect(await readdir(onDisk('world/data'))).toEqual([]);
     expect(await readFile(onDisk('server.properties'), 'utf8')).toBe('motd=original\n');
   });
 

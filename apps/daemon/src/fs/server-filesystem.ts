@@ -455,8 +455,9 @@ export class ServerFilesystem {
 
   /**
    * Every entry under the root for a backup, in walk order: regular files (opened when the writer asks, through
-   * the walk's own `O_NOFOLLOW` directory), symlinks as links (never followed), and a directory only when
-   * something inside it is archived, just before its first entry (empty folders are dropped, as Wings). Sockets,
+   * the walk's own `O_NOFOLLOW` directory), symlinks as links (never followed), and every directory not ignored,
+   * empty ones too (Wings drops those, and a restore then lost them); an ignored one only when something inside it
+   * is archived, just before its first entry. Sockets,
    * pipes and devices are skipped. `filter` decides by the root-relative path; an ignored directory is walked
    * anyway when a rule could take something inside it back.
    */
@@ -486,9 +487,10 @@ export class ServerFilesystem {
         if (ignored && filter.canSkipIgnoredDirectories) continue;
         const child = await openChildNoFollow(directory, name);
         if (child === undefined) continue;
-        // A directory is written only if it holds something kept (even a folder a rule ignores, when a later
-        // rule takes a file inside it back), just before that thing.
+        // A kept directory is written, empty or not (a restore brings back every folder); one a rule ignores only
+        // when a later rule takes something inside it back, just before that thing.
         pending.push(item);
+        if (!ignored) yield* pending.splice(0);
         try {
           yield* this.backupWalk(child, path, filter, pending);
         } finally {
