@@ -40,6 +40,7 @@ export function ServerLayout() {
         <ServerAreaGate
           permission={handle?.permission}
           isConsole={handle?.console === true}
+          flashKey={handle?.flashKey}
           rootAdmin={rootAdmin}
         >
           <Outlet />

@@ -1,5 +1,6 @@
 import type server from '@locales/en/server.json';
 import type { RouteObject } from 'react-router';
+import { settingsFlashKey } from '@/features/server-settings/components/settings-flash-key';
 
 /** What the server area's layout reads from the matched page route. */
 export interface ServerRouteHandle {
@@ -7,6 +8,11 @@ export interface ServerRouteHandle {
   permission?: readonly string[];
   /** The bare server page, where root admins look past a conflict state. */
   console?: boolean;
+  /**
+   * The page's flash key: its notices stay in view when the server turns blocked under it (Settings' "Your server
+   * has begun the reinstallation process." as the installer view replaces the page).
+   */
+  flashKey?: string;
 }
 
 type NavKey = Exclude<keyof typeof server.nav, 'label' | 'admin'>;
@@ -86,6 +92,7 @@ export const serverRoutes: RouteObject[] = [
   },
   {
     path: 'settings',
+    handle: { flashKey: settingsFlashKey } satisfies ServerRouteHandle,
     lazy: async () => ({ Component: (await import('@/app/routes/server/settings')).SettingsRoute }),
   },
   {

@@ -128,6 +128,8 @@ describe('server settings: reinstall', () => {
     expect(requestsTo(panel, 'POST', '/settings/reinstall')).toHaveLength(1);
     expect(await screen.findByRole('heading', { name: 'Running Installer' })).toBeInTheDocument();
     expect(screen.queryByText('Debug Information')).not.toBeInTheDocument();
+    // The notice stays in view above the installer's, rather than vanishing with the page under it.
+    expect(screen.getByText(serverSettingsMessages.reinstallStarted)).toBeInTheDocument();
   });
 
   it('shows a failed reinstall as an error flash', async () => {

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { FlashMessageRender } from '@/components/ui/flash-message-render';
 import { ServerDownIllustration } from '@/components/ui/illustrations';
 import { ScreenBlock } from '@/components/ui/screen-block';
 import type { Server } from '@/features/servers/api/transformers';
@@ -16,15 +17,29 @@ export function blockedReason(server: Pick<Server, 'status' | 'isTransferring'>)
   return 'restoring_backup';
 }
 
-/** Shown in place of a server page while the server cannot be used. */
-export function ConflictStateView({ server }: { server: Pick<Server, 'status' | 'isTransferring'> }) {
+/**
+ * Shown in place of a server page while the server cannot be used, under the notices the page left (`flashKey`),
+ * such as the one saying the reinstall that blocked it has begun.
+ */
+export function ConflictStateView({
+  server,
+  flashKey,
+}: {
+  server: Pick<Server, 'status' | 'isTransferring'>;
+  flashKey?: string | undefined;
+}) {
   const { t } = useTranslation('server');
   const reason = blockedReason(server);
   return (
-    <ScreenBlock
-      title={t(`blocked.${reason}.title`)}
-      message={t(`blocked.${reason}.message`)}
-      illustration={<ServerDownIllustration />}
-    />
+    <>
+      {flashKey !== undefined && (
+        <FlashMessageRender byKey={flashKey} className="mx-auto mt-6 max-w-3xl px-4" />
+      )}
+      <ScreenBlock
+        title={t(`blocked.${reason}.title`)}
+        message={t(`blocked.${reason}.message`)}
+        illustration={<ServerDownIllustration />}
+      />
+    </>
   );
 }

@@ -11,13 +11,23 @@ interface ServerAreaGateProps {
   /** The bare server page (console), where root admins look past a conflict state. */
   isConsole: boolean;
   rootAdmin: boolean;
+  /** The page's flash key, whose notices the blocked view keeps showing. */
+  flashKey?: string;
   children: ReactNode;
 }
 
 /** Decides what the server area shows for the current page: a blocked view, Access Denied, or the page. */
-export function ServerAreaGate({ permission, isConsole, rootAdmin, children }: ServerAreaGateProps) {
+export function ServerAreaGate({
+  permission,
+  isConsole,
+  rootAdmin,
+  flashKey,
+  children,
+}: ServerAreaGateProps) {
   const { server, permissions } = useServerContext();
-  if (isInConflictState(server) && !(rootAdmin && isConsole)) return <ConflictStateView server={server} />;
+  if (isInConflictState(server) && !(rootAdmin && isConsole)) {
+    return <ConflictStateView server={server} flashKey={flashKey} />;
+  }
   if (permission && !canAll(permissions, permission)) return <AccessDenied />;
   return <>{children}</>;
 }
