@@ -8,6 +8,7 @@ import { migrateToLatest } from '@aerie/panel/db/migrator';
 import { bootstrapFirstAdmin } from '@aerie/panel/features/users/bootstrap-admin';
 import { findUserByLogin } from '@aerie/panel/features/users/users.repository';
 import { createTestDatabase, type TestDatabase } from '@aerie/panel/test/test-database';
+import { nodeBodySchema } from '@aerie/shared/nodes/nodes-bodies';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapServers } from './bootstrap-servers';
 
@@ -47,7 +48,12 @@ describe('the servers bootstrap of aerie up', () => {
       fqdn: '127.0.0.1',
       scheme: 'http',
       daemon_listen: 8181,
+      // The volumes of its daemon, absolute, so the admin's node form takes it back unchanged.
+      daemon_base: join(dataDir, 'daemon', 'volumes'),
     });
+    // Saving the node unchanged passes the form's rules (the relative 'volumes' did not).
+    const unchanged = nodeBodySchema(true).safeParse({ ...node, location_id: node.location_id });
+    expect(unchanged.success, JSON.stringify(unchanged.error?.issues)).toBe(true);
     expect(node.daemon_token_id).toMatch(/^[A-Za-z0-9]{16}$/);
     expect(secretBox.open(node.daemon_token)).toMatch(/^[A-Za-z0-9]{64}$/);
 

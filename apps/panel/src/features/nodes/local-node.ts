@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Config } from '@aerie/panel/config/load-config';
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { Db } from '@aerie/panel/db/database';
@@ -12,6 +13,8 @@ export const LOCAL_NODE_IP = '127.0.0.1';
  * It is found again by its name and address.
  */
 export async function ensureLocalNode(db: Db, secretBox: SecretBox, config: Config, now = new Date()) {
+  // Where its daemon keeps the volumes (DAEMON_DATA_DIR/volumes): an absolute path, as the node form requires.
+  const daemonBase = join(config.dataDir, 'daemon', 'volumes');
   const found = await db
     .selectFrom('nodes')
     .selectAll()
@@ -31,16 +34,27 @@ export async function ensureLocalNode(db: Db, secretBox: SecretBox, config: Conf
         scheme: 'http',
         daemonListen: config.daemon.port,
         daemonSftp: config.daemon.sftpPort,
+        daemonBase,
       },
       now,
     );
-  } else if (node.daemon_listen !== config.daemon.port || node.daemon_sftp !== config.daemon.sftpPort) {
+  } else if (
+    node.daemon_listen !== config.daemon.port ||
+    node.daemon_sftp !== config.daemon.sftpPort ||
+    node.daemon_base !== daemonBase
+  ) {
+    // Also mends the relative `volumes` earlier versions stored, which made saving the node unchanged fail.
+    const changes = {
+      daemon_listen: config.daemon.port,
+      daemon_sftp: config.daemon.sftpPort,
+      daemon_base: daemonBase,
+    };
     await db
       .updateTable('nodes')
-      .set({ daemon_listen: config.daemon.port, daemon_sftp: config.daemon.sftpPort, updated_at: now })
+      .set({ ...changes, updated_at: now })
       .where('id', '=', node.id)
       .execute();
-    node = { ...node, daemon_listen: config.daemon.port, daemon_sftp: config.daemon.sftpPort };
+    node = { ...node, ...changes };
   }
   const { from, to } = config.demoPortRange;
   const ports = Array.from({ length: to - from + 1 }, (_, i) => from + i);
