@@ -221,6 +221,10 @@ describe('/admin/nodes', () => {
       const { user } = renderApp('/admin/nodes/view/3', { user: admin });
       const upload = await screen.findByLabelText('Upload Limit (MB)');
       await screen.findByRole('option', { name: 'eu.fra' });
+      // The node's own location shows once the list arrives, not "Choose a location…".
+      const location = screen.getByRole('combobox', { name: 'Location' }) as HTMLSelectElement;
+      expect(location.value).toBe('1');
+      expect(location.selectedOptions[0]?.textContent).toBe('us.nyc (New York)');
       await user.clear(upload);
       await user.type(upload, '2000');
       await user.click(screen.getByRole('button', { name: 'Save' }));
