@@ -71,6 +71,9 @@ describe('/admin', () => {
     expect(within(far).getByText('Offline')).toBeInTheDocument();
     expect(within(far).getByText('Maintenance')).toBeInTheDocument();
     expect(screen.getByText('Suspended').nextSibling).toHaveTextContent('1');
+    // A server with no status is usable, not necessarily running: the panel does not know its power state here.
+    expect(screen.getByText('Ready (installed, not blocked)').nextSibling).toHaveTextContent('2');
+    expect(screen.queryByText('Running normally')).not.toBeInTheDocument();
     expect(document.title).toBe('Overview | Aerie Test');
   });
 });
