@@ -337,6 +337,9 @@ export async function getEggChoices(signal?: AbortSignal): Promise<{ nests: Name
   };
 }
 
+/** Every node's free allocations: creating, rebuilding or deleting a server changes which are free. */
+export const freeAllocationsKey = ['admin', 'choices', 'allocations'] as const;
+
 export const choiceQueries = {
   nodes: () =>
     queryOptions({
@@ -350,7 +353,7 @@ export const choiceQueries = {
     }),
   freeAllocations: (nodeId: number) =>
     queryOptions({
-      queryKey: ['admin', 'choices', 'allocations', nodeId] as const,
+      queryKey: [...freeAllocationsKey, nodeId] as const,
       queryFn: ({ signal }) => getFreeAllocations(nodeId, signal),
       enabled: nodeId > 0,
     }),

@@ -98,13 +98,20 @@ function answerChoices() {
       ],
     },
   }));
+  // Free until a server takes it.
   panel.on('GET /api/application/nodes/1/allocations', () => ({
-    body: list([
-      {
-        object: 'allocation',
-        attributes: { id: 11, ip: '127.0.0.1', port: 25565, alias: null, assigned: false },
-      },
-    ]),
+    body: list(
+      panel.requests.some(
+        (request) => request.method === 'POST' && request.url === '/api/application/servers',
+      )
+        ? []
+        : [
+            {
+              object: 'allocation',
+              attributes: { id: 11, ip: '127.0.0.1', port: 25565, alias: null, assigned: false },
+            },
+          ],
+    ),
   }));
   panel.on('GET /api/application/users', () => ({
     body: list([{ object: 'user', attributes: { id: 3, username: 'kim', email: 'kim@example.com' } }]),
@@ -171,6 +178,10 @@ describe('admin servers', () => {
       limits: { memory: 1024, disk: 5120, io: 500, cpu: 100, swap: 0, threads: null },
       start_on_completion: true,
     });
+    // Its Build tab does not offer the server its own primary allocation to add.
+    await user.click(await screen.findByRole('link', { name: 'Build' }));
+    const add = (await screen.findByText('Add allocations')).closest('fieldset') as HTMLElement;
+    await waitFor(() => expect(within(add).queryByText('127.0.0.1:25565')).not.toBeInTheDocument());
   });
 
   it("shows the API's refusal above the form", async () => {

@@ -14,6 +14,7 @@ import {
   adminServerKeys,
   choiceQueries,
   createAdminServer,
+  freeAllocationsKey,
 } from '@/features/admin-servers/api/admin-servers';
 import {
   type CreateServerFormValues,
@@ -71,6 +72,8 @@ export function CreateServerForm() {
     try {
       const server = await create.mutateAsync(toCreateServerInput(formValues));
       await queryClient.invalidateQueries({ queryKey: adminServerKeys.all });
+      // Its allocations are no longer free: the Build tab must not offer its own primary back.
+      await queryClient.invalidateQueries({ queryKey: freeAllocationsKey });
       navigate(paths.adminServer(server.id));
     } catch (error) {
       flashActions().clearAndAddHttpError({ key: flashKey, error });

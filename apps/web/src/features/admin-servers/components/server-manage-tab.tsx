@@ -10,6 +10,7 @@ import {
   type AdminServer,
   adminServerKeys,
   deleteAdminServer,
+  freeAllocationsKey,
   serverAction,
 } from '@/features/admin-servers/api/admin-servers';
 import { flashActions } from '@/stores/flash-store';
@@ -30,6 +31,8 @@ export function ServerManageTab({ server }: { server: AdminServer }) {
     try {
       await work();
       await queryClient.invalidateQueries({ queryKey: adminServerKeys.all });
+      // A deleted server's allocations are free again.
+      await queryClient.invalidateQueries({ queryKey: freeAllocationsKey });
       flashActions().addFlash({
         key: after ? 'admin:servers' : 'admin:server',
         type: 'success',
