@@ -76,9 +76,10 @@ export const createServerDefaults: CreateServerFormValues = {
   cpu: '100',
   io: '500',
   threads: '',
-  databases: '0',
-  allocationsLimit: '0',
-  backups: '0',
+  // What a game server commonly gets (a database, its one port, a few backups): 0 would forbid each outright.
+  databases: '1',
+  allocationsLimit: '1',
+  backups: '3',
   startOnCompletion: true,
   skipScripts: false,
   oomDisabled: true,

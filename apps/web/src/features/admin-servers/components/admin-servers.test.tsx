@@ -152,7 +152,8 @@ describe('admin servers', () => {
 
     await user.type(screen.getByLabelText('Owner'), 'kim');
     await user.click(await screen.findByRole('button', { name: /kim/ }));
-    await user.selectOptions(screen.getByLabelText('Node'), '1');
+    // The panel's only node is already picked.
+    await waitFor(() => expect(screen.getByLabelText('Node')).toHaveValue('1'));
     await user.selectOptions(
       await screen.findByLabelText('Primary allocation'),
       await screen.findByRole('option', { name: '127.0.0.1:25565' }),
@@ -176,6 +177,8 @@ describe('admin servers', () => {
       environment: { MOTD: 'Welcome' },
       allocation: { default: 11, additional: [] },
       limits: { memory: 1024, disk: 5120, io: 500, cpu: 100, swap: 0, threads: null },
+      // Defaults a new host can use as they are: one database, its one port, three backups.
+      feature_limits: { databases: 1, allocations: 1, backups: 3 },
       start_on_completion: true,
     });
     // Its Build tab does not offer the server its own primary allocation to add.

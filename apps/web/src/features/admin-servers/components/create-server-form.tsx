@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -45,7 +46,7 @@ export function CreateServerForm() {
     defaultValues: createServerDefaults,
     mode: 'onTouched',
   });
-  const { register, watch, setValue, formState } = form;
+  const { register, watch, setValue, getValues, formState } = form;
   const errors = formState.errors;
   const values = watch();
   const nodes = useQuery(choiceQueries.nodes()).data ?? [];
@@ -53,6 +54,12 @@ export function CreateServerForm() {
   const eggs = useQuery(choiceQueries.eggs()).data;
   const allocations = useQuery(choiceQueries.freeAllocations(Number(values.nodeId) || 0)).data;
   const egg = eggs?.eggs.find((candidate) => String(candidate.id) === values.eggId);
+  // A panel with one node (`aerie up`'s) has nothing to choose: that node is picked.
+  const onlyNode = nodes.length === 1 ? String(nodes[0]?.id) : undefined;
+  useEffect(() => {
+    if (onlyNode !== undefined && getValues('nodeId') === '')
+      setValue('nodeId', onlyNode, { shouldValidate: true });
+  }, [onlyNode, getValues, setValue]);
   const create = useMutation({ mutationFn: createAdminServer });
 
   const pickEgg = (eggId: string) => {
