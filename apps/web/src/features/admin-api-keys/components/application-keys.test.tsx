@@ -81,12 +81,25 @@ describe('/admin/api/new', () => {
     expect(panel.requests.filter((request) => request.method === 'POST')).toEqual([]);
   });
 
+  it('says a key with no access at all can do nothing, before sending', async () => {
+    const { user } = renderApp('/admin/api/new', { user: admin });
+    await user.type(await screen.findByLabelText('Description'), 'Billing');
+    await user.click(screen.getByRole('button', { name: 'Create Key' }));
+    expect(
+      await screen.findByText(
+        'Give the key read or write access to at least one resource: with none it can do nothing.',
+      ),
+    ).toBeInTheDocument();
+    expect(panel.requests.filter((request) => request.method === 'POST')).toEqual([]);
+  });
+
   it("shows the panel's refusal", async () => {
     panel.on('POST /api/application/api-keys', () =>
       errorEnvelope(400, 'DisplayException', 'You have reached the account limit for number of API keys.'),
     );
     const { user } = renderApp('/admin/api/new', { user: admin });
     await user.type(await screen.findByLabelText('Description'), 'Billing');
+    await user.selectOptions(screen.getByLabelText('Servers'), 'Read');
     await user.click(screen.getByRole('button', { name: 'Create Key' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'You have reached the account limit for number of API keys.',
