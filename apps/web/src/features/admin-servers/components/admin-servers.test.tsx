@@ -229,6 +229,10 @@ describe('admin servers', () => {
     expect(
       panel.requests.some((request) => request.method === 'POST' && request.url.endsWith('/suspend')),
     ).toBe(true);
+    // The notice belongs to the tab it was given on: another tab starts without it.
+    await user.click(screen.getByRole('link', { name: 'Build' }));
+    await waitFor(() => expect(screen.queryByText('The server is suspended.')).not.toBeInTheDocument());
+    await user.click(screen.getByRole('link', { name: 'Manage' }));
 
     await user.click(screen.getAllByRole('button', { name: 'Delete' })[0] as HTMLElement);
     const dialog = await screen.findByRole('dialog');
