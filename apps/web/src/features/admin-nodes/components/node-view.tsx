@@ -13,6 +13,7 @@ import { NodeConfiguration } from '@/features/admin-nodes/components/node-config
 import { NodeHealthBadge } from '@/features/admin-nodes/components/node-health';
 import { NodeSettings } from '@/features/admin-nodes/components/node-settings';
 import { overviewQueryOptions } from '@/features/admin-overview/api/overview';
+import { useTabFlashes } from '@/hooks/use-tab-flashes';
 import { errorToMessage } from '@/lib/api-client';
 
 /** The node page's tabs: the settings at the bare address, the others as `/<tab>`. */
@@ -26,6 +27,7 @@ export function NodeView({ id, tab }: { id: number; tab: NodeTab }) {
   const { t } = useTranslation('admin');
   const node = useQuery(nodeQueryOptions(id));
   const overview = useQuery(overviewQueryOptions());
+  useTabFlashes(nodeFlashKey, tab);
 
   if (node.error) {
     return (

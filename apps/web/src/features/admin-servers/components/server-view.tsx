@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import clsx from 'clsx';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useParams } from 'react-router';
 import { AdminPage } from '@/components/admin/admin-page';
@@ -13,7 +12,7 @@ import { ServerDetailsTab } from '@/features/admin-servers/components/server-det
 import { ServerManageTab } from '@/features/admin-servers/components/server-manage-tab';
 import { ServerStartupTab } from '@/features/admin-servers/components/server-startup-tab';
 import { ServerStatusBadge } from '@/features/admin-servers/components/server-status-badge';
-import { flashActions } from '@/stores/flash-store';
+import { useTabFlashes } from '@/hooks/use-tab-flashes';
 
 const tabs = ['details', 'build', 'startup', 'databases', 'manage'] as const;
 type Tab = (typeof tabs)[number];
@@ -27,11 +26,7 @@ export function ServerView() {
   const id = Number(params.id);
   const tab: Tab = tabs.includes(params.tab as Tab) ? (params.tab as Tab) : 'details';
   const { data: server } = useQuery(adminServerQueryOptions(id));
-  // A tab's notices ("Saved.", an error) are about that tab: they go when the admin moves to another.
-  useEffect(() => {
-    const leaveTab = () => flashActions().clearFlashes(serverFlashKey);
-    return tab ? leaveTab : undefined;
-  }, [tab]);
+  useTabFlashes(serverFlashKey, tab);
   if (!server) return <SpinnerBlock />;
   return (
     <AdminPage
