@@ -7,6 +7,10 @@ import { addAllocations, createNode } from './nodes.service';
 export const LOCAL_NODE_NAME = 'Local node';
 export const LOCAL_NODE_IP = '127.0.0.1';
 
+/** The node `aerie up` made and runs a daemon for (found by its name and address, as ensureLocalNode finds it). */
+export const isLocalNode = (node: { name: string; fqdn: string }) =>
+  node.name === LOCAL_NODE_NAME && node.fqdn === LOCAL_NODE_IP;
+
 /**
  * The node of the daemon `aerie up` runs next to the panel: created once with a fresh token (kept on later
  * boots), its ports following DAEMON_PORT / DAEMON_SFTP_PORT, and the DEMO_PORT_RANGE ports on 127.0.0.1.

@@ -1,5 +1,6 @@
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import { readBool } from '@aerie/panel/db/dialect';
+import { isLocalNode } from './local-node';
 import { type NodeRow, openDaemonToken } from './nodes.service';
 
 /**
@@ -48,6 +49,8 @@ export function nodeConfiguration(secretBox: SecretBox, node: NodeRow, panelUrl:
         PANEL_URL: panelUrl,
         DAEMON_UPLOAD_LIMIT_MB: String(node.upload_size),
       },
+      // The node whose daemon `aerie up` (npm start) runs and restarts with this very configuration.
+      ...(isLocalNode(node) ? { started_by: 'aerie up' } : {}),
     },
   };
 }

@@ -547,6 +547,16 @@ describe('GET /api/application/nodes/{id}/configuration', () => {
     expect(Object.keys(json.api)).toEqual(['host', 'port', 'ssl', 'upload_limit']);
   });
 
+  it("says which node is aerie up's own (its daemon runs with this document already), and no other", async () => {
+    const locationId = await newLocation();
+    const local = await newNode(locationId, { name: 'Local node', fqdn: '127.0.0.1', scheme: 'http' });
+    const elsewhere = await newNode(locationId, { name: 'Local node', fqdn: '10.0.0.5', scheme: 'http' });
+    expect((await call('GET', `nodes/${local.id}/configuration`)).json().aerie.started_by).toBe('aerie up');
+    expect((await call('GET', `nodes/${elsewhere.id}/configuration`)).json().aerie).not.toHaveProperty(
+      'started_by',
+    );
+  });
+
   it('turns ssl off behind a proxy or over http', async () => {
     const locationId = await newLocation();
     for (const overrides of [{ scheme: 'https', behind_proxy: true }, { scheme: 'http' }]) {

@@ -44,8 +44,15 @@ export function NodeConfiguration({ node }: { node: AdminNode }) {
     }
   };
 
+  const startedByAerieUp =
+    (configuration.data?.aerie as { started_by?: unknown } | undefined)?.started_by === 'aerie up';
   return (
     <div className="grid gap-6 xl:grid-cols-5">
+      {startedByAerieUp && (
+        <MessageBox type="info" className="xl:col-span-5">
+          {t('nodes.configuration.local_node')}
+        </MessageBox>
+      )}
       <ContentBox title={t('nodes.configuration.file_title')} className="xl:col-span-3">
         <p className="mb-4 text-sm text-ink-300">
           <Trans

@@ -291,6 +291,20 @@ describe('/admin/nodes', () => {
         'Copied. Save it as /etc/aerie/node.json on the node, then run: DAEMON_CONFIG=/etc/aerie/node.json npx aerie daemon',
       );
       expect(JSON.parse(await navigator.clipboard.readText())).toEqual(configuration);
+      expect(screen.queryByText(/This is the node npm start runs/)).not.toBeInTheDocument();
+    });
+
+    it("says aerie up's own node needs nothing installed: npm start already runs its daemon", async () => {
+      servePanel();
+      panel.on('GET /api/application/nodes/3/configuration', () => ({
+        body: { ...configuration, aerie: { ...configuration.aerie, started_by: 'aerie up' } },
+      }));
+      renderApp('/admin/nodes/view/3/configuration', { user: admin });
+      expect(
+        await screen.findByText(
+          "This is the node npm start runs on this machine: its daemon already runs with this configuration, and npm start gives it the current one at every start. There is nothing to install; copy it only to run this node's daemon on another machine.",
+        ),
+      ).toBeInTheDocument();
     });
 
     describe('allocations', () => {
