@@ -62,7 +62,7 @@ describe('the admin area', () => {
     // A customer.
     await menu.getByRole('link', { name: 'Users' }).click();
     await admin.getByRole('heading', { name: 'Users' }).waitFor();
-    await admin.getByRole('button', { name: 'Create New' }).click();
+    await admin.getByRole('button', { name: 'Create User' }).click();
     const userDialog = admin.getByRole('dialog');
     await userDialog.getByLabel('Email').fill('customer@example.com');
     await userDialog.getByLabel('Username').fill('customer');

@@ -120,7 +120,7 @@ describe('/admin/nests', () => {
       ['Empty', '', '0'],
     ]);
 
-    await user.click(screen.getByRole('button', { name: 'Create New' }));
+    await user.click(screen.getByRole('button', { name: 'Create Nest' }));
     const dialog = await screen.findByRole('dialog', { name: 'New nest' });
     await user.click(within(dialog).getByRole('button', { name: 'Create Nest' }));
     expect(await within(dialog).findByText('The name field is required.')).toBeInTheDocument();

@@ -104,7 +104,7 @@ export function LocationsList() {
       title={t('locations.title')}
       description={t('locations.description')}
       flashKey={flashKey}
-      actions={<Button onClick={() => setEditing({ location: null })}>{t('actions.create')}</Button>}
+      actions={<Button onClick={() => setEditing({ location: null })}>{t('locations.create')}</Button>}
     >
       {!data ? (
         locations.isPending && <SpinnerBlock />

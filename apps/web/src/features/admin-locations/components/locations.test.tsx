@@ -65,7 +65,7 @@ describe('/admin/locations', () => {
       },
     }));
     const { user } = await openList();
-    await user.click(screen.getByRole('button', { name: 'Create New' }));
+    await user.click(screen.getByRole('button', { name: 'Create Location' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create Location' });
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
     expect(await within(dialog).findByText('The Location Identifier field is required.')).toBeInTheDocument();
@@ -93,7 +93,7 @@ describe('/admin/locations', () => {
       body: locationItem(3, 'ap.syd', 'Sydney'),
     }));
     const { user } = await openList();
-    await user.click(screen.getByRole('button', { name: 'Create New' }));
+    await user.click(screen.getByRole('button', { name: 'Create Location' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create Location' });
     await user.type(within(dialog).getByLabelText('Short Code'), 'ap.syd');
     await user.type(within(dialog).getByLabelText('Description'), 'Sydney');

@@ -23,7 +23,7 @@ export function NestsList() {
       title={t('nests.title')}
       description={t('nests.description_page')}
       flashKey="admin:nests"
-      actions={<Button onClick={() => setEditing('new')}>{t('actions.create')}</Button>}
+      actions={<Button onClick={() => setEditing('new')}>{t('nests.create')}</Button>}
     >
       {!data ? (
         <SpinnerBlock />

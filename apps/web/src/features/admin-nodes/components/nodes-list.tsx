@@ -86,7 +86,7 @@ export function NodesList() {
       title={t('nodes.title')}
       description={t('nodes.description')}
       flashKey={nodesFlashKey}
-      actions={<Button onClick={() => setCreating(true)}>{t('actions.create')}</Button>}
+      actions={<Button onClick={() => setCreating(true)}>{t('nodes.create')}</Button>}
     >
       {!data ? (
         nodes.isPending && <SpinnerBlock />

@@ -129,7 +129,7 @@ describe('/admin/nodes', () => {
       panel.on('GET /api/application/overview', () => overview([]));
       panel.on('GET /api/application/locations', locations);
       const view = renderApp('/admin/nodes', { user: admin });
-      await view.user.click(await screen.findByRole('button', { name: 'Create New' }));
+      await view.user.click(await screen.findByRole('button', { name: 'Create Node' }));
       const dialog = await screen.findByRole('dialog', { name: 'Create Node' });
       await within(dialog).findByRole('option', { name: 'us.nyc (New York)' });
       return { ...view, dialog };

@@ -303,6 +303,13 @@ interface EggAttributes {
 }
 
 /** Every egg of every nest, with its variables (GET nests?include=eggs, then each nest's eggs with variables). */
+/** The eggs as drop-down options, each named with its nest (`Minecraft / Paper`): egg names repeat across nests. */
+export const eggOptions = (choices: { nests: Named[]; eggs: EggChoice[] } | undefined) =>
+  (choices?.eggs ?? []).map((egg) => ({
+    value: String(egg.id),
+    label: `${choices?.nests.find((nest) => nest.id === egg.nestId)?.name ?? ''} / ${egg.name}`,
+  }));
+
 export async function getEggChoices(signal?: AbortSignal): Promise<{ nests: Named[]; eggs: EggChoice[] }> {
   const nests = await apiClient.get<ApplicationList<Named>>('/api/application/nests', {
     signal,

@@ -15,6 +15,7 @@ import {
   adminServerKeys,
   choiceQueries,
   createAdminServer,
+  eggOptions,
   freeAllocationsKey,
 } from '@/features/admin-servers/api/admin-servers';
 import {
@@ -230,10 +231,7 @@ export function CreateServerForm() {
             value={values.eggId}
             placeholder="—"
             error={errors.eggId?.message}
-            options={(eggs?.eggs ?? []).map((candidate) => ({
-              value: String(candidate.id),
-              label: `${eggs?.nests.find((nest) => nest.id === candidate.nestId)?.name ?? ''} / ${candidate.name}`,
-            }))}
+            options={eggOptions(eggs)}
             onChange={(event) => pickEgg(event.target.value)}
           />
           {egg && Object.keys(egg.dockerImages).length > 0 ? (

@@ -8,6 +8,7 @@ import {
   type AdminServer,
   adminServerKeys,
   choiceQueries,
+  eggOptions,
   updateServerStartup,
 } from '@/features/admin-servers/api/admin-servers';
 import { FormSection, TextField } from '@/features/admin-servers/components/server-form-fields';
@@ -67,10 +68,7 @@ export function ServerStartupTab({ server }: { server: AdminServer }) {
           label={t('servers.view.egg_id')}
           value={eggId}
           onChange={(event) => setEggId(event.target.value)}
-          options={(eggs?.eggs ?? []).map((candidate) => ({
-            value: String(candidate.id),
-            label: candidate.name,
-          }))}
+          options={eggOptions(eggs)}
         />
         <TextField<StartupValues> register={form.register} name="image" label={t('servers.new.image')} />
         <TextField<StartupValues>

@@ -85,7 +85,7 @@ export function UsersList() {
       title={t('users.title')}
       description={t('users.description')}
       flashKey={usersFlashKey}
-      actions={<Button onClick={() => setCreating(true)}>{t('actions.create')}</Button>}
+      actions={<Button onClick={() => setCreating(true)}>{t('users.create')}</Button>}
     >
       <search className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-end">
         <div className="sm:w-44">

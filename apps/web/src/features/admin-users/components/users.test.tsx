@@ -129,7 +129,7 @@ describe('/admin/users', () => {
     async function openForm() {
       panel.on('GET /api/application/users', () => userList());
       const view = renderApp('/admin/users', { user: admin });
-      await view.user.click(await screen.findByRole('button', { name: 'Create New' }));
+      await view.user.click(await screen.findByRole('button', { name: 'Create User' }));
       const dialog = await screen.findByRole('dialog', { name: 'Create User' });
       return { ...view, dialog };
     }
