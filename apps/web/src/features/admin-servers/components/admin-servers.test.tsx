@@ -216,6 +216,29 @@ describe('admin servers', () => {
     });
   });
 
+  it('changes the owner on the Details tab by picking a user, not by typing an id', async () => {
+    panel.on('GET /api/application/servers/7', () => ({
+      body: { object: 'server', attributes: serverAttributes() },
+    }));
+    panel.on('GET /api/application/users', () => ({
+      body: list([{ object: 'user', attributes: { id: 5, username: 'robin', email: 'robin@example.com' } }]),
+    }));
+    panel.on('PATCH /api/application/servers/7/details', () => ({
+      body: { object: 'server', attributes: serverAttributes() },
+    }));
+    const { user } = renderApp('/admin/servers/view/7', admin);
+    // The current owner, by name.
+    expect(await screen.findByText('Owner: kim (kim@example.com)')).toBeInTheDocument();
+    const search = screen.getByLabelText('Owner');
+    await user.clear(search);
+    await user.type(search, 'rob');
+    await user.click(await screen.findByRole('button', { name: /robin/ }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(panel.requests.find((request) => request.method === 'PATCH')?.body).toMatchObject({ user: 5 }),
+    );
+  });
+
   it('suspends from the manage tab, and deletes after a confirmation', async () => {
     panel.on('GET /api/application/servers/7', () => ({
       body: { object: 'server', attributes: serverAttributes() },

@@ -11,11 +11,22 @@ interface Owner {
   email: string;
 }
 
-/** Finds a user by email or username as the admin types, and picks one as the server's owner. */
-export function OwnerPicker({ onPick, error }: { onPick: (owner: Owner) => void; error?: string }) {
+/**
+ * Finds a user by email or username as the admin types, and picks one as the server's owner; `current` starts it
+ * on the owner a server has (its Details tab).
+ */
+export function OwnerPicker({
+  onPick,
+  error,
+  current,
+}: {
+  onPick: (owner: Owner) => void;
+  error?: string;
+  current?: Owner | null | undefined;
+}) {
   const { t } = useTranslation('admin');
-  const [search, setSearch] = useState('');
-  const [picked, setPicked] = useState<Owner | null>(null);
+  const [search, setSearch] = useState(current?.email ?? '');
+  const [picked, setPicked] = useState<Owner | null>(current ?? null);
   const term = useDebouncedValue(search.trim(), 250);
   const { data: matches = [] } = useQuery({
     queryKey: ['admin', 'owner-search', term] as const,

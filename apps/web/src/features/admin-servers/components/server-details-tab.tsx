@@ -7,6 +7,7 @@ import {
   adminServerKeys,
   updateServerDetails,
 } from '@/features/admin-servers/api/admin-servers';
+import { OwnerPicker } from '@/features/admin-servers/components/owner-picker';
 import { FormSection, TextField } from '@/features/admin-servers/components/server-form-fields';
 import { flashActions } from '@/stores/flash-store';
 
@@ -17,7 +18,7 @@ interface DetailsValues {
   description: string;
 }
 
-/** Name, owner (user id), external id and description. */
+/** Name, owner (found by email or username, as on the new-server page), external id and description. */
 export function ServerDetailsTab({ server }: { server: AdminServer }) {
   const { t } = useTranslation('admin');
   const queryClient = useQueryClient();
@@ -52,7 +53,10 @@ export function ServerDetailsTab({ server }: { server: AdminServer }) {
     <form onSubmit={submit} noValidate className="space-y-6">
       <FormSection title={t('servers.view.details_title')}>
         <TextField<DetailsValues> register={form.register} name="name" label={t('servers.new.name')} />
-        <TextField<DetailsValues> register={form.register} name="owner" label={t('servers.view.owner_id')} />
+        <OwnerPicker
+          current={server.owner}
+          onPick={(owner) => form.setValue('owner', String(owner.id), { shouldDirty: true })}
+        />
         <TextField<DetailsValues>
           register={form.register}
           name="externalId"
