@@ -191,6 +191,8 @@ describe('/admin/nests/view/:id', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Import' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(bodies[0]).toEqual({ meta: { version: 'PTDL_v2' }, name: 'Paper' });
+    // Said on the page, not only by the dialog closing.
+    expect(await screen.findByText('Imported the Paper egg into Empty.')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Import egg' }));
     dialog = await screen.findByRole('dialog', { name: 'Import egg' });
@@ -200,6 +202,27 @@ describe('/admin/nests/view/:id', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Import' }));
     expect(await within(dialog).findByText('The file is not a valid egg export.')).toBeInTheDocument();
     expect(bodies[1]).toEqual({ file: yaml });
+  });
+});
+
+describe('/admin/nests: egg import', () => {
+  it('imports from the list page into the nest the admin picks, and says where it went', async () => {
+    panel.on('GET /api/application/nests', () => ({ body: nestsBody }));
+    const imported: string[] = [];
+    panel.on('POST /api/application/nests/2/eggs/import', (request) => {
+      imported.push(request.url);
+      return { status: 201, body: { object: 'egg', attributes: { ...eggAttributes, nest: 2 } } };
+    });
+    const user = userEvent.setup();
+    renderApp('/admin/nests', { user: admin() });
+    await user.click(await screen.findByRole('button', { name: 'Import egg' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Import egg' });
+    await user.selectOptions(within(dialog).getByLabelText('Into nest'), 'Empty');
+    await user.click(within(dialog).getByLabelText('Or paste the file'));
+    await user.paste(JSON.stringify({ meta: { version: 'PTDL_v2' }, name: 'Paper' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Import' }));
+    expect(await screen.findByText('Imported the Paper egg into Empty.')).toBeInTheDocument();
+    expect(imported).toEqual(['/api/application/nests/2/eggs/import']);
   });
 });
 

@@ -1,34 +1,41 @@
 import { type ChangeEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SelectField } from '@/components/admin/select-field';
 import { Button } from '@/components/ui/button';
 import { TextareaField } from '@/components/ui/field';
 import { FlashMessageRender } from '@/components/ui/flash-message-render';
 import { Label } from '@/components/ui/input';
 import { Modal } from '@/components/ui/modal';
-import { type EggSummary, importEgg, useNestsMutation } from '@/features/admin-nests/api/nests';
+import { importEgg, useNestsMutation } from '@/features/admin-nests/api/nests';
 import { flashActions } from '@/stores/flash-store';
 
 const flashKey = 'admin:nests:import';
 
 /**
- * Imports an egg file into the nest: uploaded (its text is read in the browser) or pasted. JSON objects go to the
- * API as JSON, anything else (Pelican's YAML) as `{file}`; the API's error shows in the dialog.
+ * Imports an egg file into a nest: uploaded (its text is read in the browser) or pasted. JSON objects go to the
+ * API as JSON, anything else (Pelican's YAML) as `{file}`; the API's error shows in the dialog, and a success is
+ * said on the page (`pageFlashKey`). On a nest's page the nest is that one; on the list, the admin picks it.
  */
 export function ImportEggModal({
+  nests,
   nestId,
   visible,
   onClose,
-  onImported,
+  pageFlashKey,
 }: {
-  nestId: number;
+  /** The nests it may go into; with one (or `nestId`), no choice is offered. */
+  nests: readonly { id: number; name: string }[];
+  nestId?: number;
   visible: boolean;
   onClose: () => void;
-  onImported: (egg: EggSummary) => void;
+  pageFlashKey: string;
 }) {
   const { t } = useTranslation('admin');
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
-  const run = useNestsMutation((source: string) => importEgg(nestId, source));
+  const [chosen, setChosen] = useState<number | undefined>(nestId);
+  const target = nestId ?? chosen ?? nests[0]?.id;
+  const run = useNestsMutation((source: string) => importEgg(target ?? 0, source));
 
   useEffect(() => {
     if (!visible) return;
@@ -51,7 +58,13 @@ export function ImportEggModal({
     setError(undefined);
     try {
       const egg = await run.mutateAsync([text]);
-      onImported(egg);
+      const nest = nests.find((candidate) => candidate.id === target)?.name ?? '';
+      flashActions().clearFlashes(pageFlashKey);
+      flashActions().addFlash({
+        key: pageFlashKey,
+        type: 'success',
+        message: t('nests.imported', { egg: egg.name, nest }),
+      });
       onClose();
     } catch (failure) {
       flashActions().clearAndAddHttpError({ key: flashKey, error: failure });
@@ -68,6 +81,14 @@ export function ImportEggModal({
     >
       <FlashMessageRender byKey={flashKey} className="mb-4" />
       <div className="space-y-5">
+        {nestId === undefined && nests.length > 1 && (
+          <SelectField
+            label={t('nests.import_nest')}
+            value={String(target ?? '')}
+            onChange={(event) => setChosen(Number(event.target.value))}
+            options={nests.map((nest) => ({ value: String(nest.id), label: nest.name }))}
+          />
+        )}
         <div>
           <Label htmlFor="egg-import-file">{t('nests.import_file')}</Label>
           <input

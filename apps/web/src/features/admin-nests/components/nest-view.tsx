@@ -14,6 +14,8 @@ import { DeleteButton } from '@/features/admin-nests/components/delete-button';
 import { ImportEggModal } from '@/features/admin-nests/components/import-egg-modal';
 import { NestFormModal } from '@/features/admin-nests/components/nest-form-modal';
 
+const nestFlashKey = 'admin:nest';
+
 /** /admin/nests/view/:id — the nest's details and its eggs, with the egg import. */
 export function NestView({ nestId }: { nestId: number }) {
   const { t } = useTranslation('admin');
@@ -32,6 +34,7 @@ export function NestView({ nestId }: { nestId: number }) {
     <AdminPage
       title={nest.name}
       description={nest.description ?? undefined}
+      flashKey={nestFlashKey}
       actions={
         <>
           <Link
@@ -84,10 +87,11 @@ export function NestView({ nestId }: { nestId: number }) {
       </ContentBox>
       <NestFormModal visible={editing} nest={nest} onClose={() => setEditing(false)} />
       <ImportEggModal
+        nests={[nest]}
         nestId={nest.id}
         visible={importing}
         onClose={() => setImporting(false)}
-        onImported={() => undefined}
+        pageFlashKey={nestFlashKey}
       />
     </AdminPage>
   );

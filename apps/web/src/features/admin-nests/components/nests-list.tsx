@@ -9,6 +9,7 @@ import { SpinnerBlock } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { deleteNest, type Nest, nestsQueryOptions, useNestsMutation } from '@/features/admin-nests/api/nests';
 import { DeleteButton } from '@/features/admin-nests/components/delete-button';
+import { ImportEggModal } from '@/features/admin-nests/components/import-egg-modal';
 import { NestFormModal } from '@/features/admin-nests/components/nest-form-modal';
 
 /** /admin/nests: every nest with its egg count; create, edit and delete. */
@@ -16,6 +17,7 @@ export function NestsList() {
   const { t } = useTranslation('admin');
   const { data } = useQuery(nestsQueryOptions());
   const [editing, setEditing] = useState<Nest | 'new' | null>(null);
+  const [importing, setImporting] = useState(false);
   const remove = useNestsMutation(deleteNest);
 
   return (
@@ -23,7 +25,14 @@ export function NestsList() {
       title={t('nests.title')}
       description={t('nests.description_page')}
       flashKey="admin:nests"
-      actions={<Button onClick={() => setEditing('new')}>{t('nests.create')}</Button>}
+      actions={
+        <>
+          <Button variant="secondary" onClick={() => setImporting(true)} disabled={!data?.length}>
+            {t('nests.import_title')}
+          </Button>
+          <Button onClick={() => setEditing('new')}>{t('nests.create')}</Button>
+        </>
+      }
     >
       {!data ? (
         <SpinnerBlock />
@@ -77,6 +86,12 @@ export function NestsList() {
         visible={editing !== null}
         nest={editing === 'new' || editing === null ? undefined : editing}
         onClose={() => setEditing(null)}
+      />
+      <ImportEggModal
+        nests={data ?? []}
+        visible={importing}
+        onClose={() => setImporting(false)}
+        pageFlashKey="admin:nests"
       />
     </AdminPage>
   );
