@@ -41,7 +41,7 @@ beforeAll(async () => {
   t = await buildTestApp();
   const { user } = await createTestUser(t.ctx);
   const { user: other } = await createTestUser(t.ctx);
-  // The node's daemon is down: resources must still answer (offline).
+  // The node's daemon is down (never reached): resources answer Pterodactyl's 502.
   const node = await createTestNode(t.ctx, { fqdn: '127.0.0.1', daemonListen: await closedPort() });
   const egg = await importDemoEgg(t.ctx);
   own = await createTestServer(t.ctx, { owner: user, node, eggId: egg.id, name: 'Mine', memory: 768 });
