@@ -108,6 +108,13 @@ export type Permission = {
   [C in PermissionCategory]: `${C}.${keyof (typeof permissionCatalogue)[C]['keys'] & string}`;
 }[PermissionCategory];
 
+/** Every file permission but `file.sftp`: what opens the file manager (SFTP sign-in alone opens nothing there). */
+export const fileManagerPermissions: readonly Permission[] = (
+  Object.keys(permissionCatalogue.file.keys) as (keyof typeof permissionCatalogue.file.keys)[]
+)
+  .filter((key) => key !== 'sftp')
+  .map((key) => `file.${key}` as Permission);
+
 /** The wildcard an owner (and a root admin) holds: it grants every permission. */
 export const WILDCARD_PERMISSION = '*';
 

@@ -100,7 +100,8 @@ describe('server area', () => {
       ['control.console', 'file.read', 'backup.create'],
       ['Console', 'File Manager', 'Backups'],
     ],
-    [['file.sftp'], ['Console', 'File Manager', 'Settings']],
+    // SFTP sign-in alone opens nothing in the file manager: no Files tab, but Settings (where the SFTP details are).
+    [['file.sftp'], ['Console', 'Settings']],
     [
       ['settings.rename', 'startup.read', 'allocation.read'],
       ['Console', 'Network', 'Startup', 'Settings'],
@@ -149,6 +150,21 @@ describe('server area', () => {
     expect(await screen.findByRole('heading', { name: 'Access Denied' })).toBeInTheDocument();
     expect(screen.getByText('You do not have permission to access this page.')).toBeInTheDocument();
   });
+
+  it.each([
+    ['startup', ['control.console', 'settings.rename']],
+    ['settings', ['control.console', 'startup.read']],
+    ['files', ['file.sftp']],
+    ['files/edit', ['file.sftp']],
+  ])(
+    'denies /%s at once (not after a failed load) to a subuser holding only %j',
+    async (path, permissions) => {
+      serve({}, { owner: false, permissions });
+      renderApp(`/server/abcd1234/${path}`, { user: pageUser() });
+      expect(await screen.findByRole('heading', { name: 'Access Denied' })).toBeInTheDocument();
+      expect(screen.queryByText('Debug Information')).not.toBeInTheDocument();
+    },
+  );
 
   it('lets a subuser in with any permission of the page’s category', async () => {
     serve({}, { owner: false, permissions: ['database.read'] });

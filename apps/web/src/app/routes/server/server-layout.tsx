@@ -39,6 +39,7 @@ export function ServerLayout() {
         />
         <ServerAreaGate
           permission={handle?.permission}
+          matchAny={handle?.matchAny === true}
           isConsole={handle?.console === true}
           flashKey={handle?.flashKey}
           rootAdmin={rootAdmin}

@@ -1,11 +1,13 @@
+import { fileManagerPermissions } from '@aerie/shared/permissions/permissions';
 import type server from '@locales/en/server.json';
 import type { RouteObject } from 'react-router';
 import { settingsFlashKey } from '@/features/server-settings/components/settings-flash-key';
 
 /** What the server area's layout reads from the matched page route. */
 export interface ServerRouteHandle {
-  /** Permissions the page needs, all of them (spec §2 "Needs"); none = any user of the server. */
+  /** Permissions the page needs, all of them unless `matchAny` (spec §2 "Needs"); none = any user of the server. */
   permission?: readonly string[];
+  matchAny?: boolean;
   /** The bare server page, where root admins look past a conflict state. */
   console?: boolean;
   /**
@@ -17,20 +19,30 @@ export interface ServerRouteHandle {
 
 type NavKey = Exclude<keyof typeof server.nav, 'label' | 'admin'>;
 
+/**
+ * `file.*`, less `file.sftp`: SFTP sign-in alone opens nothing in the file manager, so a subuser holding only it
+ * gets neither the Files tab nor a page that then says the action is unauthorized.
+ */
+const FILE_MANAGER = { permission: fileManagerPermissions, matchAny: true } as const;
+
 /** The tab row, in order (spec "Tab menu"). Tab permissions differ from route permissions for startup/settings. */
-export const serverTabs: readonly { path: string; nav: NavKey; permission?: string[]; matchAny?: boolean }[] =
-  [
-    { path: '', nav: 'console' },
-    { path: 'files', nav: 'files', permission: ['file.*'] },
-    { path: 'databases', nav: 'databases', permission: ['database.*'] },
-    { path: 'schedules', nav: 'schedules', permission: ['schedule.*'] },
-    { path: 'users', nav: 'users', permission: ['user.*'] },
-    { path: 'backups', nav: 'backups', permission: ['backup.*'] },
-    { path: 'network', nav: 'network', permission: ['allocation.*'] },
-    { path: 'startup', nav: 'startup', permission: ['startup.*'] },
-    { path: 'settings', nav: 'settings', permission: ['settings.*', 'file.sftp'], matchAny: true },
-    { path: 'activity', nav: 'activity', permission: ['activity.read'] },
-  ];
+export const serverTabs: readonly {
+  path: string;
+  nav: NavKey;
+  permission?: readonly string[];
+  matchAny?: boolean;
+}[] = [
+  { path: '', nav: 'console' },
+  { path: 'files', nav: 'files', ...FILE_MANAGER },
+  { path: 'databases', nav: 'databases', permission: ['database.*'] },
+  { path: 'schedules', nav: 'schedules', permission: ['schedule.*'] },
+  { path: 'users', nav: 'users', permission: ['user.*'] },
+  { path: 'backups', nav: 'backups', permission: ['backup.*'] },
+  { path: 'network', nav: 'network', permission: ['allocation.*'] },
+  { path: 'startup', nav: 'startup', permission: ['startup.*'] },
+  { path: 'settings', nav: 'settings', permission: ['settings.*', 'file.sftp'], matchAny: true },
+  { path: 'activity', nav: 'activity', permission: ['activity.read'] },
+];
 
 /** Children of /server/:id, all exact; anything else is not-found. */
 export const serverRoutes: RouteObject[] = [
@@ -41,18 +53,18 @@ export const serverRoutes: RouteObject[] = [
   },
   {
     path: 'files',
-    handle: { permission: ['file.*'] } satisfies ServerRouteHandle,
+    handle: FILE_MANAGER satisfies ServerRouteHandle,
     lazy: async () => ({ Component: (await import('@/app/routes/server/files')).FilesRoute }),
   },
   // One module for both: the editor and the new-file flow share CodeMirror, loaded only once the page opens.
   {
     path: 'files/new',
-    handle: { permission: ['file.*'] } satisfies ServerRouteHandle,
+    handle: FILE_MANAGER satisfies ServerRouteHandle,
     lazy: async () => ({ Component: (await import('@/app/routes/server/file-editor')).NewFileRoute }),
   },
   {
     path: 'files/edit',
-    handle: { permission: ['file.*'] } satisfies ServerRouteHandle,
+    handle: FILE_MANAGER satisfies ServerRouteHandle,
     lazy: async () => ({ Component: (await import('@/app/routes/server/file-editor')).EditFileRoute }),
   },
   {
@@ -85,14 +97,19 @@ export const serverRoutes: RouteObject[] = [
     handle: { permission: ['allocation.*'] } satisfies ServerRouteHandle,
     lazy: async () => ({ Component: (await import('@/app/routes/server/network')).NetworkRoute }),
   },
-  // The spec gives these two only tab conditions, no route permission.
+  // The spec gives these two only tab conditions; a user without them gets Access Denied at once, as for the others.
   {
     path: 'startup',
+    handle: { permission: ['startup.*'] } satisfies ServerRouteHandle,
     lazy: async () => ({ Component: (await import('@/app/routes/server/startup')).StartupRoute }),
   },
   {
     path: 'settings',
-    handle: { flashKey: settingsFlashKey } satisfies ServerRouteHandle,
+    handle: {
+      permission: ['settings.*', 'file.sftp'],
+      matchAny: true,
+      flashKey: settingsFlashKey,
+    } satisfies ServerRouteHandle,
     lazy: async () => ({ Component: (await import('@/app/routes/server/settings')).SettingsRoute }),
   },
   {

@@ -1,4 +1,4 @@
-import { canAll } from '@aerie/shared/permissions/can';
+import { canAll, canAny } from '@aerie/shared/permissions/can';
 import type { ReactNode } from 'react';
 import { isInConflictState } from '@/features/servers/api/transformers';
 import { AccessDenied } from '@/features/servers/components/access-denied';
@@ -6,8 +6,9 @@ import { ConflictStateView } from '@/features/servers/components/conflict-state-
 import { useServerContext } from '@/features/servers/hooks/use-server';
 
 interface ServerAreaGateProps {
-  /** Permissions the current page needs (all of them); none for pages without a route permission. */
-  permission?: readonly string[];
+  /** Permissions the current page needs (all of them, or one with `matchAny`); none for pages without one. */
+  permission?: readonly string[] | undefined;
+  matchAny?: boolean;
   /** The bare server page (console), where root admins look past a conflict state. */
   isConsole: boolean;
   rootAdmin: boolean;
@@ -19,6 +20,7 @@ interface ServerAreaGateProps {
 /** Decides what the server area shows for the current page: a blocked view, Access Denied, or the page. */
 export function ServerAreaGate({
   permission,
+  matchAny = false,
   isConsole,
   rootAdmin,
   flashKey,
@@ -28,6 +30,6 @@ export function ServerAreaGate({
   if (isInConflictState(server) && !(rootAdmin && isConsole)) {
     return <ConflictStateView server={server} flashKey={flashKey} />;
   }
-  if (permission && !canAll(permissions, permission)) return <AccessDenied />;
+  if (permission && !(matchAny ? canAny : canAll)(permissions, permission)) return <AccessDenied />;
   return <>{children}</>;
 }
