@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { linkStaysInside } from '@aerie/daemon/fs/archive-links';
@@ -35,7 +36,10 @@ export async function writeBackupFile(
       callback(null, chunk);
     },
   });
-  const file = (await fs.open(destination, 'wx', 0o600)).createWriteStream();
+  // A callback-based stream on its own descriptor, not a FileHandle's: under load, a FileHandle stream destroyed by
+  // a full disk could leave one write's rejected promise unhandled (CI saw an uncaught ENOSPC).
+  const file = createWriteStream(destination, { flags: 'wx', mode: 0o600 });
+  await once(file, 'open');
   const written = pipeline(counting, file);
   const archived = writeArchive(items, 'tar.gz', counting, { gzipLevel });
   // Either side failing ends both: a full disk stops the archive, a failed walk closes the file.
