@@ -57,7 +57,11 @@ export async function runDaemon(
     pauseJobsAt: env.AERIE_TEST_PAUSE_JOB,
   });
   await mkdir(config.backupDirectory, { recursive: true, mode: 0o700 });
-  const backups = new BackupService({ directory: config.backupDirectory, panel });
+  const backups = new BackupService({
+    directory: config.backupDirectory,
+    panel,
+    pauseBeforeKeeping: env.AERIE_TEST_PAUSE_JOB === 'backup',
+  });
   // No backup runs yet: a partial file here was cut short by the last daemon's end.
   const partialBackups = await backups.removeLeftovers();
   if (partialBackups > 0)

@@ -40,6 +40,8 @@ export interface BackupServiceOptions {
   restoreStopTimeoutMs?: number;
   /** Where failures are written for the operator (the console gets its own line). */
   log?: (message: string) => void;
+  /** Crash tests only (AERIE_TEST_PAUSE_JOB=backup): a backup stops for good once written, before it is kept. */
+  pauseBeforeKeeping?: boolean;
 }
 
 /**
@@ -186,6 +188,7 @@ export class BackupService {
         this.#log(message);
         server.announce(message);
       }
+      if (this.#options.pauseBeforeKeeping) await new Promise<never>(() => {});
       let parts: RemoteBackupStatus['parts'] = null;
       if (adapter === 's3') {
         const plan = await this.#options.panel.getBackupUploadParts(backup, written.size);

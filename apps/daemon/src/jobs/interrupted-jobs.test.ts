@@ -2,7 +2,12 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildTarGz } from '@aerie/daemon/backups/testing-archive';
-import { type DaemonProcess, startDaemonProcess, testDaemonEnv } from '@aerie/daemon/testing/daemon-process';
+import {
+  type DaemonProcess,
+  processesRunning,
+  startDaemonProcess,
+  testDaemonEnv,
+} from '@aerie/daemon/testing/daemon-process';
 import {
   demoConfiguration,
   PANEL_TOKEN,
@@ -144,13 +149,62 @@ describe('a daemon killed in the middle of a job', { timeout: 90_000 }, () => {
     expect(panel.resets).toBe(2);
   });
 
-  it('backup: a partial backup file left by the last daemon is removed at boot', async () => {
+  it('install: the installer a killed daemon left is ended at boot, and the panel is told to fail it', async () => {
+    // A script that never finishes on its own, found again by its unique sleep.
+    const marker = String(400_000 + Math.floor(Math.random() * 100_000));
+    const installing = '7e57ab1e-0000-4a11-8000-0000000001a5';
+    panel.installScripts.set(installing, {
+      container_image: 'debian',
+      entrypoint: 'bash',
+      script: `echo installing\nsleep ${marker}`,
+    });
+    const first = daemon();
+    const url = await first.listening();
+    // A server the panel creates now, as an admin does: the daemon installs it.
+    panel.servers.set(installing, demoConfiguration(installing));
+    const created = await fetch(`${url}/api/servers`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ uuid: installing, start_on_completion: false }),
+    });
+    expect(created.status).toBeLessThan(300);
+    await expect.poll(() => processesRunning(marker), { timeout: 20_000 }).toHaveLength(1);
+    first.process.kill('SIGKILL');
+    await first.exited;
+
+    await daemon().listening();
+    // Nothing of the half-done install runs on, and the panel heard the reset that marks it failed.
+    await expect.poll(() => processesRunning(marker), { timeout: 20_000 }).toEqual([]);
+    expect(panel.resets).toBe(2);
+    expect(panel.installReports.filter((report) => report.body.successful)).toEqual([]);
+  });
+
+  it('backup: the partial file of a backup cut short is removed at boot, a finished backup stays', async () => {
     const backups = path.join(dataDirectory, 'backups');
     await mkdir(backups, { recursive: true });
-    const partial = `.backup-${BACKUP}-0123456789ab.tar.gz.part`;
-    await writeFile(path.join(backups, partial), Buffer.alloc(1024 * 1024));
     await writeFile(path.join(backups, `${BACKUP}.tar.gz`), 'a finished backup stays');
+    await mkdir(volume, { recursive: true });
+    await writeFile(path.join(volume, 'level.dat'), 'x'.repeat(256 * 1024));
+    const first = daemon({ AERIE_TEST_PAUSE_JOB: 'backup' });
+    const url = await first.listening();
+    const partials = async () => (await readdir(backups)).filter((name) => name.endsWith('.part'));
+    expect(
+      (
+        await post(url, '/backup', {
+          adapter: 'wings',
+          uuid: '7e57ab1e-0000-4a11-8000-00000000b0b1',
+          ignore: '',
+        })
+      ).status,
+    ).toBe(202);
+    // Written in full, not yet kept: the daemon dies here.
+    await expect.poll(partials, { timeout: 15_000 }).toHaveLength(1);
+    first.process.kill('SIGKILL');
+    await first.exited;
+
     await daemon().listening();
     expect(await readdir(backups)).toEqual([`${BACKUP}.tar.gz`]);
+    // The panel heard the reset that marks the backup failed (tested on the panel's side).
+    expect(panel.resets).toBe(2);
   });
 });
