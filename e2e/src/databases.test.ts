@@ -40,13 +40,15 @@ function applicationKey(): string {
   return created.stdout.trim();
 }
 
-/** Credentials read back from the JDBC string the connection modal shows. */
+/** Credentials read back from the JDBC string the connection modal shows (a URL: each part percent-encoded). */
 async function shownCredentials(page: Page) {
   const dialog = page.getByRole('dialog');
   const jdbc = (await dialog.getByText(/^jdbc:mysql:\/\//).textContent()) as string;
-  const match = /^jdbc:mysql:\/\/([^:@]+):(.+)@([^@:/]+):(\d+)\/(.+)$/.exec(jdbc);
+  const match = /^jdbc:mysql:\/\/([^:@]+):([^@]+)@([^@:/]+):(\d+)\/(.+)$/.exec(jdbc);
   if (!match) throw new Error(`unexpected JDBC string ${jdbc}`);
-  const [, user, password, host, port, database] = match as unknown as string[];
+  const [, user, password, host, port, database] = (match as unknown as string[]).map((part) =>
+    decodeURIComponent(part),
+  );
   return { user, password, host, port: Number(port), database } as {
     user: string;
     password: string;
