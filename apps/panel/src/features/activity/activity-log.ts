@@ -95,6 +95,17 @@ export const serverActivity = (access: ServerAccess) => ({
   isApi: access.origin.isApi,
 });
 
+/**
+ * Actor and origin of an entry about a server that no user made: a node's report, the panel's own background work
+ * (the schedule worker, the backup pruner). No actor, no address.
+ */
+export const unattendedActivity = (server: { id: number }) => ({
+  actor: null,
+  server,
+  ip: '',
+  isApi: false,
+});
+
 /** Actor, subject and origin of an entry about the signed-in user's own account. */
 export const accountActivity = (user: { id: number }, origin: RequestOrigin) => ({
   actor: user,

@@ -1,5 +1,5 @@
 import type { Db } from '@aerie/panel/db/database';
-import type { ActivityLog } from '@aerie/panel/features/activity/activity-log';
+import { type ActivityLog, unattendedActivity } from '@aerie/panel/features/activity/activity-log';
 import type { Log } from '@aerie/panel/logging/log';
 import { backupMessages } from '@aerie/shared/backups/backups-messages';
 import {
@@ -51,11 +51,8 @@ export class BackupPruner {
         await endRestoring(tx, serverId, now);
         await this.deps.activity.record(tx, {
           event: 'server:backup.restore-failed',
-          actor: null,
-          server: { id: serverId },
+          ...unattendedActivity({ id: serverId }),
           properties: { name: backupName },
-          ip: '',
-          isApi: false,
         });
       });
     }
@@ -84,11 +81,8 @@ export class BackupPruner {
           if (!(await markBackupFailed(tx, backup.id, now))) return false;
           await this.deps.activity.record(tx, {
             event: 'server:backup.fail',
-            actor: null,
-            server: { id: serverId },
+            ...unattendedActivity({ id: serverId }),
             properties: { name: backup.name },
-            ip: '',
-            isApi: false,
           });
           return true;
         });

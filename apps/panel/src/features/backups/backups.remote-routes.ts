@@ -1,4 +1,5 @@
 import type { AppContext } from '@aerie/panel/app-context';
+import { unattendedActivity } from '@aerie/panel/features/activity/activity-log';
 import { remoteNodeOf } from '@aerie/panel/features/nodes/node-auth';
 import { badRequest, HttpError, notFound } from '@aerie/panel/http/errors';
 import { validateBody } from '@aerie/panel/http/validate';
@@ -55,9 +56,6 @@ const backupStatusBody = z.object({
     .max(S3_MAX_PARTS, rule('max'))
     .nullish(),
 });
-
-/** An activity entry the node's report makes: no actor, no address (upstream logs these without a user too). */
-const nodeReport = (server: { id: number }) => ({ actor: null, server, ip: '', isApi: false });
 
 /** `POST /api/remote/backups/{backup}/restore`: `successful` required|boolean. */
 const restoreStatusBody = z.object({ successful: laravelBoolean() });
@@ -133,7 +131,7 @@ export async function backupsRemoteRoutes(app: FastifyInstance, { ctx }: { ctx: 
       await recordBackupResult(tx, backup, { successful, checksum, bytes: body.size ?? 0 }, clock());
       await activity.record(tx, {
         event: successful ? 'server:backup.complete' : 'server:backup.fail',
-        ...nodeReport(server),
+        ...unattendedActivity(server),
         properties: { name: backup.name },
       });
     });
@@ -148,7 +146,7 @@ export async function backupsRemoteRoutes(app: FastifyInstance, { ctx }: { ctx: 
       await endRestoring(tx, server.id, clock());
       await activity.record(tx, {
         event: body.successful ? 'server:backup.restore-complete' : 'server:backup.restore-failed',
-        ...nodeReport(server),
+        ...unattendedActivity(server),
         properties: { name: backup.name },
       });
     });

@@ -4,7 +4,7 @@ import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import { daemonHttpError } from '@aerie/panel/daemon-client/daemon-http-error';
 import type { Db } from '@aerie/panel/db/database';
 import type { Tx } from '@aerie/panel/db/transaction';
-import type { ActivityLog } from '@aerie/panel/features/activity/activity-log';
+import { type ActivityLog, unattendedActivity } from '@aerie/panel/features/activity/activity-log';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import type { ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
 import { badRequest, HttpError, notFound } from '@aerie/panel/http/errors';
@@ -324,7 +324,7 @@ export class BackupsService {
   ) {
     const who = actor
       ? { actor: actor.user, server: target.server, ip: actor.origin.ip, isApi: actor.origin.isApi }
-      : { actor: null, server: target.server, ip: '', isApi: false };
+      : unattendedActivity(target.server);
     return this.deps.activity.record(db, { event, ...who, properties });
   }
 }

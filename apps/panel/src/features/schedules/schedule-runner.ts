@@ -3,7 +3,7 @@ import { type DaemonClient, DaemonUnreachableError } from '@aerie/panel/daemon-c
 import { daemonMessages } from '@aerie/panel/daemon-client/daemon-http-error';
 import type { Db } from '@aerie/panel/db/database';
 import type { Tx } from '@aerie/panel/db/transaction';
-import type { ActivityEntry } from '@aerie/panel/features/activity/activity-log';
+import { type ActivityEntry, unattendedActivity } from '@aerie/panel/features/activity/activity-log';
 import type { BackupsService } from '@aerie/panel/features/backups/backups.service';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import type { PowerService } from '@aerie/panel/features/servers/power.service';
@@ -527,16 +527,13 @@ export class ScheduleRunner {
             ? null
             : {
                 event: outcome.event,
-                actor: null,
-                server: { id: server.id },
+                ...unattendedActivity({ id: server.id }),
                 properties: {
                   name: schedule.name,
                   manual,
                   ...(resumed ? { resumed: true } : {}),
                   ...outcome.properties,
                 },
-                ip: '',
-                isApi: false,
               };
         await this.#writes
           .complete(token, schedule.id, end, entry)
