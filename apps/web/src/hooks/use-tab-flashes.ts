@@ -6,8 +6,6 @@ import { flashActions } from '@/stores/flash-store';
  * to another tab (or leaves), and stay on the tab a notice was given for before arriving (a "created" notice).
  */
 export function useTabFlashes(flashKey: string, tab: string): void {
-  useEffect(() => {
-    const leaveTab = () => flashActions().clearFlashes(flashKey);
-    return tab === undefined ? undefined : leaveTab;
-  }, [flashKey, tab]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `tab` is what the clean-up waits for, not an input.
+  useEffect(() => () => flashActions().clearFlashes(flashKey), [flashKey, tab]);
 }
