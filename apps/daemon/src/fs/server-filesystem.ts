@@ -548,22 +548,13 @@ export class ServerFilesystem {
   async removeLeftovers(leftovers: JobLeftovers): Promise<number> {
     let removed = 0;
     const sweep = async (directory: DirectoryHandle): Promise<void> => {
-      const names = await fs.readdir(directory.path).catch(() => [] as string[]);
-      for (const name of names) {
-        const stats = await fs.lstat(directory.child(name)).catch(() => undefined);
-        if (stats === undefined) continue;
-        if (name.startsWith(leftovers.prefix) && !stats.isDirectory()) {
-          await fs.unlink(directory.child(name)).catch(() => undefined);
+      for (const name of await fs.readdir(directory.path)) {
+        // The job's own folder only, or every folder below it too; links are never followed either way.
+        if (!leftovers.recursive && !name.startsWith(leftovers.prefix)) continue;
+        for await (const entry of walkTree(directory, name)) {
+          if (!entry.name.startsWith(leftovers.prefix) || entry.stats.isDirectory()) continue;
+          await fs.unlink(entry.parent.child(entry.name)).catch(() => undefined);
           removed += 1;
-          continue;
-        }
-        if (!leftovers.recursive || !stats.isDirectory()) continue;
-        const child = await openChildNoFollow(directory, name);
-        if (child === undefined) continue;
-        try {
-          await sweep(child);
-        } finally {
-          await child.close();
         }
       }
     };
