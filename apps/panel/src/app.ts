@@ -4,6 +4,7 @@ import type { Db } from '@aerie/panel/db/database';
 import { registerCsrf } from '@aerie/panel/features/auth/csrf';
 import { connectionServerOptions, guardPanelConnections } from '@aerie/panel/http/connection-guard';
 import { registerErrorHandling } from '@aerie/panel/http/error-handler';
+import { registerFormBodyParsers } from '@aerie/panel/http/form-body-parser';
 import { registerJsonBodyParser } from '@aerie/panel/http/json-body-parser';
 import { docsRoutes } from '@aerie/panel/http/openapi/docs.routes';
 import { catalogueApiRoutes } from '@aerie/panel/http/openapi/route-catalogue';
@@ -81,6 +82,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   registerJsonBodyParser(app);
+  registerFormBodyParsers(app);
   await app.register(cookie);
   await registerCsrf(app);
   app.addHook('onRequest', async (request, reply) => {

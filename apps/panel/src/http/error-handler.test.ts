@@ -92,8 +92,8 @@ describe('the error envelope', () => {
 
   it('refuses bodies it cannot read with 415', async () => {
     const browser = new TestBrowser(t.app);
-    const response = await browser.post('/auth/login', 'user=a&password=b', {
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    const response = await browser.post('/auth/login', '<user>a</user>', {
+      headers: { 'content-type': 'application/xml' },
     });
     expect(response.statusCode).toBe(415);
     expect(response.json().errors[0]).toMatchObject({

@@ -82,6 +82,15 @@ describe('POST …/files/write', () => {
     expect(f.files.get('no-type.txt')?.toString()).toBe('motd=b');
   });
 
+  it('takes a form-typed body as the file, unparsed (`curl -d @server.properties` sends that type)', async () => {
+    const text = 'motd=A form&max-players=20\n';
+    const response = await write('server.properties', text, {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    expect(response.statusCode).toBe(204);
+    expect(f.files.get('server.properties')?.toString()).toBe(text);
+  });
+
   it('passes binary bodies of several MiB unchanged', async () => {
     const bytes = randomBytes(3 * MiB);
     const response = await write('world/region.bin', bytes, { 'content-type': 'application/octet-stream' });
