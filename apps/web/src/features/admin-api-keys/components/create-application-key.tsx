@@ -71,7 +71,7 @@ export function CreateApplicationKey() {
       flashKey={flashKey}
     >
       <FormProvider {...form}>
-        <form onSubmit={submit} noValidate className="grid gap-6 lg:grid-cols-2">
+        <form onSubmit={submit} noValidate className="grid grid-cols-1 gap-6 lg:grid-cols-2">
           <ContentBox title={t('api_keys.details')}>
             <div className="space-y-5">
               <FormField<ApplicationKeyFormValues>
@@ -90,7 +90,7 @@ export function CreateApplicationKey() {
             </div>
           </ContentBox>
           <ContentBox title={t('api_keys.permissions')}>
-            <div className="grid gap-4 sm:grid-cols-2">
+            <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
               {adminResources.map((resource) => (
                 <FormSelectField<ApplicationKeyFormValues>
                   key={resource}

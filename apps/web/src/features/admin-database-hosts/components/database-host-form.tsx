@@ -96,7 +96,7 @@ export function DatabaseHostForm({ host, onSaved }: DatabaseHostFormProps) {
       <form onSubmit={submit} noValidate className="space-y-6">
         <ContentBox title={t('database_hosts.connection')}>
           <FlashMessageRender byKey={databaseHostFormFlashKey} className="mb-5" />
-          <div className="grid gap-5 md:grid-cols-2">
+          <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
             <FormField<DatabaseHostFormValues>
               name="name"
               label={t('database_hosts.name')}

@@ -110,7 +110,7 @@ export function EggConfigurationForm({ egg }: { egg: Egg }) {
           className="space-y-5"
           aria-label={t('nests.egg.configuration')}
         >
-          <div className="grid gap-5 md:grid-cols-2">
+          <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
             <FormField<ConfigurationValues> name="name" label={t('nests.name')} autoComplete="off" />
             <FormField<ConfigurationValues>
               name="configStop"
@@ -194,7 +194,7 @@ export function EggScriptForm({ egg }: { egg: Egg }) {
           className="space-y-5"
           aria-label={t('nests.egg.install_script')}
         >
-          <div className="grid gap-5 md:grid-cols-2">
+          <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
             <FormField<ScriptValues>
               name="scriptContainer"
               label={t('nests.egg.script_container')}

@@ -122,7 +122,7 @@ function VariableModal({
       <FlashMessageRender byKey={flashKey} className="mb-4" />
       <FormProvider {...form}>
         <form onSubmit={handleSubmit} noValidate className="space-y-5">
-          <div className="grid gap-5 md:grid-cols-2">
+          <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
             <FormField<VariableValues> name="name" label={t('nests.variables.name')} autoComplete="off" />
             <FormField<VariableValues>
               name="envVariable"

@@ -33,7 +33,7 @@ import { flashActions } from '@/stores/flash-store';
 /** The allocations tab: the node's IPs and ports (a page at a time), adding more, deleting free ones in bulk. */
 export function NodeAllocations({ node }: { node: AdminNode }) {
   return (
-    <div className="grid gap-6 xl:grid-cols-3">
+    <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
       <div className="xl:col-span-2">
         <AllocationList node={node} />
       </div>

@@ -15,7 +15,7 @@ import { errorToMessage } from '@/lib/api-client';
 export const nodeConfigPath = '/etc/aerie/node.json';
 export const daemonStartCommand = `DAEMON_CONFIG=${nodeConfigPath} npx aerie daemon`;
 
-const code = <code className="rounded bg-ink-950 px-1.5 py-0.5 font-mono text-xs text-ink-100" />;
+const code = <code className="break-all rounded bg-ink-950 px-1.5 py-0.5 font-mono text-xs text-ink-100" />;
 
 /**
  * The configuration tab: the node's document (Wings' keys plus `aerie.env`, with the daemon token) to copy onto
@@ -47,7 +47,7 @@ export function NodeConfiguration({ node }: { node: AdminNode }) {
   const startedByAerieUp =
     (configuration.data?.aerie as { started_by?: unknown } | undefined)?.started_by === 'aerie up';
   return (
-    <div className="grid gap-6 xl:grid-cols-5">
+    <div className="grid grid-cols-1 gap-6 xl:grid-cols-5">
       {startedByAerieUp && (
         <MessageBox type="info" className="xl:col-span-5">
           {t('nodes.configuration.local_node')}
@@ -109,7 +109,7 @@ export function NodeConfiguration({ node }: { node: AdminNode }) {
           <li>
             <p className="mb-2">{t('nodes.configuration.step_start')}</p>
             <div className="rounded-lg border border-ink-800 bg-ink-950 px-3 py-2">
-              <CopyOnClick text={daemonStartCommand} className="font-mono text-xs text-ink-100">
+              <CopyOnClick text={daemonStartCommand} className="break-all font-mono text-xs text-ink-100">
                 <code>{daemonStartCommand}</code>
               </CopyOnClick>
             </div>

@@ -28,7 +28,7 @@ export function NodeFormFields() {
   return (
     <div className="space-y-8">
       <Group title={t('nodes.groups.details')}>
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <Text name="name" label={t('nodes.fields.name')} description={t('nodes.hints.name')} />
           <FormSelectField<NodeFormValues>
             name="locationId"
@@ -38,7 +38,7 @@ export function NodeFormFields() {
             options={locationOptions}
           />
         </div>
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <FormSwitch<NodeFormValues>
             name="public"
             label={t('nodes.fields.public')}
@@ -52,7 +52,7 @@ export function NodeFormFields() {
         </div>
       </Group>
       <Group title={t('nodes.groups.connection')}>
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <Text name="fqdn" label={t('nodes.fields.fqdn')} description={t('nodes.hints.fqdn')} />
           <FormSelectField<NodeFormValues>
             name="scheme"
@@ -88,7 +88,7 @@ export function NodeFormFields() {
         </div>
       </Group>
       <Group title={t('nodes.groups.resources')}>
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <Text name="memory" inputMode="numeric" label={t('nodes.fields.memory')} />
           <Text
             name="memoryOverallocate"

@@ -25,7 +25,7 @@ import { flashActions } from '@/stores/flash-store';
 /** The settings tab: every setting of the node, a new daemon token, and deletion. */
 export function NodeSettings({ node }: { node: AdminNode }) {
   return (
-    <div className="grid gap-6 xl:grid-cols-3">
+    <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
       <div className="xl:col-span-2">
         <NodeSettingsForm node={node} />
       </div>

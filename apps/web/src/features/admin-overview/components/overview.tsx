@@ -28,7 +28,7 @@ export function Overview() {
       {!data ? (
         <SpinnerBlock />
       ) : (
-        <div className="grid gap-6 md:grid-cols-3">
+        <div className="grid grid-cols-1 gap-6 md:grid-cols-3">
           <ContentBox title={t('overview.nodes_title')} className="md:col-span-2">
             {data.nodes.length === 0 ? (
               <p className="text-sm text-ink-400">{t('overview.no_nodes')}</p>

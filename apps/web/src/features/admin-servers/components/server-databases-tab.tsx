@@ -50,7 +50,7 @@ export function ServerDatabasesTab({ server }: { server: AdminServer }) {
   }, [loadError]);
 
   return (
-    <div className="grid gap-6 xl:grid-cols-3">
+    <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
       <div className="xl:col-span-2">
         <ContentBox title={t('servers.view.databases.title')}>
           {databases.data ? (

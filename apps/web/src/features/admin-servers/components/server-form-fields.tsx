@@ -47,7 +47,7 @@ export function FormSection({ title, children }: { title: string; children: Reac
   return (
     <fieldset className="rounded-xl border border-ink-800 bg-ink-900/70 p-5">
       <legend className="px-2 text-sm font-semibold uppercase tracking-wider text-ink-300">{title}</legend>
-      <div className="grid gap-4 sm:grid-cols-2">{children}</div>
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">{children}</div>
     </fieldset>
   );
 }

@@ -49,7 +49,7 @@ export function ServerManageTab({ server }: { server: AdminServer }) {
 
   const suspended = server.status === 'suspended';
   return (
-    <div className="grid gap-6 md:grid-cols-2">
+    <div className="grid grid-cols-1 gap-6 md:grid-cols-2">
       <ContentBox title={t('servers.view.reinstall')}>
         <p className="mb-4 text-sm text-ink-300">{t('servers.view.reinstall_text')}</p>
         <Button variant="secondary" onClick={() => setPending('reinstall')}>

@@ -121,7 +121,7 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
     <FormProvider {...form}>
       <form onSubmit={submit} noValidate className="space-y-6">
         <ContentBox title={t('settings.general')}>
-          <div className="grid gap-5 md:grid-cols-2">
+          <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
             <FormField<PanelSettingsFormValues>
               name="appName"
               label={t('settings.app_name')}
@@ -149,7 +149,7 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
         </ContentBox>
 
         <ContentBox title={t('settings.mail')}>
-          <div className="grid gap-5 md:grid-cols-2">
+          <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
             <FormField<PanelSettingsFormValues>
               name="mailUrl"
               label={t('settings.mail_url')}

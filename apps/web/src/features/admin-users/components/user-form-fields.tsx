@@ -13,7 +13,7 @@ interface UserFormFieldsProps {
 export function UserFormFields({ mode }: UserFormFieldsProps) {
   const { t } = useTranslation('admin');
   return (
-    <div className="grid gap-4 sm:grid-cols-2">
+    <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
       <FormField<UserFormValues>
         name="email"
         type="email"

@@ -61,7 +61,7 @@ function UserDetails({ user }: { user: AdminUser }) {
         </Link>
       }
     >
-      <div className="grid gap-6 xl:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
         <div className="xl:col-span-2">
           <EditUserForm user={user} />
         </div>

@@ -18,7 +18,8 @@ const iconButton =
 function Cell({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
   return (
     <div className={clsx('min-w-0', className)}>
-      <div className="truncate font-mono text-sm text-ink-100">{children}</div>
+      {/* Wraps rather than truncates: a clipped value would run under its copy icon (a password is 24 characters). */}
+      <div className="break-all font-mono text-sm text-ink-100">{children}</div>
       <p className="mt-1 text-[0.65rem] uppercase tracking-wide text-ink-500">{label}</p>
     </div>
   );
