@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { networkFlashKey } from '@/features/network/components/network-flash-key';
+import { networkFlashKey } from '@/features/network/components/network-flash-keys';
 import { NetworkPage } from '@/features/network/components/network-page';
 import { ServerContentBlock } from '@/features/servers/components/server-content-block';
 

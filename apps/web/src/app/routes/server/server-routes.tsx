@@ -1,7 +1,7 @@
 import { fileManagerPermissions } from '@aerie/shared/permissions/permissions';
 import type server from '@locales/en/server.json';
 import type { RouteObject } from 'react-router';
-import { settingsFlashKey } from '@/features/server-settings/components/settings-flash-key';
+import { settingsFlashKey } from '@/features/server-settings/components/server-settings-flash-keys';
 
 /** What the server area's layout reads from the matched page route. */
 export interface ServerRouteHandle {

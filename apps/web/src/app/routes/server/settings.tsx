@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { settingsFlashKey } from '@/features/server-settings/components/settings-flash-key';
+import { settingsFlashKey } from '@/features/server-settings/components/server-settings-flash-keys';
 import { SettingsPage } from '@/features/server-settings/components/settings-page';
 import { ServerContentBlock } from '@/features/servers/components/server-content-block';
 

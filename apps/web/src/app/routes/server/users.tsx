@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ServerContentBlock } from '@/features/servers/components/server-content-block';
-import { usersFlashKey } from '@/features/subusers/components/users-flash-keys';
+import { usersFlashKey } from '@/features/subusers/components/subusers-flash-keys';
 import { UsersPage } from '@/features/subusers/components/users-page';
 
 /** /server/:id/users — the server's subusers and their permissions. */

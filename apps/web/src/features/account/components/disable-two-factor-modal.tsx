@@ -11,7 +11,7 @@ import { FormField } from '@/components/ui/field';
 import { FlashMessageRender } from '@/components/ui/flash-message-render';
 import { Modal } from '@/components/ui/modal';
 import { twoFactorKeys, useDisableTwoFactor } from '@/features/account/api/two-factor';
-import { twoFactorFlashKey } from '@/features/account/components/two-factor-flash-key';
+import { twoFactorFlashKey } from '@/features/account/components/account-flash-keys';
 import { flashActions } from '@/stores/flash-store';
 import { useUserStore } from '@/stores/user-store';
 

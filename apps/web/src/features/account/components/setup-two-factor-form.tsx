@@ -12,8 +12,8 @@ import { CopyOnClick } from '@/components/ui/copy-on-click';
 import { FormField } from '@/components/ui/field';
 import { SpinnerBlock } from '@/components/ui/spinner';
 import { twoFactorSetupQueryOptions, useEnableTwoFactor } from '@/features/account/api/two-factor';
+import { twoFactorFlashKey } from '@/features/account/components/account-flash-keys';
 import { QrCode } from '@/features/account/components/qr-code';
-import { twoFactorFlashKey } from '@/features/account/components/two-factor-flash-key';
 import { flashActions } from '@/stores/flash-store';
 
 /** The setup step: the QR code and secret of a fresh secret, then the first code and the account password. */

@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { FlashMessageRender } from '@/components/ui/flash-message-render';
 import { Modal } from '@/components/ui/modal';
 import { twoFactorKeys } from '@/features/account/api/two-factor';
+import { twoFactorFlashKey } from '@/features/account/components/account-flash-keys';
 import { RecoveryCodes } from '@/features/account/components/recovery-codes';
 import { SetupTwoFactorForm } from '@/features/account/components/setup-two-factor-form';
-import { twoFactorFlashKey } from '@/features/account/components/two-factor-flash-key';
 import { flashActions } from '@/stores/flash-store';
 import { useUserStore } from '@/stores/user-store';
 

@@ -13,7 +13,7 @@ import {
   toNodeBody,
 } from '@/features/admin-nodes/api/node-form';
 import { useCreateNode } from '@/features/admin-nodes/api/nodes';
-import { nodeFlashKey } from '@/features/admin-nodes/components/flash-keys';
+import { nodeFlashKey } from '@/features/admin-nodes/components/admin-nodes-flash-keys';
 import { NodeFormFields } from '@/features/admin-nodes/components/node-form-fields';
 import { showSaveError } from '@/lib/api-field-errors';
 import { flashActions } from '@/stores/flash-store';

@@ -25,7 +25,7 @@ import {
   toAllocationBody,
 } from '@/features/admin-nodes/api/node-form';
 import type { AdminNode } from '@/features/admin-nodes/api/nodes';
-import { allocationsFlashKey } from '@/features/admin-nodes/components/flash-keys';
+import { allocationsFlashKey } from '@/features/admin-nodes/components/admin-nodes-flash-keys';
 import { errorToMessage } from '@/lib/api-client';
 import { showSaveError } from '@/lib/api-field-errors';
 import { flashActions } from '@/stores/flash-store';

@@ -16,7 +16,7 @@ import {
   toNodeBody,
 } from '@/features/admin-nodes/api/node-form';
 import { type AdminNode, nodeToBody, useDeleteNode, useUpdateNode } from '@/features/admin-nodes/api/nodes';
-import { nodeFlashKey, nodesFlashKey } from '@/features/admin-nodes/components/flash-keys';
+import { nodeFlashKey, nodesFlashKey } from '@/features/admin-nodes/components/admin-nodes-flash-keys';
 import { NodeFormFields } from '@/features/admin-nodes/components/node-form-fields';
 import { errorToMessage } from '@/lib/api-client';
 import { showSaveError } from '@/lib/api-field-errors';

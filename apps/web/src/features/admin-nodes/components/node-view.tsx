@@ -7,7 +7,7 @@ import { MessageBox } from '@/components/ui/message-box';
 import { SpinnerBlock } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { nodeQueryOptions } from '@/features/admin-nodes/api/nodes';
-import { nodeFlashKey } from '@/features/admin-nodes/components/flash-keys';
+import { nodeFlashKey } from '@/features/admin-nodes/components/admin-nodes-flash-keys';
 import { NodeAllocations } from '@/features/admin-nodes/components/node-allocations';
 import { NodeConfiguration } from '@/features/admin-nodes/components/node-configuration';
 import { NodeHealthBadge } from '@/features/admin-nodes/components/node-health';

@@ -13,7 +13,7 @@ import {
   userFormSchema,
 } from '@/features/admin-users/api/user-form';
 import { useCreateUser } from '@/features/admin-users/api/users';
-import { userFlashKey } from '@/features/admin-users/components/flash-keys';
+import { userFlashKey } from '@/features/admin-users/components/admin-users-flash-keys';
 import { UserFormFields } from '@/features/admin-users/components/user-form-fields';
 import { showSaveError } from '@/lib/api-field-errors';
 import { flashActions } from '@/stores/flash-store';

@@ -24,7 +24,7 @@ import {
   userQueryOptions,
   useUpdateUser,
 } from '@/features/admin-users/api/users';
-import { userFlashKey, usersFlashKey } from '@/features/admin-users/components/flash-keys';
+import { userFlashKey, usersFlashKey } from '@/features/admin-users/components/admin-users-flash-keys';
 import { UserFormFields } from '@/features/admin-users/components/user-form-fields';
 import { errorToMessage } from '@/lib/api-client';
 import { showSaveError } from '@/lib/api-field-errors';

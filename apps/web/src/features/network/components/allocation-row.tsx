@@ -7,7 +7,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { useAllocationNotes, useSetPrimaryAllocation } from '@/features/network/api/allocations';
 import { DeleteAllocationButton } from '@/features/network/components/delete-allocation-button';
-import { networkFlashKey } from '@/features/network/components/network-flash-key';
+import { networkFlashKey } from '@/features/network/components/network-flash-keys';
 import { type Allocation, allocationAddress } from '@/features/servers/api/transformers';
 import { Can } from '@/features/servers/components/can';
 import { useServer, useServerPermissions } from '@/features/servers/hooks/use-server';

@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button';
 import { ConfirmationModal } from '@/components/ui/confirmation-modal';
 import { TrashIcon } from '@/components/ui/icons';
 import { useDeleteAllocation } from '@/features/network/api/allocations';
-import { networkFlashKey } from '@/features/network/components/network-flash-key';
+import { networkFlashKey } from '@/features/network/components/network-flash-keys';
 import { type Allocation, allocationAddress } from '@/features/servers/api/transformers';
 import { useServer } from '@/features/servers/hooks/use-server';
 import { flashActions } from '@/stores/flash-store';

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { SpinnerBlock } from '@/components/ui/spinner';
 import { allocationsQueryOptions, useCreateAllocation } from '@/features/network/api/allocations';
 import { AllocationRow } from '@/features/network/components/allocation-row';
-import { networkFlashKey } from '@/features/network/components/network-flash-key';
+import { networkFlashKey } from '@/features/network/components/network-flash-keys';
 import { Can } from '@/features/servers/components/can';
 import { useServer } from '@/features/servers/hooks/use-server';
 import { flashActions } from '@/stores/flash-store';

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { ConfirmationModal } from '@/components/ui/confirmation-modal';
 import { ContentBox } from '@/components/ui/content-box';
 import { useReinstallServer } from '@/features/server-settings/api/server-settings';
-import { settingsFlashKey } from '@/features/server-settings/components/settings-flash-key';
+import { settingsFlashKey } from '@/features/server-settings/components/server-settings-flash-keys';
 import { useServer } from '@/features/servers/hooks/use-server';
 import { flashActions } from '@/stores/flash-store';
 

@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button';
 import { ContentBox } from '@/components/ui/content-box';
 import { FormField, FormTextareaField } from '@/components/ui/field';
 import { useRenameServer } from '@/features/server-settings/api/server-settings';
-import { settingsFlashKey } from '@/features/server-settings/components/settings-flash-key';
+import { settingsFlashKey } from '@/features/server-settings/components/server-settings-flash-keys';
 import { useServer } from '@/features/servers/hooks/use-server';
 import { showSaveError } from '@/lib/api-field-errors';
 import { flashActions } from '@/stores/flash-store';

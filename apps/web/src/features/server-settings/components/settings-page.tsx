@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { DebugInformation } from '@/features/server-settings/components/debug-information';
 import { ReinstallServerBox } from '@/features/server-settings/components/reinstall-server-box';
 import { RenameServerBox } from '@/features/server-settings/components/rename-server-box';
-import { settingsFlashKey } from '@/features/server-settings/components/settings-flash-key';
+import { settingsFlashKey } from '@/features/server-settings/components/server-settings-flash-keys';
 import { SftpDetails } from '@/features/server-settings/components/sftp-details';
 import { Can } from '@/features/servers/components/can';
 import { flashActions } from '@/stores/flash-store';

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { FormField, FormTextareaField } from '@/components/ui/field';
 import { SpinnerOverlay } from '@/components/ui/spinner';
 import { useCreateSshKey } from '@/features/ssh-keys/api/ssh-keys';
-import { sshKeysFlashKey } from '@/features/ssh-keys/components/ssh-keys-flash-key';
+import { sshKeysFlashKey } from '@/features/ssh-keys/components/ssh-keys-flash-keys';
 import { flashActions } from '@/stores/flash-store';
 
 /** Adds a public key to the account; the panel's refusals (not a key, DSA, short RSA, a duplicate) flash on the page. */

@@ -4,7 +4,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { ConfirmationModal } from '@/components/ui/confirmation-modal';
 import { type SshKey, sshKeysQueryOptions, useRemoveSshKey } from '@/features/ssh-keys/api/ssh-keys';
 import { SshKeyRow } from '@/features/ssh-keys/components/ssh-key-row';
-import { sshKeysFlashKey } from '@/features/ssh-keys/components/ssh-keys-flash-key';
+import { sshKeysFlashKey } from '@/features/ssh-keys/components/ssh-keys-flash-keys';
 import { flashActions } from '@/stores/flash-store';
 
 const code = <code className="rounded bg-ink-950 px-1.5 py-0.5 font-mono text-xs text-ink-100" />;

@@ -13,7 +13,7 @@ import { useServer, useServerPermissions } from '@/features/servers/hooks/use-se
 import { isEditorCategory, type PermissionGroup } from '@/features/subusers/api/permissions';
 import { type Subuser, useSaveSubuser } from '@/features/subusers/api/subusers';
 import { PermissionGroupBox } from '@/features/subusers/components/permission-group-box';
-import { subuserModalFlashKey } from '@/features/subusers/components/users-flash-keys';
+import { subuserModalFlashKey } from '@/features/subusers/components/subusers-flash-keys';
 import { flashActions } from '@/stores/flash-store';
 import { useUserStore } from '@/stores/user-store';
 

@@ -11,7 +11,7 @@ import { permissionCatalogueQueryOptions } from '@/features/subusers/api/permiss
 import { type Subuser, subusersQueryOptions, useDeleteSubuser } from '@/features/subusers/api/subusers';
 import { SubuserModal } from '@/features/subusers/components/subuser-modal';
 import { SubuserRow } from '@/features/subusers/components/subuser-row';
-import { usersFlashKey } from '@/features/subusers/components/users-flash-keys';
+import { usersFlashKey } from '@/features/subusers/components/subusers-flash-keys';
 import { flashActions } from '@/stores/flash-store';
 import { useUserStore } from '@/stores/user-store';
 

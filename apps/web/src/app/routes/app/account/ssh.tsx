@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { ContentBox } from '@/components/ui/content-box';
 import { PageContentBlock } from '@/components/ui/page-content-block';
 import { CreateSshKeyForm } from '@/features/ssh-keys/components/create-ssh-key-form';
-import { sshKeysFlashKey } from '@/features/ssh-keys/components/ssh-keys-flash-key';
+import { sshKeysFlashKey } from '@/features/ssh-keys/components/ssh-keys-flash-keys';
 import { SshKeysList } from '@/features/ssh-keys/components/ssh-keys-list';
 
 /** /account/ssh — the account's SSH public keys, for SFTP logins. */
