@@ -1,5 +1,5 @@
-import { SettingsPage } from '@/features/admin-settings/components/settings-form';
+import { AdminSettingsPage } from '@/features/admin-settings/components/settings-form';
 
 export default function AdminSettingsRoute() {
-  return <SettingsPage />;
+  return <AdminSettingsPage />;
 }

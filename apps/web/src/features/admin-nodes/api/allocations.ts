@@ -64,7 +64,7 @@ const path = (nodeId: number) => `/api/application/nodes/${nodeId}/allocations`;
 export const allocationsPerPage = 50;
 
 /** GET /api/application/nodes/{id}/allocations?include=server */
-export async function getAllocations(
+export async function getNodeAllocations(
   nodeId: number,
   page: number,
   signal?: AbortSignal,
@@ -82,14 +82,14 @@ export async function createAllocations(nodeId: number, body: AllocationBody): P
 }
 
 /** DELETE /api/application/nodes/{id}/allocations/{allocation}: refused (400) while a server holds it. */
-export async function deleteAllocation(nodeId: number, allocationId: number): Promise<void> {
+export async function deleteNodeAllocation(nodeId: number, allocationId: number): Promise<void> {
   await apiClient.delete(`${path(nodeId)}/${allocationId}`);
 }
 
-export const allocationsQueryOptions = (nodeId: number, page: number) =>
+export const nodeAllocationsQueryOptions = (nodeId: number, page: number) =>
   queryOptions({
     queryKey: [...adminNodeKeys.allocations(nodeId), page] as const,
-    queryFn: ({ signal }) => getAllocations(nodeId, page, signal),
+    queryFn: ({ signal }) => getNodeAllocations(nodeId, page, signal),
     placeholderData: keepPreviousData,
   });
 
@@ -112,7 +112,7 @@ export function useDeleteAllocations(nodeId: number) {
       const failed: { id: number; error: unknown }[] = [];
       for (const id of ids) {
         try {
-          await deleteAllocation(nodeId, id);
+          await deleteNodeAllocation(nodeId, id);
         } catch (error) {
           failed.push({ id, error });
         }

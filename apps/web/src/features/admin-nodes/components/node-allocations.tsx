@@ -14,8 +14,8 @@ import { Pagination } from '@/components/ui/pagination';
 import { SpinnerBlock } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import {
-  allocationsQueryOptions,
   type NodeAllocation,
+  nodeAllocationsQueryOptions,
   useCreateAllocations,
   useDeleteAllocations,
 } from '@/features/admin-nodes/api/allocations';
@@ -101,7 +101,7 @@ function AddAllocations({ node }: { node: AdminNode }) {
 function AllocationList({ node }: { node: AdminNode }) {
   const { t } = useTranslation('admin');
   const [page, setPage] = useState(1);
-  const allocations = useQuery(allocationsQueryOptions(node.id, page));
+  const allocations = useQuery(nodeAllocationsQueryOptions(node.id, page));
   const remove = useDeleteAllocations(node.id);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [confirming, setConfirming] = useState(false);

@@ -72,7 +72,7 @@ export const serverDatabaseKeys = {
 };
 
 /** GET /api/application/servers/{id}/databases?include=host (no pagination). */
-export async function getServerDatabases(
+export async function getAdminServerDatabases(
   serverId: number,
   signal?: AbortSignal,
 ): Promise<AdminServerDatabase[]> {
@@ -83,17 +83,17 @@ export async function getServerDatabases(
   return list.data.map(({ attributes }) => toAdminServerDatabase(attributes));
 }
 
-export const serverDatabasesQueryOptions = (serverId: number) =>
+export const adminServerDatabasesQueryOptions = (serverId: number) =>
   queryOptions({
     queryKey: serverDatabaseKeys.list(serverId),
-    queryFn: ({ signal }) => getServerDatabases(serverId, signal),
+    queryFn: ({ signal }) => getAdminServerDatabases(serverId, signal),
   });
 
 /**
  * POST /api/application/servers/{id}/databases?include=host `{database, remote, host}`: 201 with the database
  * (422 on a field; 400 over the server's limit or for a name it already has; 502 when the host failed).
  */
-export async function createServerDatabase(
+export async function createAdminServerDatabase(
   serverId: number,
   body: ApplicationServerDatabaseBody,
 ): Promise<AdminServerDatabase> {
@@ -109,7 +109,7 @@ export async function resetServerDatabasePassword(serverId: number, databaseId: 
 }
 
 /** DELETE …/databases/{database}: 204 once dropped on its host. */
-export async function deleteServerDatabase(serverId: number, databaseId: number): Promise<void> {
+export async function deleteAdminServerDatabase(serverId: number, databaseId: number): Promise<void> {
   await apiClient.delete(`${base(serverId)}/${databaseId}`);
 }
 

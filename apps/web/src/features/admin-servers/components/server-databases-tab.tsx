@@ -15,14 +15,14 @@ import { databaseHostOptionsQueryOptions } from '@/features/admin-database-hosts
 import type { AdminServer } from '@/features/admin-servers/api/admin-servers';
 import {
   type AdminServerDatabase,
-  createServerDatabase,
-  deleteServerDatabase,
+  adminServerDatabasesQueryOptions,
+  createAdminServerDatabase,
+  deleteAdminServerDatabase,
   resetServerDatabasePassword,
   type ServerDatabaseFormValues,
   serverDatabaseFormDefaults,
   serverDatabaseFormSchema,
   serverDatabaseKeys,
-  serverDatabasesQueryOptions,
   toServerDatabaseBody,
 } from '@/features/admin-servers/api/server-databases';
 import { showSaveError } from '@/lib/api-field-errors';
@@ -41,7 +41,7 @@ type Pending = { action: 'reset' | 'delete'; database: AdminServerDatabase } | n
  */
 export function ServerDatabasesTab({ server }: { server: AdminServer }) {
   const { t } = useTranslation('admin');
-  const databases = useQuery(serverDatabasesQueryOptions(server.id));
+  const databases = useQuery(adminServerDatabasesQueryOptions(server.id));
   const hosts = useQuery(databaseHostOptionsQueryOptions());
 
   const loadError = databases.error ?? hosts.error;
@@ -72,7 +72,7 @@ function DatabaseTable({ server, databases }: { server: AdminServer; databases: 
   const act = useMutation({
     mutationFn: async ({ action, database }: NonNullable<Pending>) => {
       if (action === 'reset') await resetServerDatabasePassword(server.id, database.id);
-      else await deleteServerDatabase(server.id, database.id);
+      else await deleteAdminServerDatabase(server.id, database.id);
     },
   });
 
@@ -193,7 +193,7 @@ function CreateDatabase({ server, count }: { server: AdminServer; count: number 
   });
   const create = useMutation({
     mutationFn: (values: ServerDatabaseFormValues) =>
-      createServerDatabase(server.id, toServerDatabaseBody(values)),
+      createAdminServerDatabase(server.id, toServerDatabaseBody(values)),
   });
 
   // Once the hosts are known, the one linked to the server's node (else the first) is picked unless one already is.

@@ -56,7 +56,7 @@ const toFormValues = (settings: PanelSettings): PanelSettingsFormValues => ({
 });
 
 /** /admin/settings: product name, language, 2FA requirement, mail, reCAPTCHA and users' own allocations. */
-export function SettingsPage() {
+export function AdminSettingsPage() {
   const { t } = useTranslation('admin');
   const settings = useQuery(panelSettingsQueryOptions());
   return (

@@ -1,3 +1,3 @@
 /** Where the users section's flashes show. */
-export const usersFlashKey = 'admin:users';
+export const adminUsersFlashKey = 'admin:users';
 export const userFlashKey = 'admin:user';

@@ -24,7 +24,7 @@ import {
   userQueryOptions,
   useUpdateUser,
 } from '@/features/admin-users/api/users';
-import { userFlashKey, usersFlashKey } from '@/features/admin-users/components/admin-users-flash-keys';
+import { adminUsersFlashKey, userFlashKey } from '@/features/admin-users/components/admin-users-flash-keys';
 import { UserFormFields } from '@/features/admin-users/components/user-form-fields';
 import { errorToMessage } from '@/lib/api-client';
 import { showSaveError } from '@/lib/api-field-errors';
@@ -150,9 +150,9 @@ function DeleteUser({ user }: { user: AdminUser }) {
   const handleConfirm = async () => {
     try {
       await remove.mutateAsync(user.id);
-      flashActions().clearFlashes(usersFlashKey);
+      flashActions().clearFlashes(adminUsersFlashKey);
       flashActions().addFlash({
-        key: usersFlashKey,
+        key: adminUsersFlashKey,
         type: 'success',
         message: t('users.deleted', { username: user.username }),
       });

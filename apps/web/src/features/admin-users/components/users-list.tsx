@@ -10,7 +10,7 @@ import { Input } from '@/components/ui/input';
 import { Pagination } from '@/components/ui/pagination';
 import { SpinnerBlock } from '@/components/ui/spinner';
 import { type AdminUser, type UserSearchField, usersQueryOptions } from '@/features/admin-users/api/users';
-import { usersFlashKey } from '@/features/admin-users/components/admin-users-flash-keys';
+import { adminUsersFlashKey } from '@/features/admin-users/components/admin-users-flash-keys';
 import { CreateUserModal } from '@/features/admin-users/components/create-user-modal';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { usePageParam } from '@/hooks/use-page-param';
@@ -35,7 +35,7 @@ export function UsersList() {
   const users = useQuery(usersQueryOptions({ page, search: debounced.trim(), searchField }));
 
   useEffect(() => {
-    if (users.error) flashActions().clearAndAddHttpError({ key: usersFlashKey, error: users.error });
+    if (users.error) flashActions().clearAndAddHttpError({ key: adminUsersFlashKey, error: users.error });
   }, [users.error]);
 
   const columns: AdminColumn<AdminUser>[] = [
@@ -84,7 +84,7 @@ export function UsersList() {
     <AdminPage
       title={t('users.title')}
       description={t('users.description')}
-      flashKey={usersFlashKey}
+      flashKey={adminUsersFlashKey}
       actions={<Button onClick={() => setCreating(true)}>{t('users.create')}</Button>}
     >
       <search className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-end">

@@ -11,7 +11,7 @@ import { permissionCatalogueQueryOptions } from '@/features/subusers/api/permiss
 import { type Subuser, subusersQueryOptions, useDeleteSubuser } from '@/features/subusers/api/subusers';
 import { SubuserModal } from '@/features/subusers/components/subuser-modal';
 import { SubuserRow } from '@/features/subusers/components/subuser-row';
-import { usersFlashKey } from '@/features/subusers/components/subusers-flash-keys';
+import { subusersFlashKey } from '@/features/subusers/components/subusers-flash-keys';
 import { flashActions } from '@/stores/flash-store';
 import { useUserStore } from '@/stores/user-store';
 
@@ -40,7 +40,7 @@ export function UsersPage() {
 
   const loadError = subusers.error ?? catalogue.error;
   useEffect(() => {
-    if (loadError) flashActions().clearAndAddHttpError({ key: usersFlashKey, error: loadError });
+    if (loadError) flashActions().clearAndAddHttpError({ key: subusersFlashKey, error: loadError });
   }, [loadError]);
 
   if (!subusers.data || !catalogue.data) return loadError ? null : <SpinnerBlock />;
@@ -54,11 +54,11 @@ export function UsersPage() {
 
   const handleConfirmDelete = async () => {
     if (!deleting) return;
-    flashActions().clearFlashes(usersFlashKey);
+    flashActions().clearFlashes(subusersFlashKey);
     try {
       await remove.mutateAsync(deleting.uuid);
     } catch (error) {
-      flashActions().clearAndAddHttpError({ key: usersFlashKey, error });
+      flashActions().clearAndAddHttpError({ key: subusersFlashKey, error });
     }
     setConfirming(false);
   };
