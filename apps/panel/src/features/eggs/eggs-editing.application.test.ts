@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { User } from '@aerie/panel/features/users/user';
 import {
   accessDeniedJson,
   applicationRequest,
@@ -11,7 +12,6 @@ import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser } from '@aerie/panel/test/factories';
 import { createTestNode, createTestServer } from '@aerie/panel/test/server-factories';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { User } from '../users/user';
 import { importEgg } from './import-egg';
 import { parseEggExportText } from './ptdl/parse-egg-export';
 

@@ -1,5 +1,6 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import { renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
+import type { User } from '@aerie/panel/features/users/user';
 import { parsePage } from '@aerie/panel/http/application/list-query';
 import {
   parseIncludes,
@@ -13,7 +14,6 @@ import { idParam, validateBody, validateRouteBody } from '@aerie/panel/http/vali
 import { eggUpdateBodySchema, eggVariableBodySchema, nestBodySchema } from '@aerie/shared/eggs/egg-bodies';
 import { eggImportFileBodySchema, isEggImportFileBody } from '@aerie/shared/eggs/egg-import-bodies';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { User } from '../users/user';
 import { eggTransformer, eggVariableTransformer } from './egg.transformer';
 import { buildEggExport, eggExportFileName, phpPrettyJson } from './egg-export';
 import { findEggInNest, findEggVariable, findNest, listEggsOfNests, listNests } from './eggs.repository';

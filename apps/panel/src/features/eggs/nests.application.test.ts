@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toWireDate } from '@aerie/panel/db/dialect';
+import type { User } from '@aerie/panel/features/users/user';
 import {
   accessDeniedJson,
   applicationRequest,
@@ -10,7 +11,6 @@ import {
 } from '@aerie/panel/test/application-api';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { User } from '../users/user';
 import { importEgg } from './import-egg';
 import { parseEggExportText } from './ptdl/parse-egg-export';
 import { pelicanYamlEgg } from './ptdl/pelican-egg.test-fixture';

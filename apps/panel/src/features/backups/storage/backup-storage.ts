@@ -1,7 +1,7 @@
 import type { DaemonNode } from '@aerie/panel/daemon-client/daemon-client';
+import type { BackupRecord } from '@aerie/panel/features/backups/backup-record';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import type { BackupAdapter } from '@aerie/shared/backups/backups-bodies';
-import type { BackupRecord } from '../backup-record';
 
 /** The backup an adapter works on, and where: its server and that server's node. */
 export interface BackupLocation {

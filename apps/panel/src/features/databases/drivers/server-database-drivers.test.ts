@@ -1,5 +1,3 @@
-import { closedPort } from '@aerie/panel/test/closed-port';
-import { describe, expect, it } from 'vitest';
 import {
   adminQuery,
   connectAs,
@@ -8,7 +6,9 @@ import {
   randomPart,
   skipWithoutHosts,
   testHostUrls,
-} from '../testing-hosts';
+} from '@aerie/panel/features/databases/testing-hosts';
+import { closedPort } from '@aerie/panel/test/closed-port';
+import { describe, expect, it } from 'vitest';
 import {
   checkDatabaseName,
   checkRemote,
