@@ -1,5 +1,6 @@
 import { createAccountFeature } from '@aerie/panel/features/account/account.feature';
 import { createActivityFeature } from '@aerie/panel/features/activity/activity.feature';
+import { createAdminServersFeature } from '@aerie/panel/features/admin-servers/admin-servers.feature';
 import { createApiKeysFeature } from '@aerie/panel/features/api-keys/api-keys.feature';
 import { createAuthFeature } from '@aerie/panel/features/auth/auth.feature';
 import { createBackupsFeature } from '@aerie/panel/features/backups/backups.feature';
@@ -30,18 +31,20 @@ export type AppContext = Infrastructure & ReturnType<typeof createFeatures>;
 function createFeatures(infrastructure: Infrastructure) {
   const activity = createActivityFeature(infrastructure);
   const servers = createServersFeature(infrastructure);
+  const adminServers = createAdminServersFeature(infrastructure);
   const auth = createAuthFeature(infrastructure, servers, activity);
   const sshKeys = createSshKeysFeature(infrastructure, activity);
-  const backups = createBackupsFeature(infrastructure, { ...activity, ...servers });
+  const backups = createBackupsFeature(infrastructure, { ...activity, ...adminServers });
   return {
     ...activity,
     ...servers,
+    ...adminServers,
     ...auth,
     ...createAccountFeature(infrastructure, auth, servers, activity),
     ...createApiKeysFeature(infrastructure, activity),
     ...createPanelSettingsFeature(infrastructure),
     ...createLocationsFeature(infrastructure),
-    ...createDatabasesFeature(infrastructure, { ...activity, ...servers }),
+    ...createDatabasesFeature(infrastructure, { ...activity, ...adminServers }),
     ...createOverviewFeature(infrastructure),
     ...createUsersFeature(infrastructure),
     ...createNodesFeature(infrastructure),

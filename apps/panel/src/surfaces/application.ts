@@ -1,4 +1,5 @@
 import type { AppContext } from '@aerie/panel/app-context';
+import { serverRoutes } from '@aerie/panel/features/admin-servers/admin-servers.application-routes';
 import { applicationKeyRoutes } from '@aerie/panel/features/api-keys/application-keys.application-routes';
 import { assertResourceAccess } from '@aerie/panel/features/auth/application-api-auth';
 import { assertTwoFactorSatisfied, identifyClient } from '@aerie/panel/features/auth/client-api-auth';
@@ -9,7 +10,6 @@ import { locationRoutes } from '@aerie/panel/features/locations/locations.applic
 import { nodeRoutes } from '@aerie/panel/features/nodes/nodes.application-routes';
 import { overviewRoutes } from '@aerie/panel/features/overview/overview.application-routes';
 import { panelSettingsRoutes } from '@aerie/panel/features/panel-settings/panel-settings.application-routes';
-import { serverRoutes } from '@aerie/panel/features/servers/servers.application-routes';
 import { userRoutes } from '@aerie/panel/features/users/users.application-routes';
 import { forbidden } from '@aerie/panel/http/errors';
 import { perUserRateLimit } from '@aerie/panel/http/per-user-rate-limit';

@@ -1,5 +1,5 @@
 import type { ActivityLog } from '@aerie/panel/features/activity/activity-log';
-import type { ServerManagementService } from '@aerie/panel/features/servers/server-management.service';
+import type { ServerManagementService } from '@aerie/panel/features/admin-servers/server-management.service';
 import type { Infrastructure } from '@aerie/panel/infrastructure';
 import { BackupPruner } from './backup-pruner';
 import { BackupsService } from './backups.service';

@@ -1,6 +1,6 @@
 import type { Db } from '@aerie/panel/db/database';
 import { toWireDate } from '@aerie/panel/db/dialect';
-import { serversOf } from '@aerie/panel/features/servers/servers-relation';
+import { serversOf } from '@aerie/panel/features/admin-servers/servers-relation';
 import { groupBy, type Transformer } from '@aerie/panel/http/application/transformer';
 import {
   type Egg,

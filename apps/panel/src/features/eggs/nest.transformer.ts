@@ -1,5 +1,5 @@
 import { toWireDate } from '@aerie/panel/db/dialect';
-import { serversOf } from '@aerie/panel/features/servers/servers-relation';
+import { serversOf } from '@aerie/panel/features/admin-servers/servers-relation';
 import { groupBy, type Transformer } from '@aerie/panel/http/application/transformer';
 import { eggTransformer } from './egg.transformer';
 import { listEggsOfNests, type Nest } from './eggs.repository';

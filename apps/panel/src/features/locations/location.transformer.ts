@@ -1,8 +1,8 @@
 import { toWireDate } from '@aerie/panel/db/dialect';
+import { loadAdminServers } from '@aerie/panel/features/admin-servers/admin-server';
+import { serverTransformer } from '@aerie/panel/features/admin-servers/server.transformer';
 import { nodeTransformer } from '@aerie/panel/features/nodes/node.transformer';
 import { findNodesInLocations } from '@aerie/panel/features/nodes/nodes.repository';
-import { loadAdminServers } from '@aerie/panel/features/servers/admin-server';
-import { serverTransformer } from '@aerie/panel/features/servers/server.transformer';
 import { groupBy, type Transformer } from '@aerie/panel/http/application/transformer';
 import type { Location } from './location';
 

@@ -1,5 +1,5 @@
-import { loadAdminServers } from '@aerie/panel/features/servers/admin-server';
-import { serverTransformer } from '@aerie/panel/features/servers/server.transformer';
+import { loadAdminServers } from '@aerie/panel/features/admin-servers/admin-server';
+import { serverTransformer } from '@aerie/panel/features/admin-servers/server.transformer';
 import type { Transformer } from '@aerie/panel/http/application/transformer';
 import type { ApplicationAllocation } from './allocations.repository';
 import { nodeTransformer } from './node.transformer';

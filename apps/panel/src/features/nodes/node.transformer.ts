@@ -1,7 +1,7 @@
 import { toWireDate } from '@aerie/panel/db/dialect';
+import { serversOf } from '@aerie/panel/features/admin-servers/servers-relation';
 import { locationTransformer } from '@aerie/panel/features/locations/location.transformer';
 import { findLocations } from '@aerie/panel/features/locations/locations.repository';
-import { serversOf } from '@aerie/panel/features/servers/servers-relation';
 import { groupBy, type Transformer } from '@aerie/panel/http/application/transformer';
 import { allocationTransformer } from './allocation.transformer';
 import { allocationsOfNodes } from './allocations.repository';

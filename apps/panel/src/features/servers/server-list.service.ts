@@ -6,7 +6,7 @@ import type { User } from '@aerie/panel/features/users/user';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { ServerListQuery } from './server-list.query';
 import { type ServerRecord, serverRecordColumns, toServerRecord } from './server-record';
-import { parsePermissions } from './servers.repository';
+import { parsePermissions } from './stored-permissions';
 
 type ServersEb = ExpressionBuilder<Database, 'servers'>;
 

@@ -2,7 +2,8 @@ import type { Db } from '@aerie/panel/db/database';
 import { readBool, readDate } from '@aerie/panel/db/dialect';
 import { type NodeRecord, toNodeRecord } from '@aerie/panel/features/nodes/node-record';
 import type { ServerRecord } from './server-record';
-import { parsePermissions, transferringServerIds } from './servers.repository';
+import { transferringServerIds } from './servers.repository';
+import { parsePermissions } from './stored-permissions';
 
 export interface AllocationRecord {
   id: number;

@@ -2,7 +2,6 @@ import { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import type { Infrastructure } from '@aerie/panel/infrastructure';
 import { AccessRevocation } from './access-revocation';
 import { PowerService } from './power.service';
-import { ServerManagementService } from './server-management.service';
 import { ServerResourcesService } from './server-resources.service';
 
 /**
@@ -20,8 +19,6 @@ export function createServersFeature(infrastructure: Infrastructure) {
   return {
     serverResources: new ServerResourcesService(daemon, clock),
     power: new PowerService(daemon),
-    /** The Application API's server verbs: create, deploy, build, startup, suspension, reinstall, delete. */
-    serverManagement: new ServerManagementService({ db, daemon, clock, log }),
     /** Tells the daemons to end a user's live access. */
     revocation: new AccessRevocation({
       db,

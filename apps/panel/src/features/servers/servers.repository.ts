@@ -1,6 +1,7 @@
 import type { Db } from '@aerie/panel/db/database';
 import { type NodeRecord, toNodeRecord } from '@aerie/panel/features/nodes/node-record';
 import { type ServerRecord, serverRecordColumns, toServerRecord } from './server-record';
+import { parsePermissions } from './stored-permissions';
 
 /**
  * The server named in a URL: exactly 8 characters is the short identifier, anything else the full uuid
@@ -47,14 +48,4 @@ export async function transferringServerIds(db: Db, serverIds: readonly number[]
     .where('successful', 'is', null)
     .execute();
   return new Set(rows.map((row) => row.server_id));
-}
-
-/** Stored permission lists are returned as stored; a damaged value counts as no permission. */
-export function parsePermissions(text: string): string[] {
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
-  } catch {
-    return [];
-  }
 }

@@ -2,7 +2,7 @@ import type { Db } from '@aerie/panel/db/database';
 import { readBool, readDate } from '@aerie/panel/db/dialect';
 import type { Tx } from '@aerie/panel/db/transaction';
 import type { SubuserRecord } from '@aerie/panel/features/servers/server-relations';
-import { parsePermissions } from '@aerie/panel/features/servers/servers.repository';
+import { parsePermissions } from '@aerie/panel/features/servers/stored-permissions';
 
 /** SQL of the Users page: a server's subusers with their accounts. */
 

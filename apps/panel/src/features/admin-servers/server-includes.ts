@@ -8,11 +8,11 @@ import { allocationTransformer } from '@aerie/panel/features/nodes/allocation.tr
 import { toApplicationAllocation } from '@aerie/panel/features/nodes/allocations.repository';
 import { nodeTransformer } from '@aerie/panel/features/nodes/node.transformer';
 import { findNodes } from '@aerie/panel/features/nodes/nodes.repository';
+import { parsePermissions } from '@aerie/panel/features/servers/stored-permissions';
 import { userTransformer } from '@aerie/panel/features/users/user.transformer';
 import { findUsers } from '@aerie/panel/features/users/users.repository';
 import { groupBy, type Relation, type Transformer } from '@aerie/panel/http/application/transformer';
 import type { AdminServer } from './admin-server';
-import { parsePermissions } from './servers.repository';
 
 /** A to-one relation found by id: one query for all parents. */
 export function byId<T, R extends { id: number }>(

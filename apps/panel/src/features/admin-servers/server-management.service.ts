@@ -9,6 +9,7 @@ import { listEggVariables } from '@aerie/panel/features/eggs/eggs.repository';
 import { committedOn, fits, lockNode } from '@aerie/panel/features/nodes/node-capacity';
 import { toNodeRecord } from '@aerie/panel/features/nodes/node-record';
 import { findViableNodes } from '@aerie/panel/features/nodes/nodes.repository';
+import { storeVariables, validateEnvironment } from '@aerie/panel/features/servers/server-variables';
 import { displayError, HttpError, notFound } from '@aerie/panel/http/errors';
 import { fieldRuleFailed } from '@aerie/panel/http/validate';
 import type { Log } from '@aerie/panel/logging/log';
@@ -21,7 +22,6 @@ import {
 } from '@aerie/shared/servers/server-application-bodies';
 import { type AdminServer, findAdminServer } from './admin-server';
 import { type DeploySpec, pickAllocation } from './server-deployment';
-import { storeVariables, validateEnvironment } from './server-variables';
 
 /** What a feature removes of a server about to be deleted, given the server and its node. */
 export type ServerDeletionStep = (
