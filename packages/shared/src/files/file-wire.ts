@@ -122,3 +122,31 @@ export const fileMessages = {
   /** 413 PostTooLargeException of POST …/files/write. */
   writeTooLarge: 'The file contents may not be larger than 100 MiB.',
 } as const;
+
+/** The client API's `POST …/files/pull` (Pterodactyl's PullFileRequest). */
+export interface PullFileBody {
+  url: string;
+  directory?: string | null;
+  filename?: string | null;
+  use_header?: boolean;
+  foreground?: boolean;
+}
+
+/** Wings' `POST /api/servers/{uuid}/files/pull` body (`directory` is its deprecated name for `root`). */
+export interface DaemonPullFileBody {
+  url: string;
+  root: string;
+  file_name?: string;
+  use_header?: boolean;
+  foreground?: boolean;
+}
+
+/** Wings' answer to a background pull (202). */
+export interface DaemonPullStarted {
+  identifier: string;
+}
+
+/** Wings' `GET …/files/pull`: the downloads under way, progress from 0 to 1. */
+export interface DaemonPullList {
+  downloads: { identifier: string; progress: number }[];
+}

@@ -2,7 +2,7 @@ import type { Db } from '@aerie/panel/db/database';
 import { isDiskFull } from '@aerie/panel/db/disk-full';
 import { insertReturningId } from '@aerie/panel/db/insert-id';
 import type { Tx } from '@aerie/panel/db/transaction';
-import type { ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
+import type { ServerAccess } from '@aerie/panel/features/servers/server-access';
 import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import type { ActivityEvent } from '@aerie/shared/activity/activity-events';
 

@@ -1,5 +1,5 @@
 import type { Db } from '@aerie/panel/db/database';
-import type { ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
+import type { ServerAccess } from '@aerie/panel/features/servers/server-access';
 import { type ActivityRecord, listActivity } from './activity.repository';
 import type { ActivityListQuery } from './activity-list.query';
 

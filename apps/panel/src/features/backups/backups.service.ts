@@ -6,7 +6,7 @@ import type { Db } from '@aerie/panel/db/database';
 import type { Tx } from '@aerie/panel/db/transaction';
 import { type ActivityLog, unattendedActivity } from '@aerie/panel/features/activity/activity-log';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
-import type { ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
+import type { ServerAccess } from '@aerie/panel/features/servers/server-access';
 import { badRequest, HttpError, notFound } from '@aerie/panel/http/errors';
 import type { Log } from '@aerie/panel/logging/log';
 import { type BackupAdapter, defaultBackupName } from '@aerie/shared/backups/backups-bodies';

@@ -5,7 +5,7 @@ import { isUniqueViolation } from '@aerie/panel/db/dialect';
 import { insertReturningId } from '@aerie/panel/db/insert-id';
 import type { Tx } from '@aerie/panel/db/transaction';
 import type { ActivityLog } from '@aerie/panel/features/activity/activity-log';
-import type { ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
+import type { ServerAccess } from '@aerie/panel/features/servers/server-access';
 import { HttpError, notFound } from '@aerie/panel/http/errors';
 import type { Log } from '@aerie/panel/logging/log';
 import { serverDatabaseLimits, serverDatabaseMessages } from '@aerie/shared/databases/databases-bodies';

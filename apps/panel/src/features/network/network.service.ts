@@ -7,7 +7,7 @@ import type { Tx } from '@aerie/panel/db/transaction';
 import { type ActivityLog, serverActivity } from '@aerie/panel/features/activity/activity-log';
 import type { PanelSettings } from '@aerie/panel/features/panel-settings/panel-settings';
 import { syncServerQuietly } from '@aerie/panel/features/servers/daemon-sync';
-import type { ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
+import type { ServerAccess } from '@aerie/panel/features/servers/server-access';
 import type { AllocationRecord } from '@aerie/panel/features/servers/server-relations';
 import { displayError, HttpError, notFound } from '@aerie/panel/http/errors';
 import type { Log } from '@aerie/panel/logging/log';

@@ -1,7 +1,7 @@
 import type { Db } from '@aerie/panel/db/database';
 import type { Tx } from '@aerie/panel/db/transaction';
 import { type ActivityLog, serverActivity } from '@aerie/panel/features/activity/activity-log';
-import type { ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
+import type { ServerAccess } from '@aerie/panel/features/servers/server-access';
 import { displayError } from '@aerie/panel/http/errors';
 import type { ScheduleBody } from '@aerie/shared/schedules/schedules-bodies';
 import { scheduleMessages } from '@aerie/shared/schedules/schedules-messages';

@@ -3,7 +3,7 @@ import { daemonHttpError } from '@aerie/panel/daemon-client/daemon-http-error';
 import type { Db } from '@aerie/panel/db/database';
 import { type ActivityLog, serverActivity } from '@aerie/panel/features/activity/activity-log';
 import { syncServerQuietly } from '@aerie/panel/features/servers/daemon-sync';
-import type { ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
+import type { ServerAccess } from '@aerie/panel/features/servers/server-access';
 import { eggDockerImages } from '@aerie/panel/features/servers/server-egg-images';
 import { badRequest } from '@aerie/panel/http/errors';
 import { fieldRuleFailed } from '@aerie/panel/http/validate';

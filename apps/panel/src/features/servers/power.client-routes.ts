@@ -5,7 +5,8 @@ import { requiredString, rule } from '@aerie/shared/validation/rules';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type PowerSignal, powerPermission, powerSignals } from './power-signal';
-import { accessDenied, accessOf } from './server-access.hook';
+import { accessDenied } from './server-access';
+import { accessOf } from './server-access.hook';
 
 const powerBody = z.object({
   signal: requiredString().refine((value) => powerSignals.includes(value as PowerSignal), rule('in')),

@@ -1,13 +1,18 @@
 import type { Db } from '@aerie/panel/db/database';
-import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import type { User } from '@aerie/panel/features/users/user';
-import { forbidden, type HttpError, notFound } from '@aerie/panel/http/errors';
-import { originOf, type RequestOrigin } from '@aerie/panel/http/request-origin';
+import { type HttpError, notFound } from '@aerie/panel/http/errors';
+import { originOf } from '@aerie/panel/http/request-origin';
 import { hasPermission } from '@aerie/shared/permissions/can';
 import type { Permission } from '@aerie/shared/permissions/permissions';
 import { serverMessages } from '@aerie/shared/servers/server-messages';
 import type { FastifyRequest } from 'fastify';
-import { effectivePermissions, isSuspended, serverStateConflict } from './server-access';
+import {
+  accessDenied,
+  effectivePermissions,
+  isSuspended,
+  type ServerAccess,
+  serverStateConflict,
+} from './server-access';
 import type { ServerRecord } from './server-record';
 import {
   findNodeById,
@@ -15,19 +20,6 @@ import {
   subuserPermissionsOf,
   transferringServerIds,
 } from './servers.repository';
-
-/** The server a route under /api/client/servers/{server} works on, with the caller's standing on it. */
-export interface ServerAccess {
-  server: ServerRecord;
-  node: NodeRecord;
-  user: User;
-  isOwner: boolean;
-  isTransferring: boolean;
-  /** Effective permissions (§5): `*` for owners and root admins, the stored list for subusers. */
-  permissions: string[];
-  /** Where the request came from, for the activity log. */
-  origin: RequestOrigin;
-}
 
 /**
  * Which routes still work while the server is in a conflict state (409 otherwise):
@@ -56,8 +48,6 @@ declare module 'fastify' {
     serverChild: unknown;
   }
 }
-
-export const accessDenied = () => forbidden(serverMessages.unauthorized);
 
 /**
  * The one check every server route goes through, in the reference's order: the server exists (404), the caller

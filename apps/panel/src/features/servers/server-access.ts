@@ -1,8 +1,23 @@
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
-import { HttpError } from '@aerie/panel/http/errors';
+import type { User } from '@aerie/panel/features/users/user';
+import { forbidden, HttpError } from '@aerie/panel/http/errors';
+import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import { ownerPermissions, rootAdminPermissions } from '@aerie/shared/permissions/permissions';
 import { serverMessages } from '@aerie/shared/servers/server-messages';
 import type { ServerRecord } from './server-record';
+
+/** The server a route under /api/client/servers/{server} works on, with the caller's standing on it. */
+export interface ServerAccess {
+  server: ServerRecord;
+  node: NodeRecord;
+  user: User;
+  isOwner: boolean;
+  isTransferring: boolean;
+  /** Effective permissions (§5): `*` for owners and root admins, the stored list for subusers. */
+  permissions: string[];
+  /** Where the request came from, for the activity log. */
+  origin: RequestOrigin;
+}
 
 /**
  * Effective permissions of a user on a server (Pterodactyl's GetUserPermissionsService): a root admin gets the
@@ -43,3 +58,5 @@ export function serverStateConflict(state: ServerState): HttpError | null {
   if (isTransferring) return conflict(serverMessages.transferring);
   return null;
 }
+
+export const accessDenied = () => forbidden(serverMessages.unauthorized);

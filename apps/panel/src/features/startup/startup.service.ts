@@ -3,7 +3,7 @@ import type { Db } from '@aerie/panel/db/database';
 import { type ActivityLog, serverActivity } from '@aerie/panel/features/activity/activity-log';
 import { syncServerQuietly } from '@aerie/panel/features/servers/daemon-sync';
 import { buildInvocation } from '@aerie/panel/features/servers/invocation';
-import type { ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
+import type { ServerAccess } from '@aerie/panel/features/servers/server-access';
 import { eggDockerImages } from '@aerie/panel/features/servers/server-egg-images';
 import { badRequest, validationFailed } from '@aerie/panel/http/errors';
 import type { Log } from '@aerie/panel/logging/log';

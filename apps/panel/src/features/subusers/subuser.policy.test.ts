@@ -1,4 +1,4 @@
-import type { ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
+import type { ServerAccess } from '@aerie/panel/features/servers/server-access';
 import { requestedPermissions } from '@aerie/shared/permissions/requested-permissions';
 import { describe, expect, it } from 'vitest';
 import { assertCanGrant } from './subuser.policy';

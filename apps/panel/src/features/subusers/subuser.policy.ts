@@ -1,4 +1,4 @@
-import { accessDenied, type ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
+import { accessDenied, type ServerAccess } from '@aerie/panel/features/servers/server-access';
 import { HttpError } from '@aerie/panel/http/errors';
 import { hasPermission } from '@aerie/shared/permissions/can';
 import { isPermission, WEBSOCKET_CONNECT } from '@aerie/shared/permissions/permissions';

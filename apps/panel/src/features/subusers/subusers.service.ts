@@ -3,7 +3,7 @@ import { isUniqueViolation } from '@aerie/panel/db/dialect';
 import type { ActivityLog } from '@aerie/panel/features/activity/activity-log';
 import { serverActivity } from '@aerie/panel/features/activity/activity-log';
 import type { AccessRevocation } from '@aerie/panel/features/servers/access-revocation';
-import { accessDenied, type ServerAccess } from '@aerie/panel/features/servers/server-access.hook';
+import { accessDenied, type ServerAccess } from '@aerie/panel/features/servers/server-access';
 import type { User } from '@aerie/panel/features/users/user';
 import { findUserByEmail, normaliseLogin } from '@aerie/panel/features/users/users.repository';
 import { HttpError, notFound } from '@aerie/panel/http/errors';
