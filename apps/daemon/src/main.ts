@@ -8,6 +8,7 @@ import { buildDaemonApp, type DaemonAppOptions } from './http/app';
 import { signedFileRoutes } from './http/signed-file-routes';
 import { PanelClient } from './panel-client/panel-client';
 import { watchSupervisor } from './parent-watch';
+import { RemotePulls } from './pull/remote-pulls';
 import { loadRuntimeDriver } from './runtime/driver-loader';
 import { ProcessDriver } from './runtime/process/process-driver';
 import { ServerManager } from './server/server-manager';
@@ -77,6 +78,7 @@ export async function runDaemon(
     config,
     manager,
     backups,
+    pulls: new RemotePulls(config.pull),
     logger: { level: config.logLevel },
     ...files,
     ...hooks,

@@ -57,6 +57,7 @@ describe('DAEMON_CONFIG: the node configuration document', () => {
       uploadLimitMb: 256,
       runtime: 'process',
       gameNetworkAllow: [],
+      pull: { allow: [], maxBytes: 10 * 1024 ** 3, timeoutMs: 12 * 3600_000, idleTimeoutMs: 60_000 },
       logLevel: 'info',
     });
   });

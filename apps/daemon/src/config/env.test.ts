@@ -19,6 +19,7 @@ describe('loadDaemonConfig', () => {
       uploadLimitMb: 100,
       runtime: 'process',
       gameNetworkAllow: [],
+      pull: { allow: [], maxBytes: 10 * 1024 ** 3, timeoutMs: 12 * 3600_000, idleTimeoutMs: 60_000 },
       logLevel: 'info',
     });
     expect(loadDaemonConfig({ ...token, DATA_DIR: '/srv/aerie' }).dataDirectory).toBe('/srv/aerie/daemon');
@@ -72,5 +73,25 @@ describe('loadDaemonConfig', () => {
     expect(message).toContain('DAEMON_UPLOAD_LIMIT_MB: must be a whole number of MiB, at least 1 (got "0")');
     expect(message).toContain('DAEMON_PORT: must be a whole number between 0 and 65535 (got "99999")');
     expect(message).toContain('DAEMON_SFTP_PORT: must be a whole number between 0 and 65535 (got "-1")');
+  });
+
+  it('reads the remote pull settings (DAEMON_PULL_*), refusing what is not a network or a number', () => {
+    const { pull } = loadDaemonConfig({
+      ...token,
+      DAEMON_PULL_ALLOW: '127.0.0.1/32, fd00::/8',
+      DAEMON_PULL_MAX_MB: '0',
+      DAEMON_PULL_TIMEOUT_SECONDS: '600',
+      DAEMON_PULL_IDLE_TIMEOUT_SECONDS: '5',
+    });
+    expect(pull.allow.map(([network, bits]) => `${network.toString()}/${bits}`)).toEqual([
+      '127.0.0.1/32',
+      'fd00::/8',
+    ]);
+    expect(pull).toMatchObject({ maxBytes: 0, timeoutMs: 600_000, idleTimeoutMs: 5000 });
+    expect(() =>
+      loadDaemonConfig({ ...token, DAEMON_PULL_ALLOW: 'intranet', DAEMON_PULL_IDLE_TIMEOUT_SECONDS: '0' }),
+    ).toThrow(
+      /DAEMON_PULL_ALLOW: "intranet" is not an IP address or network[\s\S]*DAEMON_PULL_IDLE_TIMEOUT_SECONDS: must be a whole number of seconds, at least 1/,
+    );
   });
 });

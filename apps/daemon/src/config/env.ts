@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { parseAllowedNetworks } from '@aerie/daemon/pull/pull-destinations';
+import { defaultPullSettings, type PullSettings } from '@aerie/daemon/pull/pull-settings';
 import {
   type AllowedDestination,
   parseAllowedDestinations,
@@ -21,6 +23,16 @@ const httpUrl = z
     message: 'must be an http:// or https:// URL such as http://127.0.0.1:8080',
   })
   .transform((value) => value.replace(/\/+$/, ''));
+
+/** A whole number setting of `unit`, at least `min`, up to 7 digits. */
+const wholeNumber = (unit: string, fallback: string, min: number) =>
+  z
+    .string()
+    .trim()
+    .default(fallback)
+    .pipe(z.string().regex(/^\d{1,7}$/, `must be a whole number of ${unit}, at least ${min}`))
+    .transform(Number)
+    .pipe(z.number().min(min, `must be a whole number of ${unit}, at least ${min}`));
 
 const schema = z.object({
   DAEMON_HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -64,6 +76,24 @@ const schema = z.object({
         return z.NEVER;
       }
     }),
+  DAEMON_PULL_ALLOW: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      try {
+        return parseAllowedNetworks(value);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  DAEMON_PULL_MAX_MB: wholeNumber('MiB', String(defaultPullSettings().maxBytes / 1024 / 1024), 0),
+  DAEMON_PULL_TIMEOUT_SECONDS: wholeNumber('seconds', String(defaultPullSettings().timeoutMs / 1000), 1),
+  DAEMON_PULL_IDLE_TIMEOUT_SECONDS: wholeNumber(
+    'seconds',
+    String(defaultPullSettings().idleTimeoutMs / 1000),
+    1,
+  ),
   RUNTIME: z
     .enum(['process', 'process-unsafe', 'docker'], { error: 'must be process, process-unsafe or docker' })
     .default('process'),
@@ -96,6 +126,8 @@ export interface DaemonConfig {
   runtime: 'process' | 'process-unsafe' | 'docker';
   /** What game servers may reach besides the internet: the host's or private addresses an admin opened. */
   gameNetworkAllow: AllowedDestination[];
+  /** Remote pulls: networks opened to them (DAEMON_PULL_ALLOW), size and time bounds. */
+  pull: PullSettings;
   logLevel: z.output<typeof schema>['LOG_LEVEL'];
 }
 
@@ -142,6 +174,12 @@ export function loadDaemonConfig(env: Record<string, string | undefined> = proce
     uploadLimitMb: data.DAEMON_UPLOAD_LIMIT_MB,
     runtime: data.RUNTIME,
     gameNetworkAllow: data.DAEMON_GAME_NETWORK_ALLOW,
+    pull: {
+      allow: data.DAEMON_PULL_ALLOW,
+      maxBytes: data.DAEMON_PULL_MAX_MB * 1024 * 1024,
+      timeoutMs: data.DAEMON_PULL_TIMEOUT_SECONDS * 1000,
+      idleTimeoutMs: data.DAEMON_PULL_IDLE_TIMEOUT_SECONDS * 1000,
+    },
     logLevel: data.LOG_LEVEL,
   };
 }

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import { PassThrough, type Readable } from 'node:stream';
-import { type JobLeftovers, type ServerJobs, unjournaledJobs } from '@aerie/daemon/jobs/job-journal';
+import {
+  type JobKind,
+  type JobLeftovers,
+  type JournalEntry,
+  type ServerJobs,
+  unjournaledJobs,
+} from '@aerie/daemon/jobs/job-journal';
 import {
   DEFAULT_EXTRACT_LIMITS,
   type ExtractLimits,
@@ -151,9 +157,15 @@ export class ServerFilesystem {
    * The quota is reserved before writing: `used + reserved + (new − old) ≤ limit`, for a declared size at once and
    * for a stream of unknown size as it grows, so parallel writes together never pass the limit. The data goes to a
    * temporary file that replaces the target only when complete, so
-   * a refused or broken upload leaves the old file as it was.
+   * a refused or broken upload leaves the old file as it was. With `job` (a remote pull), the temporary name is a
+   * job journal's, so a daemon killed mid-write leaves nothing behind at its next boot.
    */
-  async writeFile(path: string, data: FileData, size?: number): Promise<FileEntry> {
+  async writeFile(
+    path: string,
+    data: FileData,
+    size?: number,
+    options: { job?: JobKind } = {},
+  ): Promise<FileEntry> {
     const components = pathComponents(path);
     if (components.length === 0) throw new FilesystemError('EISDIR');
     this.assertAllowed(components);
@@ -172,10 +184,15 @@ export class ServerFilesystem {
       // Held before the first byte: a declared size at once, a stream as it grows past the old file's size.
       const reservation = await this.quota.reserve(Math.max(0, (declared ?? 0) - oldSize));
       const tooMuch = () => new FilesystemError('EINVALID', 'More data was sent than announced.');
-      const temporary = `.aerie-upload-${randomUUID()}`;
+      let job: JournalEntry | undefined;
+      let temporary = `.aerie-upload-${randomUUID()}`;
       let file: FileHandle | undefined;
       let written: number;
       try {
+        if (options.job !== undefined) {
+          job = await this.jobs.begin(options.job, { directory: components.slice(0, -1), recursive: false });
+          temporary = job.prefix;
+        }
         file = await fs.open(directory.child(temporary), CREATE_FLAGS, 0o644);
         await this.jail.own(file);
         await file.chmod(existing === undefined ? 0o644 : existing.mode & 0o7777);
@@ -187,6 +204,7 @@ export class ServerFilesystem {
           (total) => reservation.ensure(total - oldSize),
         );
         await file.close();
+        await job?.checkpoint();
         await fs.rename(directory.child(temporary), directory.child(name));
       } catch (error) {
         reservation.release();
@@ -194,8 +212,10 @@ export class ServerFilesystem {
           await file.close().catch(() => undefined);
           await fs.unlink(directory.child(temporary)).catch(() => undefined);
         }
+        await job?.end();
         throw error;
       }
+      await job?.end();
       reservation.commit(written - oldSize);
       return describeEntry(directory, name, await fs.lstat(directory.child(name)));
     });

@@ -1,5 +1,6 @@
 import type { BackupService } from '@aerie/daemon/backups/backup-service';
 import { FilesystemError, isDiskFull } from '@aerie/daemon/fs/filesystem-error';
+import type { RemotePulls } from '@aerie/daemon/pull/remote-pulls';
 import type { ServerManager } from '@aerie/daemon/server/server-manager';
 import { systemInfo } from '@aerie/daemon/system/system-info';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
@@ -27,6 +28,8 @@ export interface DaemonAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** With it, the backup routes `POST …/backup`, `POST …/backup/:backup/restore`, `DELETE …/backup/:backup`. */
   backups?: BackupService;
+  /** The remote downloads (`…/files/pull`) with the node's DAEMON_PULL_* settings; the defaults without it. */
+  pulls?: RemotePulls;
   /** Bounds on connections and their time-outs; `defaultConnectionLimits()` for what is not given. */
   connectionLimits?: Partial<ConnectionLimits>;
   /**
@@ -114,7 +117,7 @@ export function buildDaemonApp(options: DaemonAppOptions): FastifyInstance {
     // Past the token check (a refusal ends the hooks): the panel's connection is never closed to make room.
     scope.addHook('onRequest', async (request) => proveConnection(request.raw.socket));
     scope.get('/api/system', () => systemInfo(config.dataDirectory));
-    await serverRoutes(scope, manager, options.backups);
+    await serverRoutes(scope, manager, options.backups, options.pulls);
     await options.registerProtected?.(scope, manager, config);
   });
   return app;

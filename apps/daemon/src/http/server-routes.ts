@@ -1,5 +1,8 @@
 import { backupRoutes } from '@aerie/daemon/backups/backup-routes';
 import type { BackupService } from '@aerie/daemon/backups/backup-service';
+import { pullRoutes } from '@aerie/daemon/pull/pull-routes';
+import { defaultPullSettings } from '@aerie/daemon/pull/pull-settings';
+import { RemotePulls } from '@aerie/daemon/pull/remote-pulls';
 import type { ManagedServer } from '@aerie/daemon/server/managed-server';
 import type { ServerManager } from '@aerie/daemon/server/server-manager';
 import type { DaemonCreateServerBody } from '@aerie/shared/daemon/remote-wire';
@@ -18,6 +21,7 @@ export async function serverRoutes(
   app: FastifyInstance,
   manager: ServerManager,
   backups?: BackupService,
+  pulls: RemotePulls = new RemotePulls(defaultPullSettings()),
 ): Promise<void> {
   app.get('/api/servers', async () => manager.list().map(presentServer));
 
@@ -52,6 +56,7 @@ export async function serverRoutes(
 
     await powerRoutes(scope);
     await fileRoutes(scope);
+    await pullRoutes(scope, pulls);
     if (backups) await backupRoutes(scope, backups);
   });
 }

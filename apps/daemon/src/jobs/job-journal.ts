@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /** The jobs that write into a server's files under temporary names. */
-export type JobKind = 'archive' | 'decompress' | 'restore';
+export type JobKind = 'archive' | 'decompress' | 'restore' | 'pull';
 
 /** Where a job's unfinished output lies: names starting with `prefix` in `directory` (and below it, if recursive). */
 export interface JobLeftovers {
@@ -38,12 +38,14 @@ export interface ServerJobs {
   begin(kind: JobKind, at: Omit<JobLeftovers, 'prefix'>): Promise<JournalEntry>;
 }
 
+const JOB_KINDS: readonly JobKind[] = ['archive', 'decompress', 'restore', 'pull'];
+
 /** The hidden names a job writes under until its output is whole. */
 export const TEMPORARY_PREFIX = '.aerie-partial-';
 
 const recordSchema = z.object({
   id: z.string().regex(/^[0-9a-f]{16}$/),
-  kind: z.enum(['archive', 'decompress', 'restore']),
+  kind: z.enum(['archive', 'decompress', 'restore', 'pull']),
   server: z.string().max(64),
   startedAt: z.string().max(64),
   leftovers: z.object({
@@ -66,8 +68,7 @@ export class JobJournal {
   constructor(directory: string, options: { pauseAt?: string | undefined } = {}) {
     this.#directory = directory;
     const pauseAt = options.pauseAt;
-    this.#pauseAt =
-      pauseAt === 'archive' || pauseAt === 'decompress' || pauseAt === 'restore' ? pauseAt : undefined;
+    this.#pauseAt = JOB_KINDS.find((kind) => kind === pauseAt);
   }
 
   /** The journal as one server's filesystem uses it. */

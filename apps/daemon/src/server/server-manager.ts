@@ -174,7 +174,12 @@ export class ServerManager {
 }
 
 function interruptedJobMessage(kind: JobKind, removed: number): string {
-  const what = { archive: 'An archive', decompress: 'An extraction', restore: 'A backup restore' }[kind];
+  const what = {
+    archive: 'An archive',
+    decompress: 'An extraction',
+    restore: 'A backup restore',
+    pull: 'A download from a URL',
+  }[kind];
   const files = removed === 1 ? '1 unfinished file was' : `${removed} unfinished files were`;
   return `${what} was interrupted when the daemon stopped; ${files} removed. Run it again.`;
 }
