@@ -4,6 +4,7 @@ import type {
   ChmodFilesBody,
   DaemonCreateDirectoryBody,
   DaemonFileStat,
+  DaemonPullFileBody,
   DeleteFilesBody,
   RenameFilesBody,
 } from '@aerie/shared/files/file-wire';
@@ -27,6 +28,9 @@ export const fileCallTimeoutsMs = {
   /** rename, copy, delete, create-directory, chmod: one file-system operation each, but a copy or a delete can be big. */
   change: 60_000,
   archive: 15 * 60_000,
+  /** A background pull answers once its destination is checked; a foreground one once the file is whole. */
+  pull: 60_000,
+  pullForeground: 15 * 60_000,
 } as const;
 
 /** Wings' `/api/servers/{uuid}/files/*` for one server. */
@@ -109,6 +113,14 @@ export class DaemonServerFiles {
 
   async decompress(body: { root: string; file: string }): Promise<void> {
     await this.#json('POST', this.#path('decompress'), body, 'archive');
+  }
+
+  /**
+   * `POST …/files/pull`: the daemon checks the destination and downloads (in the background unless `foreground`,
+   * then it answers once the file is whole).
+   */
+  async pull(body: DaemonPullFileBody): Promise<void> {
+    await this.#json('POST', this.#path('pull'), body, body.foreground ? 'pullForeground' : 'pull');
   }
 
   #path(action: string, query?: Record<string, string>): string {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { LaravelRule } from '../validation/laravel-messages';
-import { nullableString, requiredArray, requiredNumeric, requiredString } from '../validation/rules';
+import { nullableString, requiredArray, requiredNumeric, requiredString, rule } from '../validation/rules';
 
 /**
  * Server-side rules of the files API inputs (pterodactyl-client-api.md §7.2 "Files"), read after
@@ -59,4 +59,35 @@ export const chmodFilesBodySchema = z.object({
       z.object({ file: requiredString(), mode: requiredNumeric() }),
     ),
   ),
+});
+
+/** Laravel's `url` (Pterodactyl's old message `The url format is invalid.`): a scheme, `://` and a host. */
+const URL_SHAPE = /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+[^\s]*$/i;
+/** The longest URL a pull takes (Laravel has no bound; a daemon request line should not be megabytes). */
+export const PULL_URL_MAX_LENGTH = 2048;
+
+/** `boolean` without `nullable`: may be left out; when sent, true, false, 0, 1, "0" or "1". */
+const optionalBoolean = () =>
+  z
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (value !== undefined && ![true, false, 0, 1, '0', '1'].includes(value as never)) {
+        ctx.addIssue({ code: 'custom', message: 'boolean' satisfies LaravelRule });
+      }
+    })
+    .transform((value) => (value === undefined ? undefined : value === true || value === 1 || value === '1'))
+    .optional();
+
+/**
+ * POST …/files/pull (PullFileRequest): url required|string|url; directory, filename nullable|string; use_header,
+ * foreground boolean. Which hosts may be reached, and the file name's safety, are the daemon's to judge.
+ */
+export const pullFileBodySchema = z.object({
+  url: requiredString()
+    .refine((value) => URL_SHAPE.test(value) && URL.canParse(value), rule('url'))
+    .max(PULL_URL_MAX_LENGTH, rule('max')),
+  directory: nullableString(),
+  filename: nullableString(),
+  use_header: optionalBoolean(),
+  foreground: optionalBoolean(),
 });
