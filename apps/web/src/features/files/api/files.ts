@@ -8,6 +8,7 @@ import {
   type FileListResponse,
   type FileObject,
   fileLimits,
+  type PullFileBody,
   type RenameFilesBody,
   type SignedUrlResponse,
 } from '@aerie/shared/files/file-wire';
@@ -75,6 +76,13 @@ export async function compressFiles(serverId: string, body: CompressFilesBody): 
 
 export const decompressFile = (serverId: string, body: DecompressFileBody) =>
   apiClient.post<void>(`${base(serverId)}/decompress`, body, { timeoutMs: archiveTimeouts.decompressMs });
+
+/** As long as the panel waits for the node's foreground pull (15 minutes). */
+export const pullTimeoutMs = 15 * 60_000;
+
+/** `POST …/files/pull`; with `foreground` it answers once the file is whole (or with why it is not). */
+export const pullFile = (serverId: string, body: PullFileBody) =>
+  apiClient.post<void>(`${base(serverId)}/pull`, body, { timeoutMs: pullTimeoutMs });
 
 /** A signed daemon URL (15 minutes) the browser opens to download the file. */
 export async function getDownloadUrl(serverId: string, file: string): Promise<string> {

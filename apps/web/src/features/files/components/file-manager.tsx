@@ -12,6 +12,7 @@ import { FileBreadcrumbs } from '@/features/files/components/file-breadcrumbs';
 import { type FileDialog, FileDialogs } from '@/features/files/components/file-dialogs';
 import { FileList } from '@/features/files/components/file-list';
 import type { FileAction } from '@/features/files/components/file-row-menu';
+import { PullUrlButton } from '@/features/files/components/pull-url-button';
 import { UploadButton } from '@/features/files/components/upload-button';
 import { UploadDropZone } from '@/features/files/components/upload-drop-zone';
 import { UploadProgress } from '@/features/files/components/upload-progress';
@@ -75,6 +76,7 @@ export function FileManager() {
           <div className="flex flex-wrap gap-2">
             <CreateDirectoryButton directory={directory} />
             <UploadButton onFiles={(files) => void upload(files)} />
+            <PullUrlButton directory={directory} />
             <Link
               to={{ pathname: paths.serverPage(server.id, 'files/new'), hash: encodePathHash(directory) }}
               className={buttonClasses('primary', 'sm')}
