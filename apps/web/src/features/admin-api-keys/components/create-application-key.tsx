@@ -5,10 +5,9 @@ import {
   applicationKeyFormSchema,
 } from '@aerie/shared/api-keys/application-keys-forms';
 import { type AdminResource, adminResources } from '@aerie/shared/api-keys/application-keys-wire';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
+import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { AdminPage } from '@/components/admin/admin-page';
@@ -22,8 +21,7 @@ import {
   applicationKeyKeys,
   createApplicationKey,
 } from '@/features/admin-api-keys/api/application-keys';
-import { showSaveError } from '@/lib/api-field-errors';
-import { flashActions } from '@/stores/flash-store';
+import { useSaveForm } from '@/hooks/use-save-form';
 
 const flashKey = 'admin:api-keys:new';
 
@@ -39,29 +37,25 @@ export function CreateApplicationKey() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [token, setToken] = useState<string | null>(null);
-  const form = useForm<ApplicationKeyFormValues>({
-    resolver: zodResolver(applicationKeyFormSchema),
+  const { form, submit } = useSaveForm({
+    schema: applicationKeyFormSchema,
     defaultValues,
-    mode: 'onTouched',
-  });
-
-  const submit = form.handleSubmit(async (values) => {
-    flashActions().clearFlashes(flashKey);
-    try {
-      const created = await createApplicationKey({
+    flashKey,
+    apiFields: { memo: 'memo', allowed_ips: 'allowedIps' },
+    save: (values: ApplicationKeyFormValues) =>
+      createApplicationKey({
         memo: values.memo,
         allowedIps: splitAllowedIps(values.allowedIps),
         access: Object.fromEntries(
           adminResources.map((resource) => [resource, Number(values.access[resource])]),
         ) as Record<AdminResource, number>,
-      });
+      }),
+    onSaved: (created) => {
       queryClient.setQueryData<ApplicationKey[]>(applicationKeyKeys.all, (list) =>
         list ? [...list, created.key] : list,
       );
       setToken(created.token);
-    } catch (error) {
-      showSaveError(error, form.setError, { memo: 'memo', allowed_ips: 'allowedIps' }, flashKey);
-    }
+    },
   });
 
   return (

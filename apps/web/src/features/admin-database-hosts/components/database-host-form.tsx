@@ -2,9 +2,8 @@ import {
   type DatabaseHostFormValues,
   databaseHostFormSchema,
 } from '@aerie/shared/databases/database-hosts-forms';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { FormProvider, useForm } from 'react-hook-form';
+import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FormSelectField } from '@/components/admin/form-select-field';
@@ -19,8 +18,7 @@ import {
   nodeOptionsQueryOptions,
   updateDatabaseHost,
 } from '@/features/admin-database-hosts/api/database-hosts';
-import { showSaveError } from '@/lib/api-field-errors';
-import { flashActions } from '@/stores/flash-store';
+import { useSaveForm } from '@/hooks/use-save-form';
 
 /** Errors of the form (a refused connection above all) show inside it, next to what caused them. */
 export const databaseHostFormFlashKey = 'admin:database-host:form';
@@ -56,31 +54,28 @@ export function DatabaseHostForm({ host, onSaved }: DatabaseHostFormProps) {
   const { t } = useTranslation('admin');
   const queryClient = useQueryClient();
   const nodes = useQuery(nodeOptionsQueryOptions());
-  const form = useForm<DatabaseHostFormValues>({
-    resolver: zodResolver(databaseHostFormSchema),
+  const { form, submit } = useSaveForm({
+    schema: databaseHostFormSchema,
     defaultValues: toFormValues(host),
-    mode: 'onTouched',
-  });
-
-  const submit = form.handleSubmit(async (values) => {
-    flashActions().clearFlashes(databaseHostFormFlashKey);
-    const body = {
-      name: values.name,
-      driver: values.driver,
-      host: values.host,
-      port: Number(values.port),
-      username: values.username,
-      password: values.password || null,
-      node_id: values.nodeId ? Number(values.nodeId) : null,
-    };
-    try {
-      const saved = host ? await updateDatabaseHost(host.id, body) : await createDatabaseHost(body);
+    flashKey: databaseHostFormFlashKey,
+    apiFields,
+    save: (values: DatabaseHostFormValues) => {
+      const body = {
+        name: values.name,
+        driver: values.driver,
+        host: values.host,
+        port: Number(values.port),
+        username: values.username,
+        password: values.password || null,
+        node_id: values.nodeId ? Number(values.nodeId) : null,
+      };
+      return host ? updateDatabaseHost(host.id, body) : createDatabaseHost(body);
+    },
+    onSaved: async (saved, savedForm) => {
       await queryClient.invalidateQueries({ queryKey: databaseHostKeys.all });
-      form.reset(toFormValues(saved));
+      savedForm.reset(toFormValues(saved));
       onSaved(saved);
-    } catch (error) {
-      showSaveError(error, form.setError, apiFields, databaseHostFormFlashKey);
-    }
+    },
   });
 
   const nodeOptions = (nodes.data ?? []).map((node) => ({ value: String(node.id), label: node.name }));

@@ -1,6 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
+import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/field';
@@ -14,7 +13,7 @@ import {
   toLocationBody,
 } from '@/features/admin-locations/api/location-form';
 import { type AdminLocation, useSaveLocation } from '@/features/admin-locations/api/locations';
-import { showSaveError } from '@/lib/api-field-errors';
+import { useSaveForm } from '@/hooks/use-save-form';
 import { flashActions } from '@/stores/flash-store';
 
 const flashKey = 'admin:locations:form';
@@ -31,25 +30,19 @@ interface LocationModalProps {
 export function LocationModal({ visible, location, onClose, onSaved }: LocationModalProps) {
   const { t } = useTranslation('admin');
   const save = useSaveLocation();
-  const form = useForm<LocationFormValues>({
-    resolver: zodResolver(locationFormSchema),
+  const { form, submit: handleSubmit } = useSaveForm({
+    schema: locationFormSchema,
     defaultValues: locationFormValues(location ?? undefined),
-    mode: 'onTouched',
+    flashKey,
+    apiFields: locationFormFields,
+    save: (values: LocationFormValues) =>
+      save.mutateAsync({ id: location?.id, body: toLocationBody(values) }),
+    onSaved: (saved) => onSaved(saved, !location),
   });
 
   useEffect(() => {
     if (visible) form.reset(locationFormValues(location ?? undefined));
   }, [visible, location, form]);
-
-  const handleSubmit = form.handleSubmit(async (values) => {
-    flashActions().clearFlashes(flashKey);
-    try {
-      const saved = await save.mutateAsync({ id: location?.id, body: toLocationBody(values) });
-      onSaved(saved, !location);
-    } catch (error) {
-      showSaveError(error, form.setError, locationFormFields, flashKey);
-    }
-  });
 
   return (
     <Modal

@@ -1,5 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { FormProvider, useForm } from 'react-hook-form';
+import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -15,7 +14,7 @@ import {
 import { useCreateNode } from '@/features/admin-nodes/api/nodes';
 import { nodeFlashKey } from '@/features/admin-nodes/components/admin-nodes-flash-keys';
 import { NodeFormFields } from '@/features/admin-nodes/components/node-form-fields';
-import { showSaveError } from '@/lib/api-field-errors';
+import { useSaveForm } from '@/hooks/use-save-form';
 import { flashActions } from '@/stores/flash-store';
 
 const flashKey = 'admin:nodes:create';
@@ -30,22 +29,17 @@ export function CreateNodeModal({ visible, onClose }: CreateNodeModalProps) {
   const { t } = useTranslation('admin');
   const navigate = useNavigate();
   const create = useCreateNode();
-  const form = useForm<NodeFormValues>({
-    resolver: zodResolver(nodeFormSchema),
+  const { form, submit: handleSubmit } = useSaveForm({
+    schema: nodeFormSchema,
     defaultValues: newNodeForm(),
-    mode: 'onTouched',
-  });
-
-  const handleSubmit = form.handleSubmit(async (values) => {
-    flashActions().clearFlashes(flashKey);
-    try {
-      const node = await create.mutateAsync(toNodeBody(values));
+    flashKey,
+    apiFields: nodeFormFields,
+    save: (values: NodeFormValues) => create.mutateAsync(toNodeBody(values)),
+    onSaved: (node) => {
       flashActions().clearFlashes(nodeFlashKey);
       flashActions().addFlash({ key: nodeFlashKey, type: 'success', message: t('nodes.created') });
       navigate(`/admin/nodes/view/${node.id}/configuration`);
-    } catch (error) {
-      showSaveError(error, form.setError, nodeFormFields, flashKey);
-    }
+    },
   });
 
   return (

@@ -1,7 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
+import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type AdminColumn, AdminTable } from '@/components/admin/admin-table';
@@ -26,8 +25,8 @@ import {
 } from '@/features/admin-nodes/api/node-form';
 import type { AdminNode } from '@/features/admin-nodes/api/nodes';
 import { allocationsFlashKey } from '@/features/admin-nodes/components/admin-nodes-flash-keys';
+import { useSaveForm } from '@/hooks/use-save-form';
 import { errorToMessage } from '@/lib/api-client';
-import { showSaveError } from '@/lib/api-field-errors';
 import { flashActions } from '@/stores/flash-store';
 
 /** The allocations tab: the node's IPs and ports (a page at a time), adding more, deleting free ones in bulk. */
@@ -47,25 +46,20 @@ const emptyForm: AllocationFormValues = { ip: '', alias: '', ports: '' };
 function AddAllocations({ node }: { node: AdminNode }) {
   const { t } = useTranslation('admin');
   const create = useCreateAllocations(node.id);
-  const form = useForm<AllocationFormValues>({
-    resolver: zodResolver(allocationFormSchema),
+  const { form, submit: handleSubmit } = useSaveForm({
+    schema: allocationFormSchema,
     defaultValues: emptyForm,
-    mode: 'onTouched',
-  });
-
-  const handleSubmit = form.handleSubmit(async (values) => {
-    flashActions().clearFlashes(allocationsFlashKey);
-    try {
-      await create.mutateAsync(toAllocationBody(values));
-      form.reset(emptyForm);
+    flashKey: allocationsFlashKey,
+    apiFields: { ip: 'ip', alias: 'alias', ports: 'ports' },
+    save: (values: AllocationFormValues) => create.mutateAsync(toAllocationBody(values)),
+    onSaved: (_created, savedForm) => {
+      savedForm.reset(emptyForm);
       flashActions().addFlash({
         key: allocationsFlashKey,
         type: 'success',
         message: t('nodes.allocations.added'),
       });
-    } catch (error) {
-      showSaveError(error, form.setError, { ip: 'ip', alias: 'alias', ports: 'ports' }, allocationsFlashKey);
-    }
+    },
   });
 
   return (

@@ -1,6 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
+import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -18,8 +17,8 @@ import {
 import { type AdminNode, nodeToBody, useDeleteNode, useUpdateNode } from '@/features/admin-nodes/api/nodes';
 import { nodeFlashKey, nodesFlashKey } from '@/features/admin-nodes/components/admin-nodes-flash-keys';
 import { NodeFormFields } from '@/features/admin-nodes/components/node-form-fields';
+import { useSaveForm } from '@/hooks/use-save-form';
 import { errorToMessage } from '@/lib/api-client';
-import { showSaveError } from '@/lib/api-field-errors';
 import { flashActions } from '@/stores/flash-store';
 
 /** The settings tab: every setting of the node, a new daemon token, and deletion. */
@@ -40,21 +39,16 @@ export function NodeSettings({ node }: { node: AdminNode }) {
 function NodeSettingsForm({ node }: { node: AdminNode }) {
   const { t } = useTranslation('admin');
   const update = useUpdateNode(node.id);
-  const form = useForm<NodeFormValues>({
-    resolver: zodResolver(nodeFormSchema),
+  const { form, submit: handleSubmit } = useSaveForm({
+    schema: nodeFormSchema,
     defaultValues: nodeFormValues(node),
-    mode: 'onTouched',
-  });
-
-  const handleSubmit = form.handleSubmit(async (values) => {
-    flashActions().clearFlashes(nodeFlashKey);
-    try {
-      const saved = await update.mutateAsync(toNodeBody(values));
-      form.reset(nodeFormValues(saved));
+    flashKey: nodeFlashKey,
+    apiFields: nodeFormFields,
+    save: (values: NodeFormValues) => update.mutateAsync(toNodeBody(values)),
+    onSaved: (saved, savedForm) => {
+      savedForm.reset(nodeFormValues(saved));
       flashActions().addFlash({ key: nodeFlashKey, type: 'success', message: t('nodes.updated') });
-    } catch (error) {
-      showSaveError(error, form.setError, nodeFormFields, nodeFlashKey);
-    }
+    },
   });
 
   return (

@@ -1,7 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
+import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type AdminColumn, AdminTable } from '@/components/admin/admin-table';
@@ -25,7 +24,7 @@ import {
   serverDatabaseKeys,
   toServerDatabaseBody,
 } from '@/features/admin-servers/api/server-databases';
-import { showSaveError } from '@/lib/api-field-errors';
+import { useSaveForm } from '@/hooks/use-save-form';
 import { flashActions } from '@/stores/flash-store';
 
 /** The server page's flashes (AdminPage's `flashKey`), where every tab shows its outcome. */
@@ -186,14 +185,27 @@ function CreateDatabase({ server, count }: { server: AdminServer; count: number 
   const { t } = useTranslation('admin');
   const queryClient = useQueryClient();
   const hosts = useQuery(databaseHostOptionsQueryOptions());
-  const form = useForm<ServerDatabaseFormValues>({
-    resolver: zodResolver(serverDatabaseFormSchema),
-    defaultValues: serverDatabaseFormDefaults,
-    mode: 'onTouched',
-  });
   const create = useMutation({
     mutationFn: (values: ServerDatabaseFormValues) =>
       createAdminServerDatabase(server.id, toServerDatabaseBody(values)),
+  });
+  const { form, submit } = useSaveForm({
+    schema: serverDatabaseFormSchema,
+    defaultValues: serverDatabaseFormDefaults,
+    flashKey,
+    apiFields,
+    save: async (values: ServerDatabaseFormValues) => ({ values, created: await create.mutateAsync(values) }),
+    onSaved: ({ values, created }, savedForm) => {
+      queryClient.setQueryData<AdminServerDatabase[]>(serverDatabaseKeys.list(server.id), (current) =>
+        current ? [...current, created] : current,
+      );
+      savedForm.reset({ ...serverDatabaseFormDefaults, host: values.host });
+      flashActions().addFlash({
+        key: flashKey,
+        type: 'success',
+        message: t('servers.view.databases.created', { name: created.database }),
+      });
+    },
   });
 
   // Once the hosts are known, the one linked to the server's node (else the first) is picked unless one already is.
@@ -203,24 +215,6 @@ function CreateDatabase({ server, count }: { server: AdminServer; count: number 
     const preferred = list.find((host) => host.nodeId === server.nodeId) ?? list[0];
     if (preferred) form.setValue('host', String(preferred.id));
   }, [hosts.data, server.nodeId, form]);
-
-  const submit = form.handleSubmit(async (values) => {
-    flashActions().clearFlashes(flashKey);
-    try {
-      const created = await create.mutateAsync(values);
-      queryClient.setQueryData<AdminServerDatabase[]>(serverDatabaseKeys.list(server.id), (current) =>
-        current ? [...current, created] : current,
-      );
-      form.reset({ ...serverDatabaseFormDefaults, host: values.host });
-      flashActions().addFlash({
-        key: flashKey,
-        type: 'success',
-        message: t('servers.view.databases.created', { name: created.database }),
-      });
-    } catch (error) {
-      showSaveError(error, form.setError, apiFields, flashKey);
-    }
-  });
 
   const limit = server.featureLimits.databases;
   const noHosts = hosts.data?.length === 0;

@@ -2,9 +2,8 @@ import {
   type PanelSettingsFormValues,
   panelSettingsFormSchema,
 } from '@aerie/shared/panel-settings/panel-settings-forms';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { FormProvider, useForm } from 'react-hook-form';
+import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { AdminPage } from '@/components/admin/admin-page';
 import { FormSelectField } from '@/components/admin/form-select-field';
@@ -20,7 +19,7 @@ import {
   sendTestMail,
   updatePanelSettings,
 } from '@/features/admin-settings/api/panel-settings';
-import { showSaveError } from '@/lib/api-field-errors';
+import { useSaveForm } from '@/hooks/use-save-form';
 import { flashActions } from '@/stores/flash-store';
 import { useUserStore } from '@/stores/user-store';
 
@@ -70,17 +69,13 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
   const { t } = useTranslation('admin');
   const queryClient = useQueryClient();
   const email = useUserStore((state) => state.user?.email ?? '');
-  const form = useForm<PanelSettingsFormValues>({
-    resolver: zodResolver(panelSettingsFormSchema),
+  const { form, submit } = useSaveForm({
+    schema: panelSettingsFormSchema,
     defaultValues: toFormValues(settings),
-    mode: 'onTouched',
-  });
-  const testMail = useMutation({ mutationFn: sendTestMail });
-
-  const submit = form.handleSubmit(async (values) => {
-    flashActions().clearFlashes(flashKey);
-    try {
-      const saved = await updatePanelSettings({
+    flashKey,
+    apiFields,
+    save: (values: PanelSettingsFormValues) =>
+      updatePanelSettings({
         app_name: values.appName,
         '2fa_required': Number(values.twoFactorRequired),
         mail_url: values.mailUrl || null,
@@ -92,14 +87,14 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
         allocations_enabled: values.allocationsEnabled,
         allocations_range_start: Number(values.allocationsRangeStart),
         allocations_range_end: Number(values.allocationsRangeEnd),
-      });
+      }),
+    onSaved: (saved, savedForm) => {
       queryClient.setQueryData(panelSettingsKeys.all, saved);
-      form.reset(toFormValues(saved));
+      savedForm.reset(toFormValues(saved));
       flashActions().addFlash({ key: flashKey, type: 'success', message: t('settings.saved') });
-    } catch (error) {
-      showSaveError(error, form.setError, apiFields, flashKey);
-    }
+    },
   });
+  const testMail = useMutation({ mutationFn: sendTestMail });
 
   const handleTestMail = async () => {
     flashActions().clearFlashes(flashKey);

@@ -1,5 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { FormProvider, useForm } from 'react-hook-form';
+import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -15,7 +14,7 @@ import {
 import { useCreateUser } from '@/features/admin-users/api/users';
 import { userFlashKey } from '@/features/admin-users/components/admin-users-flash-keys';
 import { UserFormFields } from '@/features/admin-users/components/user-form-fields';
-import { showSaveError } from '@/lib/api-field-errors';
+import { useSaveForm } from '@/hooks/use-save-form';
 import { flashActions } from '@/stores/flash-store';
 
 const flashKey = 'admin:users:create';
@@ -30,22 +29,17 @@ export function CreateUserModal({ visible, onClose }: CreateUserModalProps) {
   const { t } = useTranslation('admin');
   const navigate = useNavigate();
   const create = useCreateUser();
-  const form = useForm<UserFormValues>({
-    resolver: zodResolver(userFormSchema),
+  const { form, submit: handleSubmit } = useSaveForm({
+    schema: userFormSchema,
     defaultValues: emptyUserForm,
-    mode: 'onTouched',
-  });
-
-  const handleSubmit = form.handleSubmit(async (values) => {
-    flashActions().clearFlashes(flashKey);
-    try {
-      const user = await create.mutateAsync(toUserBody(values));
+    flashKey,
+    apiFields: userFormFields,
+    save: (values: UserFormValues) => create.mutateAsync(toUserBody(values)),
+    onSaved: (user) => {
       flashActions().clearFlashes(userFlashKey);
       flashActions().addFlash({ key: userFlashKey, type: 'success', message: t('users.created') });
       navigate(`/admin/users/view/${user.id}`);
-    } catch (error) {
-      showSaveError(error, form.setError, userFormFields, flashKey);
-    }
+    },
   });
 
   const handleDismissed = () => {

@@ -1,7 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
+import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { AdminPage } from '@/components/admin/admin-page';
@@ -26,8 +25,8 @@ import {
 } from '@/features/admin-users/api/users';
 import { adminUsersFlashKey, userFlashKey } from '@/features/admin-users/components/admin-users-flash-keys';
 import { UserFormFields } from '@/features/admin-users/components/user-form-fields';
+import { useSaveForm } from '@/hooks/use-save-form';
 import { errorToMessage } from '@/lib/api-client';
-import { showSaveError } from '@/lib/api-field-errors';
 import { flashActions } from '@/stores/flash-store';
 
 /** /admin/users/view/:id — a user's details (editable), the servers they own, and deletion. */
@@ -77,21 +76,16 @@ function UserDetails({ user }: { user: AdminUser }) {
 function EditUserForm({ user }: { user: AdminUser }) {
   const { t } = useTranslation('admin');
   const update = useUpdateUser(user.id);
-  const form = useForm<UserFormValues>({
-    resolver: zodResolver(userFormSchema),
+  const { form, submit: handleSubmit } = useSaveForm({
+    schema: userFormSchema,
     defaultValues: userFormValues(user),
-    mode: 'onTouched',
-  });
-
-  const handleSubmit = form.handleSubmit(async (values) => {
-    flashActions().clearFlashes(userFlashKey);
-    try {
-      const saved = await update.mutateAsync(toUserBody(values));
-      form.reset(userFormValues(saved));
+    flashKey: userFlashKey,
+    apiFields: userFormFields,
+    save: (values: UserFormValues) => update.mutateAsync(toUserBody(values)),
+    onSaved: (saved, savedForm) => {
+      savedForm.reset(userFormValues(saved));
       flashActions().addFlash({ key: userFlashKey, type: 'success', message: t('users.updated') });
-    } catch (error) {
-      showSaveError(error, form.setError, userFormFields, userFlashKey);
-    }
+    },
   });
 
   return (

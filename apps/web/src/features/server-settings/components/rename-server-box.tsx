@@ -2,8 +2,7 @@ import {
   type RenameServerFormValues,
   renameServerFormSchema,
 } from '@aerie/shared/server-settings/server-settings-forms';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { FormProvider, useForm } from 'react-hook-form';
+import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { ContentBox } from '@/components/ui/content-box';
@@ -11,8 +10,7 @@ import { FormField, FormTextareaField } from '@/components/ui/field';
 import { useRenameServer } from '@/features/server-settings/api/server-settings';
 import { settingsFlashKey } from '@/features/server-settings/components/server-settings-flash-keys';
 import { useServer } from '@/features/servers/hooks/use-server';
-import { showSaveError } from '@/lib/api-field-errors';
-import { flashActions } from '@/stores/flash-store';
+import { useSaveForm } from '@/hooks/use-save-form';
 
 /** A 422 names the API's fields, which are the form's. */
 const apiFields = { name: 'name', description: 'description' } as const;
@@ -22,20 +20,16 @@ export function RenameServerBox() {
   const { t } = useTranslation('server');
   const server = useServer();
   const rename = useRenameServer(server.id);
-  const form = useForm<RenameServerFormValues>({
-    resolver: zodResolver(renameServerFormSchema),
+  const { form, submit } = useSaveForm({
+    schema: renameServerFormSchema,
     defaultValues: { name: server.name, description: server.description ?? '' },
-    mode: 'onTouched',
-  });
-
-  const submit = form.handleSubmit(async (values) => {
-    flashActions().clearFlashes(settingsFlashKey);
-    try {
+    flashKey: settingsFlashKey,
+    apiFields,
+    save: async (values: RenameServerFormValues) => {
       await rename.mutateAsync(values);
-      form.reset(values);
-    } catch (error) {
-      showSaveError(error, form.setError, apiFields, settingsFlashKey);
-    }
+      return values;
+    },
+    onSaved: (values, savedForm) => savedForm.reset(values),
   });
 
   return (
