@@ -18,11 +18,18 @@ const pull = `/api/servers/${SERVER}/files/pull`;
 const QUOTA_MESSAGE = 'There is not enough disk space available to perform that action.';
 
 /**
- * Names as a resolver would answer them: `files.example.com` is the allowed test host (127.0.0.2), and
- * `rebind.example.com` a public-looking name that resolves to loopback. Anything else: the system's resolver.
+ * Names as a resolver would answer them: `files.example.com` is the allowed test host (127.0.0.2),
+ * `rebind.example.com` a public-looking name that resolves to loopback, `flip.example.com` one that changes its
+ * answer after the first question. Anything else: the system's resolver.
  */
+let flips = 0;
 const resolve: ResolveHost = async (hostname) => {
   if (hostname === 'files.example.com') return [{ address: '127.0.0.2', family: 4 }];
+  // DNS rebinding: the allowed address when first asked, loopback ever after.
+  if (hostname === 'flip.example.com') {
+    flips += 1;
+    return [{ address: flips === 1 ? '127.0.0.2' : '127.0.0.1', family: 4 }];
+  }
   if (hostname === 'rebind.example.com') return [{ address: '127.0.0.1', family: 4 }];
   return lookup(hostname, { all: true });
 };
@@ -146,6 +153,21 @@ describe('POST …/files/pull: destinations refused without DAEMON_PULL_ALLOW', 
     }
     expect(loopback.requests).toEqual([]);
     expect(await partials()).toEqual([]);
+  });
+
+  it('connects to the address it checked: a name that answers loopback the second time is asked once', async () => {
+    const bytes = Buffer.from('from the checked address');
+    remote.route('/pinned.txt', serveBytes(bytes));
+    loopback.route('/pinned.txt', serveBytes(Buffer.from('from loopback')));
+    const response = await daemon.request('POST', pull, {
+      url: `http://flip.example.com:${remote.port}/pinned.txt`,
+      root: '/',
+      foreground: true,
+    });
+    expect(response).toMatchObject({ status: 200, body: { name: 'pinned.txt', size: bytes.length } });
+    expect(flips).toBe(1);
+    expect(await readFile(path.join(daemon.volume(SERVER), 'pinned.txt'))).toEqual(bytes);
+    expect(loopback.requests).toEqual([]);
   });
 
   it('follows up to 5 redirects, and refuses a sixth', async () => {
@@ -293,7 +315,11 @@ describe('POST …/files/pull: disk limit, size and time bounds', () => {
   const small = `/api/servers/${SMALL}/files/pull`;
 
   it('refuses a Content-Length past the disk limit before writing a byte', async () => {
-    remote.route('/two-mib.bin', serveBytes(randomBytes(2 * 1024 * 1024)));
+    // Announced, never sent: only a check of the Content-Length itself can answer (else it waits for bytes).
+    remote.route('/two-mib.bin', (_request, response) => {
+      response.writeHead(200, { 'content-length': String(2 * 1024 * 1024) });
+      response.write('x');
+    });
     const response = await daemon.request('POST', small, {
       url: named('/two-mib.bin'),
       root: '/',
