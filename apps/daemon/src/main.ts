@@ -1,6 +1,8 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { ActivityOutbox } from './activity/activity-outbox';
+import { ActivityShipper } from './activity/activity-shipper';
 import { JwtDenylist } from './auth/jwt-denylist';
 import { BackupService } from './backups/backup-service';
 import { type DaemonConfig, loadDaemonConfig } from './config/env';
@@ -57,6 +59,11 @@ export async function runDaemon(
     panel,
     pauseJobsAt: env.AERIE_TEST_PAUSE_JOB,
   });
+  // What SFTP users did, kept on disk until the panel has it (Wings' wings.db activity rows).
+  const outbox = await ActivityOutbox.open({
+    file: path.join(config.dataDirectory, 'activity-outbox.jsonl'),
+  });
+  const shipper = new ActivityShipper({ outbox, panel, intervalMs: config.activitySendIntervalMs });
   await mkdir(config.backupDirectory, { recursive: true, mode: 0o700 });
   const backups = new BackupService({
     directory: config.backupDirectory,
@@ -85,11 +92,14 @@ export async function runDaemon(
   });
   // Before boot: a signal while servers are starting again must still end them and keep their states.
   const sftp: { server?: SftpServer } = {};
-  const stopping = stopOnSignals(app, manager, sftp, supervisorPid(env));
+  const stopping = stopOnSignals(app, manager, sftp, supervisorPid(env), () =>
+    shipper.stop().then(() => outbox.settled()),
+  );
   await manager.boot();
   if (stopping.cause !== undefined) return;
   await app.listen({ host: config.host, port: config.port });
-  sftp.server = await startSftp(config, manager, panel, denylist);
+  shipper.start();
+  sftp.server = await startSftp(config, manager, panel, denylist, outbox);
   if (stopping.cause !== undefined) await sftp.server?.close();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -108,6 +118,7 @@ async function startSftp(
   manager: ServerManager,
   panel: PanelClient,
   denylist: JwtDenylist,
+  activity: ActivityOutbox,
 ): Promise<SftpServer | undefined> {
   try {
     const server = await SftpServer.start({
@@ -117,6 +128,7 @@ async function startSftp(
       manager,
       panel,
       denylist,
+      activity,
     });
     console.log(`Aerie SFTP server listening on ${config.host}:${server.port}`);
     return server;
@@ -143,6 +155,7 @@ function stopOnSignals(
   manager: ServerManager,
   sftp: { server?: SftpServer },
   supervisor: number | undefined,
+  stopActivity: () => Promise<void>,
 ): StopRequests {
   const stopping = onStopSignals((cause) => {
     const leaveRunning = leavesServersRunning(cause);
@@ -155,6 +168,7 @@ function stopOnSignals(
       {
         'the daemon API': app.close(),
         'the SFTP server': sftp.server?.close() ?? Promise.resolve(),
+        'the activity outbox': stopActivity(),
         [leaveRunning ? 'the server states' : 'the game servers']: manager.shutdown({ leaveRunning }),
       },
       { deadlineMs: DAEMON_STOP_DEADLINE_MS },

@@ -53,6 +53,8 @@ export async function startRealNode(
   panelUrl: string,
   directory: string,
   name: string,
+  /** More daemon settings (DAEMON_ACTIVITY_SEND_INTERVAL_SECONDS…), by variable name. */
+  env: Record<string, string> = {},
 ): Promise<RealNode> {
   const { bearer } = await createAdminWithKey(t.ctx);
   const api = applicationApi(panelUrl, bearer);
@@ -88,6 +90,7 @@ export async function startRealNode(
     DAEMON_HOST: '127.0.0.1',
     DAEMON_DATA_DIR: path.join(directory, 'daemon'),
     LOG_LEVEL: 'warn',
+    ...env,
   });
   expect(await daemon.listening()).toBe(`http://127.0.0.1:${daemonPort}`);
   return { api, nodeId, daemonPort, sftpPort, configuration, daemon };

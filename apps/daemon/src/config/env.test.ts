@@ -20,6 +20,7 @@ describe('loadDaemonConfig', () => {
       runtime: 'process',
       gameNetworkAllow: [],
       pull: { allow: [], maxBytes: 10 * 1024 ** 3, timeoutMs: 12 * 3600_000, idleTimeoutMs: 60_000 },
+      activitySendIntervalMs: 60_000,
       logLevel: 'info',
     });
     expect(loadDaemonConfig({ ...token, DATA_DIR: '/srv/aerie' }).dataDirectory).toBe('/srv/aerie/daemon');
@@ -93,5 +94,16 @@ describe('loadDaemonConfig', () => {
     ).toThrow(
       /DAEMON_PULL_ALLOW: "intranet" is not an IP address or network[\s\S]*DAEMON_PULL_IDLE_TIMEOUT_SECONDS: must be a whole number of seconds, at least 1/,
     );
+  });
+
+  it('reads how often the activity outbox ships (DAEMON_ACTIVITY_SEND_INTERVAL_SECONDS), at least a second', () => {
+    expect(
+      loadDaemonConfig({ ...token, DAEMON_ACTIVITY_SEND_INTERVAL_SECONDS: '5' }).activitySendIntervalMs,
+    ).toBe(5000);
+    for (const bad of ['0', '-1', '1.5', 'soon']) {
+      expect(() => loadDaemonConfig({ ...token, DAEMON_ACTIVITY_SEND_INTERVAL_SECONDS: bad })).toThrow(
+        /DAEMON_ACTIVITY_SEND_INTERVAL_SECONDS: must be a whole number of seconds, at least 1/,
+      );
+    }
   });
 });

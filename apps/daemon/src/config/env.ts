@@ -94,6 +94,7 @@ const schema = z.object({
     String(defaultPullSettings().idleTimeoutMs / 1000),
     1,
   ),
+  DAEMON_ACTIVITY_SEND_INTERVAL_SECONDS: wholeNumber('seconds', '60', 1),
   RUNTIME: z
     .enum(['process', 'process-unsafe', 'docker'], { error: 'must be process, process-unsafe or docker' })
     .default('process'),
@@ -128,6 +129,8 @@ export interface DaemonConfig {
   gameNetworkAllow: AllowedDestination[];
   /** Remote pulls: networks opened to them (DAEMON_PULL_ALLOW), size and time bounds. */
   pull: PullSettings;
+  /** Between shipments of the activity outbox to the panel (Wings' activity_send_interval, 60 s). */
+  activitySendIntervalMs: number;
   logLevel: z.output<typeof schema>['LOG_LEVEL'];
 }
 
@@ -180,6 +183,7 @@ export function loadDaemonConfig(env: Record<string, string | undefined> = proce
       timeoutMs: data.DAEMON_PULL_TIMEOUT_SECONDS * 1000,
       idleTimeoutMs: data.DAEMON_PULL_IDLE_TIMEOUT_SECONDS * 1000,
     },
+    activitySendIntervalMs: data.DAEMON_ACTIVITY_SEND_INTERVAL_SECONDS * 1000,
     logLevel: data.LOG_LEVEL,
   };
 }

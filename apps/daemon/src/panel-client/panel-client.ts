@@ -1,3 +1,4 @@
+import type { RemoteActivityBody } from '@aerie/shared/activity/remote-activity-wire';
 import type {
   RemoteBackupPartsResponse,
   RemoteBackupStatus,
@@ -41,6 +42,15 @@ export interface SftpAuthApi {
   authenticateSftp(body: SftpAuthBody): Promise<SftpAuthAnswer>;
 }
 
+/** Where the activity outbox ships to. */
+export interface ActivityPanelApi {
+  /**
+   * `POST /api/remote/activity`, asked once: the outbox keeps the rows and tries again later itself.
+   * @throws PanelRequestError with the status the panel answered (undefined when it did not answer)
+   */
+  sendActivity(body: RemoteActivityBody): Promise<void>;
+}
+
 export interface PanelClientOptions {
   /** The panel's base URL (PANEL_URL); requests go to `<url>/api/remote/...`. */
   url: string;
@@ -71,7 +81,7 @@ const SFTP_AUTH_TIMEOUT_MS = 10_000;
 const MAX_RETRY_DELAY_MS = 12_000;
 
 /** The daemon's HTTP client for the panel's remote API, authenticated as the node (`token_id.token`). */
-export class PanelClient implements PanelApi, SftpAuthApi, BackupPanelApi {
+export class PanelClient implements PanelApi, SftpAuthApi, BackupPanelApi, ActivityPanelApi {
   readonly #base: string;
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
@@ -133,6 +143,10 @@ export class PanelClient implements PanelApi, SftpAuthApi, BackupPanelApi {
 
   authenticateSftp(body: SftpAuthBody): Promise<SftpAuthAnswer> {
     return this.#request('POST', '/sftp/auth', body, { retryForMs: 0, timeoutMs: SFTP_AUTH_TIMEOUT_MS });
+  }
+
+  async sendActivity(body: RemoteActivityBody): Promise<void> {
+    await this.#request('POST', '/activity', body, { retryForMs: 0 });
   }
 
   /** Retries network failures and 5xx with backoff until `retryForMs` has passed; a 4xx is final at once. */

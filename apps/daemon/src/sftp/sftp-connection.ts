@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import type { ServerManager } from '@aerie/daemon/server/server-manager';
 import type { AuthContext, ClientInfo, Connection, Session } from 'ssh2';
 import type { LiveSftpSession, SftpSessionRegistry } from './session-registry';
+import { type ActivityRecorder, SftpActivity } from './sftp-activity';
 import type { SftpLimits } from './sftp-limits';
 import type { SftpAuthority, SftpLogin } from './sftp-login';
 import { SftpSession } from './sftp-session';
@@ -33,6 +34,8 @@ export interface SftpConnectionOptions {
   manager: Pick<ServerManager, 'get'>;
   /** Called once the client has logged in (the login time-out stops). */
   onLoggedIn: () => void;
+  /** The activity outbox: the login and each change made are reported there. */
+  activity?: ActivityRecorder | undefined;
   log: { info(message: string): void; warn(message: string): void };
 }
 
@@ -44,6 +47,7 @@ export interface SftpConnectionOptions {
  */
 export class SftpConnection implements LiveSftpSession {
   #authority: SftpAuthority | undefined;
+  #activity: SftpActivity | undefined;
   readonly #client: Connection;
   readonly #options: SftpConnectionOptions;
   readonly #sessions = new Set<SftpSession>();
@@ -134,6 +138,10 @@ export class SftpConnection implements LiveSftpSession {
       return;
     }
     this.#unregister = this.#options.registry.add(this);
+    if (this.#options.activity) {
+      this.#activity = new SftpActivity(this.#options.activity, { ...this.#authority, ip: this.#options.ip });
+      this.#activity.loggedIn();
+    }
     this.#touch();
   }
 
@@ -160,6 +168,7 @@ export class SftpConnection implements LiveSftpSession {
         sftp,
         authority,
         limits: this.#options.limits,
+        activity: this.#activity,
         server: {
           files: async () => {
             const server = this.#options.manager.get(authority.serverUuid);

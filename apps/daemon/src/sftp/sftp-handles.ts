@@ -2,7 +2,8 @@ import type { DirectoryReader } from '@aerie/daemon/fs/directory-reader';
 import type { OpenFile } from '@aerie/daemon/fs/open-file';
 
 export type SftpHandle =
-  | { kind: 'file'; path: string; file: OpenFile }
+  /** `change`: opened to make (`create`) or change (`write`) the file, reported once it is closed. */
+  | { kind: 'file'; path: string; file: OpenFile; change?: 'create' | 'write' | undefined }
   | { kind: 'directory'; path: string; reader: DirectoryReader };
 
 /**
@@ -44,11 +45,21 @@ export class HandleTable {
     return handle;
   }
 
-  /** Closes everything still open (the connection went): written files settle their quota. */
-  async closeAll(): Promise<void> {
+  /**
+   * Closes everything still open (the connection went): written files settle their quota, and each one closed is
+   * handed to `closed`.
+   */
+  async closeAll(closed: (handle: SftpHandle) => void = () => {}): Promise<void> {
     const handles = [...this.#open.values()];
     this.#open.clear();
-    await Promise.all(handles.map((handle) => closeHandle(handle).catch(() => undefined)));
+    await Promise.all(
+      handles.map((handle) =>
+        closeHandle(handle).then(
+          () => closed(handle),
+          () => undefined,
+        ),
+      ),
+    );
   }
 }
 

@@ -17,6 +17,12 @@ export const SFTP_PERMISSION = {
 
 type Require = (permission: string) => void;
 
+/** An opened file, and what the open is for: `create` made it, `write` may change it, undefined only reads. */
+export interface OpenedFile {
+  file: OpenFile;
+  change: 'create' | 'write' | undefined;
+}
+
 /**
  * OPEN with SFTP's pflags: reading needs `file.read-content`; writing an existing file `file.update`, making a new
  * one `file.create`, and then only if nobody made it meanwhile (the permission decided is the one that applies).
@@ -26,7 +32,7 @@ export async function openForRequest(
   path: string,
   flags: number,
   require: Require,
-): Promise<OpenFile> {
+): Promise<OpenedFile> {
   const read = (flags & OPEN_MODE.READ) !== 0;
   const write = (flags & (OPEN_MODE.WRITE | OPEN_MODE.APPEND)) !== 0;
   const create = (flags & OPEN_MODE.CREAT) !== 0;
@@ -45,7 +51,7 @@ export async function openForRequest(
     if (!exists && !create) throw new SftpRefusal(STATUS_CODE.NO_SUCH_FILE, 'No such file or directory.');
     require(exists ? SFTP_PERMISSION.update : SFTP_PERMISSION.create);
   }
-  return files.openFile(path, {
+  const file = await files.openFile(path, {
     read: read || !changes,
     write: changes,
     create: create && !exists,
@@ -53,6 +59,7 @@ export async function openForRequest(
     exclusive: (flags & OPEN_MODE.EXCL) !== 0 || !exists,
     append: (flags & OPEN_MODE.APPEND) !== 0,
   });
+  return { file, change: !changes ? undefined : exists ? 'write' : 'create' };
 }
 
 /**

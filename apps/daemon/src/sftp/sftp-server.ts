@@ -7,6 +7,7 @@ import type ssh2 from 'ssh2';
 import type { ClientInfo, Connection } from 'ssh2';
 import { hostKeyFrom, readHostKey } from './host-key';
 import { SftpSessionRegistry } from './session-registry';
+import type { ActivityRecorder } from './sftp-activity';
 import { DEFAULT_SFTP_LIMITS, type SftpLimits } from './sftp-limits';
 import type { SftpLogin } from './sftp-login';
 
@@ -22,6 +23,8 @@ export interface SftpServerOptions {
   denylist: JwtDenylist;
   limits?: Partial<SftpLimits>;
   log?: { info(message: string): void; warn(message: string): void };
+  /** The activity outbox: logins and changes are reported there (none: not reported). */
+  activity?: ActivityRecorder;
 }
 
 interface PendingSocket {
@@ -83,7 +86,14 @@ export class SftpServer {
         warn: log.warn,
       });
       const created = new ssh2.Server({ hostKeys: [hostKey], ident: 'Aerie_SFTP' }, (client, info) =>
-        server.#accept(client, info, { limits, login, manager: options.manager, log, SftpConnection }),
+        server.#accept(client, info, {
+          limits,
+          login,
+          manager: options.manager,
+          log,
+          activity: options.activity,
+          SftpConnection,
+        }),
       );
       created.on('error', (error: Error) => log.warn(`SFTP server error: ${error.message}`));
       return created;
@@ -176,6 +186,7 @@ export class SftpServer {
       login: SftpLogin;
       manager: ServerManager;
       log: { info(message: string): void; warn(message: string): void };
+      activity: ActivityRecorder | undefined;
       SftpConnection: typeof import('./sftp-connection').SftpConnection;
     },
   ): void {
@@ -196,6 +207,7 @@ export class SftpServer {
       manager: deps.manager,
       onLoggedIn: () => clearTimeout(pending.loginTimer),
       log: deps.log,
+      activity: deps.activity,
     });
   }
 }

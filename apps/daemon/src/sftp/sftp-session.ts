@@ -3,6 +3,7 @@ import { displayPath, pathComponents } from '@aerie/daemon/fs/jail-path';
 import type { ServerFilesystem } from '@aerie/daemon/fs/server-filesystem';
 import ssh2, { type Attributes, type InputAttributes, type SFTPWrapper } from 'ssh2';
 import { RequestBudget } from './request-budget';
+import type { SftpActivity } from './sftp-activity';
 import { attrsOf, longnameOf } from './sftp-attrs';
 import { closeHandle, HandleTable, type SftpHandle } from './sftp-handles';
 import type { SftpLimits } from './sftp-limits';
@@ -52,6 +53,7 @@ export class SftpSession {
   readonly #flow: SftpFlow;
   readonly #handles: HandleTable;
   readonly #budget: RequestBudget;
+  readonly #activity: SftpActivity | undefined;
   #ended = false;
   #clientDone = false;
 
@@ -61,12 +63,15 @@ export class SftpSession {
     authority: SftpAuthority;
     limits: SftpLimits;
     flow: SftpFlow;
+    /** Where this connection's operations are reported for the activity log (none: not reported). */
+    activity?: SftpActivity | undefined;
   }) {
     this.#sftp = options.sftp;
     this.#server = options.server;
     this.#authority = options.authority;
     this.#limits = options.limits;
     this.#flow = options.flow;
+    this.#activity = options.activity;
     this.#handles = new HandleTable(options.limits.maxOpenHandles);
     this.#budget = new RequestBudget(options.limits, options.flow);
     this.#listen();
@@ -81,7 +86,7 @@ export class SftpSession {
     if (this.#ended) return;
     this.#ended = true;
     this.#budget.release();
-    await this.#handles.closeAll();
+    await this.#handles.closeAll((handle) => this.#reportClosed(handle));
   }
 
   async #finish(): Promise<void> {
@@ -153,8 +158,10 @@ export class SftpSession {
     sftp.on('OPEN', (id: number, path: string, flags: number) =>
       this.#serve(id, async (files) => {
         this.#assertHandleRoom();
-        const file = await openForRequest(files, path, flags, (permission) => this.#require(permission));
-        await this.#answerHandle(id, { kind: 'file', path, file });
+        const { file, change } = await openForRequest(files, path, flags, (permission) =>
+          this.#require(permission),
+        );
+        await this.#answerHandle(id, { kind: 'file', path, file, change });
       }),
     );
     sftp.on('READ', (id: number, handle: Buffer, offset: number, length: number) =>
@@ -183,6 +190,7 @@ export class SftpSession {
         const open = this.#handles.remove(handle);
         if (!open) throw invalidHandle();
         await closeHandle(open);
+        this.#reportClosed(open);
         sftp.status(id, STATUS_CODE.OK);
       }),
     );
@@ -213,6 +221,7 @@ export class SftpSession {
       this.#serve(id, async (files) => {
         this.#require(PERMISSION.create);
         await files.createDirectory(path, '/');
+        this.#activity?.createdDirectory(path);
         sftp.status(id, STATUS_CODE.OK);
       }),
     );
@@ -220,6 +229,7 @@ export class SftpSession {
       this.#serve(id, async (files) => {
         this.#require(PERMISSION.update);
         await files.rename('/', [{ from, to }]);
+        this.#activity?.renamed(from, to);
         sftp.status(id, STATUS_CODE.OK);
       }),
     );
@@ -227,6 +237,7 @@ export class SftpSession {
       this.#serve(id, async (files) => {
         this.#require(PERMISSION.delete);
         await files.removeFile(path);
+        this.#activity?.deleted(path);
         sftp.status(id, STATUS_CODE.OK);
       }),
     );
@@ -234,6 +245,7 @@ export class SftpSession {
       this.#serve(id, async (files) => {
         this.#require(PERMISSION.delete);
         await files.removeDirectory(path);
+        this.#activity?.deleted(path);
         sftp.status(id, STATUS_CODE.OK);
       }),
     );
@@ -283,6 +295,13 @@ export class SftpSession {
         }
         if (this.#clientDone && this.inFlight === 0) void this.#finish();
       });
+  }
+
+  /** A file opened to make or change it is closed: that is when the write happened, for the activity log. */
+  #reportClosed(handle: SftpHandle): void {
+    if (handle.kind === 'file' && handle.change) {
+      this.#activity?.closedAfterWrite(handle.path, handle.change === 'create');
+    }
   }
 
   #require(permission: string): void {

@@ -1,4 +1,5 @@
 import type { AppContext } from '@aerie/panel/app-context';
+import { activityRemoteRoutes } from '@aerie/panel/features/activity/activity.remote-routes';
 import { backupsRemoteRoutes } from '@aerie/panel/features/backups/backups.remote-routes';
 import { authenticateNode } from '@aerie/panel/features/nodes/node-auth';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
@@ -26,4 +27,5 @@ export async function remoteSurface(app: FastifyInstance, { ctx }: { ctx: AppCon
   await app.register(serversRemoteRoutes, { ctx });
   await app.register(sftpAuthRemoteRoutes, { ctx });
   await app.register(backupsRemoteRoutes, { ctx });
+  await app.register(activityRemoteRoutes, { ctx });
 }

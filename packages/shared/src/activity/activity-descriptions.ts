@@ -54,6 +54,21 @@ export const activityDescriptions: Record<ActivityEvent, ActivityDescription> = 
     other: 'Changed the mode of :count files in :directory',
   },
   'server:file.upload': 'Began a file upload',
+  'server:sftp.login': 'Logged in via SFTP',
+  'server:sftp.write': {
+    one: 'Modified the contents of :files.0',
+    other: 'Modified the contents of :count files',
+  },
+  'server:sftp.create': { one: 'Created :files.0', other: 'Created :count new files' },
+  'server:sftp.create-directory': {
+    one: 'Created the :files.0 directory',
+    other: 'Created :count directories',
+  },
+  'server:sftp.rename': {
+    one: 'Renamed :files.0.from to :files.0.to',
+    other: 'Renamed or moved :count files',
+  },
+  'server:sftp.delete': { one: 'Deleted :files.0', other: 'Deleted :count files' },
   'server:schedule.create': 'Created the :name schedule',
   'server:schedule.update': 'Updated the :name schedule',
   'server:schedule.execute': 'Manually executed the :name schedule',

@@ -4,6 +4,8 @@
  * `server:file.chmod` is Aerie's own (upstream logs no chmod), and so are the schedule worker's `server:schedule.run`,
  * `.fail`, `.stop` and `.skip` (upstream logs a run by hand only), recorded with no actor when a run ends. The
  * `server:backup.complete`/`.fail`/`.restore-complete`/`.restore-failed` entries are the node's reports (no actor).
+ * The `server:sftp.*` entries are what a node reports through `POST /api/remote/activity` (Wings' SFTP events;
+ * `server:sftp.login` is Aerie's own: upstream logs no successful SFTP login).
  */
 export const activityEvents = [
   'auth:success',
@@ -41,6 +43,12 @@ export const activityEvents = [
   'server:file.pull',
   'server:file.chmod',
   'server:file.upload',
+  'server:sftp.login',
+  'server:sftp.write',
+  'server:sftp.create',
+  'server:sftp.create-directory',
+  'server:sftp.rename',
+  'server:sftp.delete',
   'server:schedule.create',
   'server:schedule.update',
   'server:schedule.execute',
@@ -80,3 +88,18 @@ export type ActivityEvent = (typeof activityEvents)[number];
 
 /** Recorded but never listed (upstream's `ActivityLog::DISABLED_EVENTS`): a signed upload URL says nothing yet. */
 export const unlistedActivityEvents: readonly ActivityEvent[] = ['server:file.upload'];
+
+/**
+ * What a node may report through `POST /api/remote/activity`: the SFTP events its SFTP server records. Anything
+ * else is refused, so a node cannot write other events (a power action, a sign-in) into a server's log.
+ */
+export const nodeReportedActivityEvents = [
+  'server:sftp.login',
+  'server:sftp.write',
+  'server:sftp.create',
+  'server:sftp.create-directory',
+  'server:sftp.rename',
+  'server:sftp.delete',
+] as const satisfies readonly ActivityEvent[];
+
+export type NodeReportedActivityEvent = (typeof nodeReportedActivityEvents)[number];

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
 import { PanelClient } from '@aerie/daemon/panel-client/panel-client';
+import type { ActivityRecorder } from '@aerie/daemon/sftp/sftp-activity';
 import type { SftpLimits } from '@aerie/daemon/sftp/sftp-limits';
 import { SftpServer } from '@aerie/daemon/sftp/sftp-server';
 import { startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
@@ -46,7 +47,13 @@ export interface SftpStand {
  * panel stand-in answering `/api/remote/sftp/auth` from `accounts` for one server (disk limit `diskMb`).
  */
 export async function startSftpStand(
-  options: { diskMb?: number; denylist?: string[]; limits?: Partial<SftpLimits> } = {},
+  options: {
+    diskMb?: number;
+    denylist?: string[];
+    limits?: Partial<SftpLimits>;
+    /** Where the SFTP server reports logins and changes (none: not reported). */
+    activity?: ActivityRecorder;
+  } = {},
 ): Promise<SftpStand> {
   const panel = await startPanelStandIn();
   const uuid = randomUUID();
@@ -89,6 +96,7 @@ export async function startSftpStand(
     denylist,
     limits: options.limits,
     log: { info: (line) => logs.push(line), warn: (line) => logs.push(line) },
+    ...(options.activity ? { activity: options.activity } : {}),
   });
   return {
     panel,

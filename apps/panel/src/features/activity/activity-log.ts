@@ -19,6 +19,8 @@ export interface ActivityEntry {
   properties?: Record<string, unknown>;
   ip: string;
   isApi: boolean;
+  /** When it happened, if earlier than its recording (a node's report of what it did); else the recording time. */
+  at?: Date;
 }
 
 /**
@@ -32,7 +34,7 @@ export class ActivityLog {
   record(db: Db | Tx, entry: ActivityEntry): Promise<number> {
     return insertReturningId(
       db,
-      db.insertInto('activity_logs').values(activityRow(entry, this.deps.clock())),
+      db.insertInto('activity_logs').values(activityRow(entry, entry.at ?? this.deps.clock())),
     );
   }
 
@@ -61,7 +63,10 @@ export class ActivityLog {
   }
 }
 
-/** Many entries at once (the schedule worker's runs that end together), 500 rows a statement. */
+/**
+ * Many entries at once (the schedule worker's runs that end together, a node's report), 500 rows a statement; an
+ * entry without its own `at` is stamped `at`.
+ */
 export async function recordActivities(
   db: Db | Tx,
   entries: readonly ActivityEntry[],
@@ -70,7 +75,7 @@ export async function recordActivities(
   for (let i = 0; i < entries.length; i += 500) {
     await db
       .insertInto('activity_logs')
-      .values(entries.slice(i, i + 500).map((entry) => activityRow(entry, at)))
+      .values(entries.slice(i, i + 500).map((entry) => activityRow(entry, entry.at ?? at)))
       .execute();
   }
 }
