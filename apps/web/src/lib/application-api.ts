@@ -1,4 +1,5 @@
 import type { Pagination as PaginationWire } from '@aerie/shared/servers/server-wire';
+import { apiClient } from '@/lib/api-client';
 
 /**
  * The Application API's envelopes (`/api/application`, Pterodactyl's admin API) as the admin area reads them. Each
@@ -46,4 +47,45 @@ export function listQuery(options: {
     if (value?.trim()) query[`filter[${field}]`] = value.trim();
   }
   return query;
+}
+
+type Query = Record<string, string | number>;
+
+/**
+ * The five calls of an Application API resource at `base` (list, get, create, update, delete), each answer mapped
+ * by `toModel`; `include` (e.g. `servers`) is asked for on every call that answers with the resource.
+ */
+export function applicationResource<A, T, B = unknown>(
+  base: string,
+  toModel: (attributes: A) => T,
+  include?: string,
+) {
+  const withInclude = (query: Query = {}): Query => (include ? { ...query, include } : query);
+  return {
+    /** GET base: one page (`listQuery` builds the query). */
+    async list(query: Query, signal?: AbortSignal): Promise<Page<T>> {
+      const list = await apiClient.get<ApplicationList<A>>(base, { signal, params: withInclude(query) });
+      return toPage(list, toModel);
+    },
+    async get(id: number, signal?: AbortSignal): Promise<T> {
+      const item = await apiClient.get<ApplicationItem<A>>(`${base}/${id}`, {
+        signal,
+        params: withInclude(),
+      });
+      return toModel(item.attributes);
+    },
+    async create(body: B): Promise<T> {
+      const item = await apiClient.post<ApplicationItem<A>>(base, body, { params: withInclude() });
+      return toModel(item.attributes);
+    },
+    async update(id: number, body: B): Promise<T> {
+      const item = await apiClient.patch<ApplicationItem<A>>(`${base}/${id}`, body, {
+        params: withInclude(),
+      });
+      return toModel(item.attributes);
+    },
+    async remove(id: number): Promise<void> {
+      await apiClient.delete(`${base}/${id}`);
+    },
+  };
 }

@@ -1,13 +1,7 @@
 import type { DatabaseHostBody } from '@aerie/shared/databases/database-hosts-bodies';
 import { queryOptions } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
-import {
-  type ApplicationItem,
-  type ApplicationList,
-  listQuery,
-  type Page,
-  toPage,
-} from '@/lib/application-api';
+import { type ApplicationList, applicationResource, listQuery, type Page } from '@/lib/application-api';
 
 export type DatabaseDriver = 'mysql' | 'postgres';
 
@@ -56,14 +50,14 @@ export const databaseHostKeys = {
   nodes: ['admin', 'database-hosts', 'node-options'] as const,
 };
 
+const hosts = applicationResource<DatabaseHostAttributes, DatabaseHost, DatabaseHostBody>(
+  '/api/application/database-hosts',
+  toDatabaseHost,
+);
+
 /** GET /api/application/database-hosts */
-export async function getDatabaseHosts(page: number, signal?: AbortSignal): Promise<Page<DatabaseHost>> {
-  const list = await apiClient.get<ApplicationList<DatabaseHostAttributes>>(
-    '/api/application/database-hosts',
-    { params: listQuery({ page }), signal },
-  );
-  return toPage(list, toDatabaseHost);
-}
+export const getDatabaseHosts = (page: number, signal?: AbortSignal): Promise<Page<DatabaseHost>> =>
+  hosts.list(listQuery({ page }), signal);
 
 /** Every database host (up to the API's 1,000 a page), by name, for a drop-down. */
 export async function getAllDatabaseHosts(signal?: AbortSignal): Promise<DatabaseHost[]> {
@@ -77,36 +71,16 @@ export async function getAllDatabaseHosts(signal?: AbortSignal): Promise<Databas
 }
 
 /** GET /api/application/database-hosts/{id} */
-export async function getDatabaseHost(id: number, signal?: AbortSignal): Promise<DatabaseHost> {
-  const { attributes } = await apiClient.get<ApplicationItem<DatabaseHostAttributes>>(
-    `/api/application/database-hosts/${id}`,
-    { signal },
-  );
-  return toDatabaseHost(attributes);
-}
+export const getDatabaseHost = hosts.get;
 
 /** POST /api/application/database-hosts: the panel connects with the details first (400 when it cannot). */
-export async function createDatabaseHost(body: DatabaseHostBody): Promise<DatabaseHost> {
-  const { attributes } = await apiClient.post<ApplicationItem<DatabaseHostAttributes>>(
-    '/api/application/database-hosts',
-    body,
-  );
-  return toDatabaseHost(attributes);
-}
+export const createDatabaseHost = hosts.create;
 
 /** PATCH /api/application/database-hosts/{id}: an empty password keeps the stored one. */
-export async function updateDatabaseHost(id: number, body: DatabaseHostBody): Promise<DatabaseHost> {
-  const { attributes } = await apiClient.patch<ApplicationItem<DatabaseHostAttributes>>(
-    `/api/application/database-hosts/${id}`,
-    body,
-  );
-  return toDatabaseHost(attributes);
-}
+export const updateDatabaseHost = hosts.update;
 
 /** DELETE /api/application/database-hosts/{id} (refused while databases live on it). */
-export async function deleteDatabaseHost(id: number): Promise<void> {
-  await apiClient.delete(`/api/application/database-hosts/${id}`);
-}
+export const deleteDatabaseHost = hosts.remove;
 
 /** The nodes a host can be linked to (first 100, by name), for the form's select. */
 export async function getNodeOptions(signal?: AbortSignal): Promise<NodeOption[]> {

@@ -1,12 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
-import {
-  type ApplicationItem,
-  type ApplicationList,
-  listQuery,
-  type Page,
-  toPage,
-} from '@/lib/application-api';
+import { type ApplicationList, applicationResource, listQuery, type Page } from '@/lib/application-api';
 
 /** A location as the admin area shows it (the Application API's `location`). */
 export interface AdminLocation {
@@ -55,15 +49,15 @@ export const adminLocationKeys = {
 };
 
 const base = '/api/application/locations';
+const locations = applicationResource<LocationAttributes, AdminLocation, LocationBody>(
+  base,
+  toAdminLocation,
+  'nodes',
+);
 
 /** GET /api/application/locations?include=nodes */
-export async function getLocations(page: number, signal?: AbortSignal): Promise<Page<AdminLocation>> {
-  const list = await apiClient.get<ApplicationList<LocationAttributes>>(base, {
-    signal,
-    params: { ...listQuery({ page }), include: 'nodes' },
-  });
-  return toPage(list, toAdminLocation);
-}
+export const getLocations = (page: number, signal?: AbortSignal): Promise<Page<AdminLocation>> =>
+  locations.list(listQuery({ page }), signal);
 
 /** Every location (up to the API's 1,000 a page), for a drop-down. */
 export async function getAllLocations(signal?: AbortSignal): Promise<AdminLocation[]> {
@@ -75,21 +69,13 @@ export async function getAllLocations(signal?: AbortSignal): Promise<AdminLocati
 }
 
 /** POST /api/application/locations */
-export async function createLocation(body: LocationBody): Promise<AdminLocation> {
-  const item = await apiClient.post<ApplicationItem<LocationAttributes>>(base, body);
-  return toAdminLocation(item.attributes);
-}
+export const createLocation = locations.create;
 
 /** PATCH /api/application/locations/{id} */
-export async function updateLocation(id: number, body: LocationBody): Promise<AdminLocation> {
-  const item = await apiClient.patch<ApplicationItem<LocationAttributes>>(`${base}/${id}`, body);
-  return toAdminLocation(item.attributes);
-}
+export const updateLocation = locations.update;
 
 /** DELETE /api/application/locations/{id}: refused (400) while a node is in it. */
-export async function deleteLocation(id: number): Promise<void> {
-  await apiClient.delete(`${base}/${id}`);
-}
+export const deleteLocation = locations.remove;
 
 export const locationsQueryOptions = (page: number) =>
   queryOptions({

@@ -1,12 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
-import {
-  type ApplicationItem,
-  type ApplicationList,
-  listQuery,
-  type Page,
-  toPage,
-} from '@/lib/application-api';
+import { type ApplicationItem, applicationResource, listQuery, type Page } from '@/lib/application-api';
 
 /** A node as the admin area shows it (the Application API's `node`). */
 export interface AdminNode {
@@ -145,45 +139,27 @@ export const adminNodeKeys = {
 };
 
 const base = '/api/application/nodes';
+const nodes = applicationResource<NodeAttributes, AdminNode, NodeBody & { reset_secret?: true }>(
+  base,
+  toAdminNode,
+  'location',
+);
 
 /** GET /api/application/nodes?include=location */
-export async function getNodes(page: number, signal?: AbortSignal): Promise<Page<AdminNode>> {
-  const list = await apiClient.get<ApplicationList<NodeAttributes>>(base, {
-    signal,
-    params: { ...listQuery({ page }), include: 'location' },
-  });
-  return toPage(list, toAdminNode);
-}
+export const getNodes = (page: number, signal?: AbortSignal): Promise<Page<AdminNode>> =>
+  nodes.list(listQuery({ page }), signal);
 
 /** GET /api/application/nodes/{id}?include=location */
-export async function getNode(id: number, signal?: AbortSignal): Promise<AdminNode> {
-  const item = await apiClient.get<ApplicationItem<NodeAttributes>>(`${base}/${id}`, {
-    signal,
-    params: { include: 'location' },
-  });
-  return toAdminNode(item.attributes);
-}
+export const getNode = nodes.get;
 
 /** POST /api/application/nodes */
-export async function createNode(body: NodeBody): Promise<AdminNode> {
-  const item = await apiClient.post<ApplicationItem<NodeAttributes>>(base, body, {
-    params: { include: 'location' },
-  });
-  return toAdminNode(item.attributes);
-}
+export const createNode = nodes.create;
 
 /** PATCH /api/application/nodes/{id}; `reset_secret: true` issues a new daemon token. */
-export async function updateNode(id: number, body: NodeBody & { reset_secret?: true }): Promise<AdminNode> {
-  const item = await apiClient.patch<ApplicationItem<NodeAttributes>>(`${base}/${id}`, body, {
-    params: { include: 'location' },
-  });
-  return toAdminNode(item.attributes);
-}
+export const updateNode = nodes.update;
 
 /** DELETE /api/application/nodes/{id}: refused (400) while servers are on it. */
-export async function deleteNode(id: number): Promise<void> {
-  await apiClient.delete(`${base}/${id}`);
-}
+export const deleteNode = nodes.remove;
 
 /** GET /api/application/nodes/{id}/configuration: Wings' document plus the `aerie.env` block (no envelope). */
 export async function getNodeConfiguration(

@@ -1,12 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiClient } from '@/lib/api-client';
-import {
-  type ApplicationItem,
-  type ApplicationList,
-  listQuery,
-  type Page,
-  toPage,
-} from '@/lib/application-api';
+import { type ApplicationList, applicationResource, listQuery, type Page } from '@/lib/application-api';
 
 /** A server in a user's `servers` include: what the user page lists and links to. */
 export interface UserServer {
@@ -111,47 +104,27 @@ export const adminUserKeys = {
   detail: (id: number) => [...adminUserKeys.all, 'detail', id] as const,
 };
 
-const base = '/api/application/users';
+const users = applicationResource<UserAttributes, AdminUser, UserBody>(
+  '/api/application/users',
+  toAdminUser,
+  'servers',
+);
 
 /** GET /api/application/users?include=servers (the servers give the list its count column). */
-export async function getUsers(params: UserListParams, signal?: AbortSignal): Promise<Page<AdminUser>> {
-  const list = await apiClient.get<ApplicationList<UserAttributes>>(base, {
-    signal,
-    params: {
-      ...listQuery({ page: params.page, filters: { [params.searchField]: params.search } }),
-      include: 'servers',
-    },
-  });
-  return toPage(list, toAdminUser);
-}
+export const getUsers = (params: UserListParams, signal?: AbortSignal): Promise<Page<AdminUser>> =>
+  users.list(listQuery({ page: params.page, filters: { [params.searchField]: params.search } }), signal);
 
 /** GET /api/application/users/{id}?include=servers */
-export async function getUser(id: number, signal?: AbortSignal): Promise<AdminUser> {
-  const item = await apiClient.get<ApplicationItem<UserAttributes>>(`${base}/${id}`, {
-    signal,
-    params: { include: 'servers' },
-  });
-  return toAdminUser(item.attributes);
-}
+export const getUser = users.get;
 
 /** POST /api/application/users */
-export async function createUser(body: UserBody): Promise<AdminUser> {
-  const item = await apiClient.post<ApplicationItem<UserAttributes>>(base, body);
-  return toAdminUser(item.attributes);
-}
+export const createUser = users.create;
 
 /** PATCH /api/application/users/{id} */
-export async function updateUser(id: number, body: UserBody): Promise<AdminUser> {
-  const item = await apiClient.patch<ApplicationItem<UserAttributes>>(`${base}/${id}`, body, {
-    params: { include: 'servers' },
-  });
-  return toAdminUser(item.attributes);
-}
+export const updateUser = users.update;
 
 /** DELETE /api/application/users/{id}: refused (400) while the user owns servers. */
-export async function deleteUser(id: number): Promise<void> {
-  await apiClient.delete(`${base}/${id}`);
-}
+export const deleteUser = users.remove;
 
 export const usersQueryOptions = (params: UserListParams) =>
   queryOptions({
