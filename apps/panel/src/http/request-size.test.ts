@@ -40,4 +40,18 @@ describe('request bodies cannot make validation slow', () => {
     expect(response.json().errors[0]).toMatchObject({ code: 'PostTooLargeException', status: '413' });
     expect(f.daemon.calls.filter((call) => call.path.endsWith('/chmod'))).toEqual([]);
   });
+
+  it('refuses a body nested deeper than 64 levels with 400, and a megabyte of brackets does not take the panel down', async () => {
+    const depth = 400_000;
+    const deep = `{"description":"Deep key","allowed_ips":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    const response = await f.owner.browser.post('/api/client/account/api-keys', deep);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors[0]).toMatchObject({
+      code: 'BadRequestHttpException',
+      detail: 'The JSON data passed in the request appears to be malformed: Maximum stack depth exceeded',
+    });
+    const sixtyFour = `{"description":"Deep key","allowed_ips":${'['.repeat(63)}${']'.repeat(63)}}`;
+    expect((await f.owner.browser.post('/api/client/account/api-keys', sixtyFour)).statusCode).toBe(422);
+    expect((await f.owner.browser.get('/api/client/account/api-keys')).json().data).toEqual([]);
+  });
 });
