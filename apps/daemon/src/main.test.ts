@@ -64,7 +64,7 @@ async function bootWithRunningGame() {
   const game = `game-${process.pid}-${Date.now()}.cjs`;
   panel.servers.set(UUID, demoConfiguration(UUID, { invocation: nodeStartup(game), done: ['ready'] }));
   const daemon = startDaemon(daemonEnv());
-  await expect.poll(daemon.output, { timeout: 10_000 }).toMatch(/listening on http:\/\/\S+/);
+  await expect.poll(daemon.output, { timeout: 30_000 }).toMatch(/listening on http:\/\/\S+/);
   const url = /listening on (http:\/\/\S+)/.exec(daemon.output())?.[1];
   await writeFile(
     path.join(dataDirectory, 'volumes', UUID, game),
@@ -79,12 +79,12 @@ async function bootWithRunningGame() {
   expect(power.status).toBe(202);
   const state = async () =>
     ((await (await fetch(`${url}/api/servers/${UUID}`, { headers })).json()) as { state: string }).state;
-  await expect.poll(state, { timeout: 5_000 }).toBe('running');
+  await expect.poll(state, { timeout: 20_000 }).toBe('running');
   return { daemon, game };
 }
 
 describe('aerie daemon', () => {
-  it('says which variable is missing and exits', { timeout: 20_000 }, async () => {
+  it('says which variable is missing and exits', { timeout: 60_000 }, async () => {
     const daemon = startDaemon({ DAEMON_DATA_DIR: dataDirectory });
     expect(await daemon.exited).not.toBe(0);
     expect(daemon.output()).toContain('DAEMON_TOKEN_ID: is required');
@@ -92,7 +92,7 @@ describe('aerie daemon', () => {
   });
 
   it('boots from the panel, runs a server, and on SIGINT (Ctrl-C) ends it but remembers it ran', {
-    timeout: 40_000,
+    timeout: 60_000,
   }, async () => {
     // A name of its own: test files run in parallel, and the game is found by its command line.
     const game = `game-${process.pid}-${Date.now()}.cjs`;
@@ -129,7 +129,7 @@ describe('aerie daemon', () => {
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`exits 0 in time and keeps its states when ${signal} comes again while it stops`, {
-      timeout: 20_000,
+      timeout: 60_000,
     }, async () => {
       const { daemon, game } = await bootWithRunningGame();
       const started = Date.now();
@@ -149,7 +149,7 @@ describe('aerie daemon', () => {
   }
 
   it('serves the files API and the signed download/upload URLs, one-time across a restart', {
-    timeout: 40_000,
+    timeout: 60_000,
   }, async () => {
     panel.servers.set(UUID, demoConfiguration(UUID, { skipScripts: true }));
     const boot = async () => {
