@@ -19,19 +19,19 @@ afterAll(() => t.close());
 
 type Method = 'POST' | 'PATCH' | 'PUT';
 
-/** A call as a PHP script makes it with curl: bearer key, JSON accepted, the body form-encoded. */
-function formRequest(bearer: string, method: Method, url: string, body: string) {
+/** A call with a bearer key, JSON accepted, and a body of the given type (no cookie, no CSRF token). */
+function bodyRequest(bearer: string, method: Method, url: string, contentType: string, payload: string) {
   return t.app.inject({
     method,
     url,
-    headers: {
-      authorization: `Bearer ${bearer}`,
-      accept: 'application/json',
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    payload: body,
+    headers: { authorization: `Bearer ${bearer}`, accept: 'application/json', 'content-type': contentType },
+    payload,
   });
 }
+
+/** A call as a PHP script makes it with curl: the body form-encoded. */
+const formRequest = (bearer: string, method: Method, url: string, body: string) =>
+  bodyRequest(bearer, method, url, 'application/x-www-form-urlencoded', body);
 
 /** The same fields as `multipart/form-data` (PHP's CURLOPT_POSTFIELDS with an array), a file part among them. */
 function multipartRequest(bearer: string, method: Method, url: string, fields: [string, string][]) {
@@ -40,30 +40,12 @@ function multipartRequest(bearer: string, method: Method, url: string, fields: [
     ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
   );
   const file = `--${boundary}\r\nContent-Disposition: form-data; name="avatar"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG\r\n`;
-  return t.app.inject({
-    method,
-    url,
-    headers: {
-      authorization: `Bearer ${bearer}`,
-      accept: 'application/json',
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-    },
-    payload: `${parts.join('')}${file}--${boundary}--\r\n`,
-  });
+  const body = `${parts.join('')}${file}--${boundary}--\r\n`;
+  return bodyRequest(bearer, method, url, `multipart/form-data; boundary=${boundary}`, body);
 }
 
-function jsonRequest(bearer: string, method: Method, url: string, body: unknown) {
-  return t.app.inject({
-    method,
-    url,
-    headers: {
-      authorization: `Bearer ${bearer}`,
-      accept: 'application/json',
-      'content-type': 'application/json',
-    },
-    payload: JSON.stringify(body),
-  });
-}
+const jsonRequest = (bearer: string, method: Method, url: string, body: unknown) =>
+  bodyRequest(bearer, method, url, 'application/json', JSON.stringify(body));
 
 describe('form bodies on the API routes', () => {
   it('creates a user from a form-encoded body, as from JSON', async () => {
@@ -195,16 +177,13 @@ describe('form bodies on the API routes', () => {
       `email=big%40example.com&username=big&first_name=${'a'.repeat(JSON_BODY_LIMIT_BYTES)}`,
     );
     expect(huge.statusCode).toBe(413);
-    const noBoundary = await t.app.inject({
-      method: 'POST',
-      url: '/api/application/users',
-      headers: {
-        authorization: `Bearer ${adminBearer}`,
-        accept: 'application/json',
-        'content-type': 'multipart/form-data',
-      },
-      payload: 'email=x',
-    });
+    const noBoundary = await bodyRequest(
+      adminBearer,
+      'POST',
+      '/api/application/users',
+      'multipart/form-data',
+      'email=x',
+    );
     expect(noBoundary.statusCode).toBe(400);
     expect(noBoundary.json().errors[0].code).toBe('BadRequestHttpException');
   });
