@@ -48,6 +48,26 @@ describe('the admin area', () => {
     await admin.getByRole('heading', { name: 'Overview' }).waitFor();
     const menu = admin.getByRole('navigation', { name: 'Administration' });
 
+    // A location, and a second node in it (its daemon is started later, from the configuration it shows).
+    await menu.getByRole('link', { name: 'Locations' }).click();
+    await admin.getByRole('button', { name: 'Create Location' }).click();
+    const locationDialog = admin.getByRole('dialog');
+    await locationDialog.getByLabel('Short Code').fill('eu.ams');
+    await locationDialog.getByLabel('Description').fill('Amsterdam');
+    await locationDialog.getByRole('button', { name: 'Create' }).click();
+    await admin.getByText('The location eu.ams was created.').waitFor();
+    await menu.getByRole('link', { name: 'Nodes' }).click();
+    await admin.getByRole('button', { name: 'Create Node' }).click();
+    const nodeDialog = admin.getByRole('dialog');
+    await nodeDialog.getByLabel('Name', { exact: true }).fill('Amsterdam 1');
+    await nodeDialog.getByLabel('Location', { exact: true }).selectOption({ label: 'eu.ams (Amsterdam)' });
+    await nodeDialog.getByLabel('FQDN').fill('ams1.example.com');
+    await nodeDialog.getByLabel('Total Memory (MiB)').fill('16384');
+    await nodeDialog.getByLabel('Total Disk Space (MiB)').fill('102400');
+    await nodeDialog.getByRole('button', { name: 'Create Node' }).click();
+    await admin.waitForURL(/\/admin\/nodes\/view\/\d+\/configuration$/);
+    await admin.getByText('The node was created. Start its daemon with the configuration below.').waitFor();
+
     // An egg, imported by pasting its file into a nest.
     await menu.getByRole('link', { name: 'Nests' }).click();
     await admin.getByRole('heading', { name: 'Nests' }).waitFor();
