@@ -58,6 +58,7 @@ describe('DAEMON_CONFIG: the node configuration document', () => {
       runtime: 'process',
       gameNetworkAllow: [],
       pull: { allow: [], maxBytes: 10 * 1024 ** 3, timeoutMs: 12 * 3600_000, idleTimeoutMs: 60_000 },
+      activitySendIntervalMs: 60_000,
       logLevel: 'info',
     });
   });

@@ -166,11 +166,14 @@ describe('POST /api/remote/activity', () => {
     expect(await stored()).toEqual([]);
   });
 
-  it('answers a body nested 400,000 levels deep with 422, not a stack overflow', async () => {
+  it('refuses a body nested 400,000 levels deep (400 at the parser), and metadata past its own 4 levels with 422', async () => {
     const depth = 400_000;
-    const response = await report(`{"data":[{"metadata":${'['.repeat(depth)}${']'.repeat(depth)}}]}`);
-    expect(response.statusCode).toBe(422);
-    expect(response.json().errors[0].meta.source_field).toBe('data.0.metadata');
+    const deep = await report(`{"data":[{"metadata":${'['.repeat(depth)}${']'.repeat(depth)}}]}`);
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json().errors[0].detail).toContain('Maximum stack depth exceeded');
+    const nested = await report(`{"data":[{"metadata":${'['.repeat(20)}${']'.repeat(20)}}]}`);
+    expect(nested.statusCode).toBe(422);
+    expect(nested.json().errors[0].meta.source_field).toBe('data.0.metadata');
     expect(await stored()).toEqual([]);
   });
 
