@@ -12,6 +12,7 @@ import {
   type ServerRow,
 } from '@aerie/panel/test/server-factories';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordInstallResult } from './server-install';
 
 let t: TestApp;
 let owner: User;
@@ -113,6 +114,28 @@ describe('POST /api/remote/servers/{uuid}/install', () => {
     expect((await call('POST', `/api/remote/servers/${server.uuid}/install`, body)).statusCode).toBe(204);
     const after = await row(server);
     expect(after.status).toBe(to);
+    expect(after.installed_at).not.toBeNull();
+  });
+
+  it('keeps a suspension made while the report was on its way (the status it read is stale)', async () => {
+    const server = await createTestServer(t.ctx, {
+      owner,
+      node,
+      eggId,
+      status: 'installing',
+      installedAt: null,
+    });
+    // The report read the server as installing; the admin suspends before it writes.
+    const read = await row(server);
+    await t.db.updateTable('servers').set({ status: 'suspended' }).where('id', '=', server.id).execute();
+    await recordInstallResult(
+      t.db,
+      { id: server.id, status: read.status },
+      { successful: true, reinstall: false },
+      new Date(),
+    );
+    const after = await row(server);
+    expect(after.status).toBe('suspended');
     expect(after.installed_at).not.toBeNull();
   });
 

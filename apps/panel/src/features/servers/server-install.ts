@@ -40,14 +40,22 @@ export async function recordInstallResult(
   result: { successful: boolean; reinstall: boolean },
   now: Date,
 ): Promise<void> {
-  let status: string | null = null;
-  if (!result.successful) status = result.reinstall ? 'reinstall_failed' : 'install_failed';
-  if (server.status === 'suspended') status = 'suspended';
-  await db
-    .updateTable('servers')
-    .set({ status, installed_at: now, updated_at: now })
-    .where('id', '=', server.id)
-    .execute();
+  const status = result.successful ? null : result.reinstall ? 'reinstall_failed' : 'install_failed';
+  await db.transaction().execute(async (tx) => {
+    await tx
+      .updateTable('servers')
+      .set({ installed_at: now, updated_at: now })
+      .where('id', '=', server.id)
+      .execute();
+    // The suspension is read in the same statement that writes: an admin who suspends while the report is on its
+    // way is never undone by it (a status read first could be stale by the time it is written).
+    await tx
+      .updateTable('servers')
+      .set({ status })
+      .where('id', '=', server.id)
+      .where((eb) => eb.or([eb('status', 'is', null), eb('status', '!=', 'suspended')]))
+      .execute();
+  });
 }
 
 /**
