@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { launchChromium } from './support/browser';
+import { demoInstalled } from './support/demo-install';
 import { type RunningPanel, startPanel } from './support/panel-process';
 import { signIn } from './support/sign-in';
 
@@ -50,6 +51,8 @@ describe('file manager', () => {
     await page.goto(`${panel.url}/auth/login`);
     await signIn(page, panel.admin.username, panel.admin.password);
     await page.waitForURL(`${panel.url}/`);
+    // Until the demo install ends, the server area shows the installer and no tabs (a loaded machine takes a while).
+    await demoInstalled(page, panel, 90_000);
     await page.getByRole('link', { name: /^Demo Server/ }).click();
     await page
       .getByRole('navigation', { name: 'Server' })
