@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { launchChromium } from './support/browser';
 import { freePort } from './support/free-port';
 import { type RunningPanel, repoRoot, startPanel } from './support/panel-process';
@@ -139,6 +140,19 @@ describe('the admin area', () => {
     await admin.getByRole('button', { name: 'Suspend', exact: true }).click();
     await admin.getByText('The server is suspended.').waitFor();
     await customer.goto(serverUrl);
+    onTestFailed(async () => {
+      console.log(panel.output());
+      console.log(
+        'customer page:',
+        await customer
+          .locator('body')
+          .innerText()
+          .catch(() => '?'),
+      );
+      await customer
+        .screenshot({ path: join(tmpdir(), 'aerie-e2e-admin-customer.png') })
+        .catch(() => undefined);
+    });
     await customer.getByText('Server Suspended').waitFor();
     await customer.getByText('This server is suspended and cannot be accessed.').waitFor();
 

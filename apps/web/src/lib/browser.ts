@@ -6,6 +6,9 @@ export const browser = {
   loadPage(url: string): void {
     window.location.assign(url);
   },
+  reload(): void {
+    window.location.reload();
+  },
 };
 
 /**
