@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { validationFailed } from '@aerie/panel/http/errors';
+import { pathPastDepth } from '@aerie/panel/http/nesting';
 import { nodeReportedActivityEvents } from '@aerie/shared/activity/activity-events';
 import { remoteActivityLimits as limits } from '@aerie/shared/activity/remote-activity-wire';
 import type { LaravelRule } from '@aerie/shared/validation/laravel-messages';
@@ -88,26 +89,20 @@ export const remoteActivityBodySchema = z.object({
 const BODY_DEPTH = 2 + limits.metadataDepth;
 
 /**
- * Refuses a body nested deeper than any valid one before anything walks it recursively (the body reader allows
- * 1 MiB of `[[[[…`, enough to overflow the stack of a recursive walk), walking it with a list, not recursion.
+ * Refuses a body nested deeper than any valid one (metadata past its own levels) before the rules walk it, naming
+ * the field; the body reader has already refused anything past 64 levels.
  * @throws HttpError 422 naming the field where the nesting went too deep
  */
 export function assertShallowBody(body: unknown): void {
-  const pending: { value: unknown; path: string[] }[] = [{ value: body, path: [] }];
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    const { value, path: at } = next;
-    if (typeof value !== 'object' || value === null) continue;
-    if (at.length > BODY_DEPTH) {
-      const field = at.slice(0, 3).join('.');
-      throw validationFailed(
-        toValidationErrors([
-          {
-            path: at.slice(0, 3),
-            message: `The ${field} may not be nested more than ${limits.metadataDepth} levels deep.`,
-          },
-        ]),
-      );
-    }
-    for (const [key, child] of Object.entries(value)) pending.push({ value: child, path: [...at, key] });
-  }
+  const at = pathPastDepth(body, BODY_DEPTH);
+  if (!at) return;
+  const field = at.slice(0, 3).join('.');
+  throw validationFailed(
+    toValidationErrors([
+      {
+        path: at.slice(0, 3),
+        message: `The ${field} may not be nested more than ${limits.metadataDepth} levels deep.`,
+      },
+    ]),
+  );
 }
