@@ -1,4 +1,4 @@
-/** Stored permission lists (a subuser's, an API key's scope) are returned as stored; a damaged value counts as no permission. */
+/** A subuser's stored permission list, as stored; a damaged value counts as no permission. */
 export function parsePermissions(text: string): string[] {
   try {
     const value: unknown = JSON.parse(text);
