@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
   chmodFiles,
@@ -17,6 +18,12 @@ import { ApiError } from '@/lib/api-client';
 import { browser } from '@/lib/browser';
 import { flashActions } from '@/stores/flash-store';
 
+/** A change shown in the listing at once, and the call that makes it on the server. */
+interface OptimisticChange {
+  apply: (files: FileEntry[]) => FileEntry[];
+  call: () => Promise<unknown>;
+}
+
 /** Errors of the file manager show above the listing (spec §8 key `files`). */
 export const filesFlashKey = 'files';
 
@@ -34,18 +41,25 @@ export function useFileActions(directory: string) {
   const fail = (error: unknown) => flashActions().clearAndAddHttpError({ key: filesFlashKey, error });
   const start = () => flashActions().clearFlashes(filesFlashKey);
 
-  const optimistic = async (change: (files: FileEntry[]) => FileEntry[], call: () => Promise<unknown>) => {
-    start();
-    list.mutate(change);
-    try {
-      await call();
-      return true;
-    } catch (error) {
+  // Rename, delete and chmod: the cached listing changes in `onMutate` (after any fetch of it in flight is
+  // cancelled, so an older answer cannot overwrite the change); a refused call shows why and reloads the listing.
+  const change = useMutation({
+    mutationFn: ({ call }: OptimisticChange) => call(),
+    onMutate: async ({ apply }: OptimisticChange) => {
+      start();
+      await list.cancel();
+      list.mutate(apply);
+    },
+    onError: (error) => {
       fail(error);
       void list.reload();
-      return false;
-    }
-  };
+    },
+  });
+  const optimistic = (apply: OptimisticChange['apply'], call: OptimisticChange['call']) =>
+    change.mutateAsync({ apply, call }).then(
+      () => true,
+      () => false,
+    );
 
   const thenReload = async (call: () => Promise<unknown>, timeoutMessage?: string) => {
     start();

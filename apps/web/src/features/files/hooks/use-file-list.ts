@@ -14,6 +14,8 @@ export function useFileList(directory: string) {
     /** Applies a change to the cached listing at once (rename, delete, chmod: spec §4). */
     mutate: (change: (files: FileEntry[]) => FileEntry[]) =>
       queryClient.setQueryData<FileEntry[]>(key, (files) => (files ? change(files) : files)),
+    /** Cancels a fetch of the listing in flight, so its answer cannot overwrite a change made meanwhile. */
+    cancel: () => queryClient.cancelQueries({ queryKey: key, exact: true }),
     /** Fetches the listing again, e.g. after a failed optimistic change or a new file. */
     reload: () => queryClient.invalidateQueries({ queryKey: key }),
   };
