@@ -5,7 +5,8 @@ import type { Db } from '@aerie/panel/db/database';
 import { PanelSettings } from '@aerie/panel/features/panel-settings/panel-settings';
 import type { Log } from '@aerie/panel/logging/log';
 import { Mailer } from '@aerie/panel/mail/mailer';
-import { createSharedStore, type SharedStore } from '@aerie/panel/shared-store/shared-store';
+import { createSharedStore } from '@aerie/panel/shared-store/create-shared-store';
+import type { SharedStore } from '@aerie/panel/shared-store/shared-store';
 
 /** What every feature may be given: configuration, storage, time, secrets, mail, the nodes' daemons, the log. */
 export interface Infrastructure {

@@ -1,6 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { DbDate } from './schema';
 import type { ApplicationKeyColumns } from './schema-application';
+import type { DbDate } from './schema-columns';
 
 /** Tables of migrations 0002-account-api-keys-settings, 0005-user-ssh-keys and 0010-sign-in-addresses. Read dates through db/dialect.ts. */
 type CreatedAt = ColumnType<DbDate, Date, never>;

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { DbBool, DbDate } from './schema';
+import type { DbBool, DbDate } from './schema-columns';
 
 /** The table of migration 0006-activity-logs. Read booleans and dates through db/dialect.ts. */
 export interface ActivityLogsTable {

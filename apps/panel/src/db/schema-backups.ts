@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { DbBool, DbDate } from './schema';
+import type { DbBool, DbDate } from './schema-columns';
 
 /** Tables of migration 0008-backups. Read booleans, dates and `bytes` through db/dialect.ts. */
 type Flag = ColumnType<DbBool, boolean | undefined, boolean>;

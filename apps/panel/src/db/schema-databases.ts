@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { DbDate } from './schema';
+import type { DbDate } from './schema-columns';
 
 /** Tables of migration 0009-server-databases. Read dates through db/dialect.ts. */
 type CreatedAt = ColumnType<DbDate, Date, never>;

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { DbBool, DbDate } from './schema';
+import type { DbBool, DbDate } from './schema-columns';
 
 /** Tables of migrations 0007-schedules and 0012-schedule-run-progress. Read booleans and dates through db/dialect.ts. */
 type Flag = ColumnType<DbBool, boolean | undefined, boolean>;

@@ -3,16 +3,12 @@ import type { AccountTables } from './schema-account';
 import type { ActivityTables } from './schema-activity';
 import type { ApplicationTables } from './schema-application';
 import type { BackupTables } from './schema-backups';
+import type { DbBool, DbDate } from './schema-columns';
 import type { DatabaseTables } from './schema-databases';
 import type { ScheduleTables } from './schema-schedules';
 import type { ServerTables } from './schema-servers';
 
-/**
- * Raw column values as the three drivers return them: booleans are 0/1 on SQLite and MySQL, timestamps are
- * Date on PostgreSQL/MySQL and ISO strings on SQLite. Read them through db/dialect.ts, never directly.
- */
-export type DbBool = boolean | number;
-export type DbDate = Date | string;
+export type { DbBool, DbDate } from './schema-columns';
 
 type Flag = ColumnType<DbBool, boolean | undefined, boolean>;
 type CreatedAt = ColumnType<DbDate, Date, never>;

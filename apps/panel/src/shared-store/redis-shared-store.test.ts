@@ -5,8 +5,9 @@ import { requireTestRedis, skipWithoutRedis, uniqueRedisPrefix } from '@aerie/pa
 import { Redis } from 'ioredis';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MemorySharedStore } from './memory-shared-store';
 import { RedisSharedStore } from './redis-shared-store';
-import { MemorySharedStore, type SharedStore } from './shared-store';
+import type { SharedStore } from './shared-store';
 
 const silent = { warn: () => {} };
 const opened: SharedStore[] = [];

@@ -11,7 +11,7 @@ import type { Log } from '@aerie/panel/logging/log';
 import { serverDatabaseLimits, serverDatabaseMessages } from '@aerie/shared/databases/databases-bodies';
 import type { DatabaseHost } from './database-host';
 import type { HostCredentials } from './drivers/database-host-driver';
-import { serverDatabaseDriverFor } from './drivers/server-database-driver';
+import { serverDatabaseDriverFor } from './drivers/server-database-driver-for';
 import type { ServerDatabaseWithHost } from './server-database';
 import {
   countServerDatabases,

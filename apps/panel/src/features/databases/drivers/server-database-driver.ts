@@ -1,6 +1,4 @@
 import type { HostCredentials } from './database-host-driver';
-import { mysqlServerDatabases } from './mysql';
-import { postgresServerDatabases } from './postgres';
 
 /** A per-server database as a host sees it. */
 export interface HostDatabase {
@@ -28,6 +26,3 @@ export interface ServerDatabaseDriver {
   rotatePassword(host: HostCredentials, database: HostDatabase, password: string): Promise<void>;
   drop(host: HostCredentials, database: HostDatabase): Promise<void>;
 }
-
-export const serverDatabaseDriverFor = (driver: HostCredentials['driver']): ServerDatabaseDriver =>
-  driver === 'postgres' ? postgresServerDatabases : mysqlServerDatabases;

@@ -21,7 +21,7 @@ import {
 } from './identifiers';
 import { mysqlStatements } from './mysql';
 import { postgresStatements } from './postgres';
-import { serverDatabaseDriverFor } from './server-database-driver';
+import { serverDatabaseDriverFor } from './server-database-driver-for';
 
 const password = () => `Pw${randomPart(16)}!@=.`;
 const target = (remote = '%') => ({
