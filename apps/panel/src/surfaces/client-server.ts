@@ -1,3 +1,4 @@
+import type { AppContext } from '@aerie/panel/app-context';
 import { serverActivityRoutes } from '@aerie/panel/features/activity/activity.client-routes';
 import { backupRoutes } from '@aerie/panel/features/backups/backups.client-routes';
 import { websocketRoutes } from '@aerie/panel/features/console/websocket.client-routes';
@@ -7,7 +8,7 @@ import { networkRoutes } from '@aerie/panel/features/network/network.client-rout
 import { scheduleTaskRoutes } from '@aerie/panel/features/schedules/schedule-tasks.client-routes';
 import { scheduleRoutes } from '@aerie/panel/features/schedules/schedules.client-routes';
 import { serverSettingsRoutes } from '@aerie/panel/features/server-settings/server-settings.client-routes';
-import { registerPowerRoutes } from '@aerie/panel/features/servers/power.client-routes';
+import { powerRoutes } from '@aerie/panel/features/servers/power.client-routes';
 import { serverRoutes } from '@aerie/panel/features/servers/server.client-routes';
 import { serverAccessHook } from '@aerie/panel/features/servers/server-access.hook';
 import { startupRoutes } from '@aerie/panel/features/startup/startup.client-routes';
@@ -18,23 +19,22 @@ import type { FastifyInstance } from 'fastify';
  * /api/client/servers/{server}/…: every route passes the server access hook first (404 → 409 → 403, driven by the
  * route's config), then its feature's handler. A feature adds its routes here with their `permission`.
  */
-export async function clientServerSurface(app: FastifyInstance) {
-  const { ctx } = app;
+export async function clientServerSurface(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   app.decorateRequest('serverAccess', null);
   app.decorateRequest('serverChild', null);
   app.addHook('preHandler', serverAccessHook);
 
-  await app.register(serverRoutes);
-  await app.register(websocketRoutes);
-  registerPowerRoutes(app);
-  await app.register(fileRoutes, { daemon: ctx.daemon });
-  await app.register(serverSettingsRoutes);
-  await app.register(startupRoutes);
-  await app.register(networkRoutes);
-  await app.register(scheduleRoutes);
-  await app.register(scheduleTaskRoutes);
-  await app.register(subuserRoutes);
-  await app.register(backupRoutes);
-  await app.register(serverDatabaseRoutes);
-  await app.register(serverActivityRoutes);
+  await app.register(serverRoutes, { ctx });
+  await app.register(websocketRoutes, { ctx });
+  await app.register(powerRoutes, { ctx });
+  await app.register(fileRoutes, { ctx });
+  await app.register(serverSettingsRoutes, { ctx });
+  await app.register(startupRoutes, { ctx });
+  await app.register(networkRoutes, { ctx });
+  await app.register(scheduleRoutes, { ctx });
+  await app.register(scheduleTaskRoutes, { ctx });
+  await app.register(subuserRoutes, { ctx });
+  await app.register(backupRoutes, { ctx });
+  await app.register(serverDatabaseRoutes, { ctx });
+  await app.register(serverActivityRoutes, { ctx });
 }

@@ -32,8 +32,8 @@ export async function clientSurface(app: FastifyInstance, { ctx }: { ctx: AppCon
   await app.register(twoFactorRoutes, { ctx, prefix: '/account/two-factor' });
   await app.register(apiKeyRoutes, { ctx, prefix: '/account/api-keys' });
   await app.register(sshKeyRoutes, { ctx, prefix: '/account/ssh-keys' });
-  await app.register(accountActivityRoutes, { prefix: '/account/activity' });
-  await app.register(permissionRoutes, { prefix: '/permissions' });
-  await app.register(serverListRoutes);
-  await app.register(clientServerSurface, { prefix: '/servers' });
+  await app.register(accountActivityRoutes, { ctx, prefix: '/account/activity' });
+  await app.register(permissionRoutes, { ctx, prefix: '/permissions' });
+  await app.register(serverListRoutes, { ctx });
+  await app.register(clientServerSurface, { ctx, prefix: '/servers' });
 }

@@ -1,3 +1,4 @@
+import type { AppContext } from '@aerie/panel/app-context';
 import { signedInUser } from '@aerie/panel/features/auth/client-api-auth';
 import { accessOf } from '@aerie/panel/features/servers/server-access.hook';
 import { presentPagination } from '@aerie/panel/http/pagination';
@@ -34,22 +35,22 @@ const summary = (what: string) =>
   `${what} (page, per_page ≤ 100, filter[event], sort=timestamp|-timestamp, include=actor)`;
 
 /** `GET /api/client/account/activity`: entries about the signed-in user's account (reference §7.1). */
-export async function accountActivityRoutes(app: FastifyInstance) {
+export async function accountActivityRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   app.get('', { config: { summary: summary('The account’s activity log') } }, async (request) => {
     const query = parseActivityListQuery(request.query as Record<string, string | string[]>);
-    const page = await app.ctx.activityLists.forAccount(signedInUser(request), query);
+    const page = await ctx.activityLists.forAccount(signedInUser(request), query);
     return presentPage(request, page, query);
   });
 }
 
 /** `GET /api/client/servers/{server}/activity` (`activity.read`, reference §7.2 Core). */
-export async function serverActivityRoutes(app: FastifyInstance) {
+export async function serverActivityRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   app.get(
     '/:server/activity',
     { config: { permission: 'activity.read', summary: summary('The server’s activity log') } },
     async (request) => {
       const query = parseActivityListQuery(request.query as Record<string, string | string[]>);
-      const page = await app.ctx.activityLists.forServer(accessOf(request), query);
+      const page = await ctx.activityLists.forServer(accessOf(request), query);
       return presentPage(request, page, query);
     },
   );

@@ -1,3 +1,4 @@
+import type { AppContext } from '@aerie/panel/app-context';
 import { accessOf, childOf } from '@aerie/panel/features/servers/server-access.hook';
 import { presentPagination } from '@aerie/panel/http/pagination';
 import { validateRouteBody } from '@aerie/panel/http/validate';
@@ -33,8 +34,8 @@ function positive(raw: unknown, fallback: number): number {
  * `/api/client/servers/{server}/backups*` (reference §7.2 "Backups"). Each route names its permission; the access
  * hook answers 404 for another server's (or a deleted) backup before 409 and 403.
  */
-export async function backupRoutes(app: FastifyInstance) {
-  const { backups } = app.ctx;
+export async function backupRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { backups } = ctx;
   const base = '/:server/backups';
 
   app.get(

@@ -1,3 +1,4 @@
+import type { AppContext } from '@aerie/panel/app-context';
 import { accessOf } from '@aerie/panel/features/servers/server-access.hook';
 import { HttpError } from '@aerie/panel/http/errors';
 import { serverMessages } from '@aerie/shared/servers/server-messages';
@@ -6,8 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { websocketCredentials } from './websocket-token';
 
 /** `GET /api/client/servers/{server}/websocket`: the console socket's address and a token for it. */
-export async function websocketRoutes(app: FastifyInstance) {
-  const { ctx } = app;
+export async function websocketRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   app.get(
     '/:server/websocket',
     {

@@ -1,3 +1,4 @@
+import type { AppContext } from '@aerie/panel/app-context';
 import { accessOf, childOf } from '@aerie/panel/features/servers/server-access.hook';
 import { HttpError } from '@aerie/panel/http/errors';
 import { validateRouteBody } from '@aerie/panel/http/validate';
@@ -41,8 +42,8 @@ const nameTaken = () =>
  * `/api/client/servers/{server}/databases*` (reference §7.2 "Databases"). `{database}` is a hashid (or the numeric
  * id) among the server's own databases: another server's database is 404 to everyone, before any other check.
  */
-export async function serverDatabaseRoutes(app: FastifyInstance) {
-  const { serverDatabases, databaseIds } = app.ctx;
+export async function serverDatabaseRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { serverDatabases, databaseIds } = ctx;
   const base = '/:server/databases';
   const databaseChild: FastifyContextConfig['serverChild'] = (_db, server, params) =>
     serverDatabases.find(server.id, databaseIds.decode(params.database));

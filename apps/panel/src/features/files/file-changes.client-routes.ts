@@ -1,4 +1,4 @@
-import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
+import type { AppContext } from '@aerie/panel/app-context';
 import { relayDaemonErrors } from '@aerie/panel/daemon-client/daemon-http-error';
 import { serverActivity } from '@aerie/panel/features/activity/activity-log';
 import { accessOf } from '@aerie/panel/features/servers/server-access.hook';
@@ -22,8 +22,8 @@ import { untrimmed } from './untrimmed';
  * Rename, copy, compress, decompress, delete, create-folder and chmod: JSON in, relayed as the daemon's body. What
  * the daemon did is logged (`server:file.*` with the `directory`, `files`, `file` or `name` upstream records).
  */
-export function registerFileChangeRoutes(app: FastifyInstance, daemon: DaemonClient) {
-  const { ctx } = app;
+export async function fileChangeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { daemon } = ctx;
   const log = (request: FastifyRequest, event: ActivityEvent, properties: Record<string, unknown>) =>
     ctx.activity.record(ctx.db, { event, ...serverActivity(accessOf(request)), properties });
 

@@ -1,4 +1,4 @@
-import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
+import type { AppContext } from '@aerie/panel/app-context';
 import { relayDaemonErrors } from '@aerie/panel/daemon-client/daemon-http-error';
 import { serverActivity } from '@aerie/panel/features/activity/activity-log';
 import { accessOf } from '@aerie/panel/features/servers/server-access.hook';
@@ -28,8 +28,8 @@ export function withoutCredentials(url: string): string {
  * relayed). Answers 204 as Pterodactyl, also with `foreground` (which waits until the file is whole). The pull is
  * logged once the daemon accepted it (`server:file.pull` with `directory`, `url` and the `filename` if given).
  */
-export function registerFilePullRoute(app: FastifyInstance, daemon: DaemonClient) {
-  const { ctx } = app;
+export async function filePullRoute(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { daemon } = ctx;
   const throttle = ctx.shared.counter({ name: 'file-pull', ...PULL_THROTTLE });
 
   app.post(

@@ -1,4 +1,5 @@
-import { type DaemonClient, DaemonUnreachableError } from '@aerie/panel/daemon-client/daemon-client';
+import type { AppContext } from '@aerie/panel/app-context';
+import { DaemonUnreachableError } from '@aerie/panel/daemon-client/daemon-client';
 import { daemonHttpError, relayDaemonErrors } from '@aerie/panel/daemon-client/daemon-http-error';
 import { serverActivity } from '@aerie/panel/features/activity/activity-log';
 import { accessOf } from '@aerie/panel/features/servers/server-access.hook';
@@ -18,8 +19,8 @@ const tooLargeToEdit = () => new HttpError(400, 'FileSizeTooLargeException', fil
 const signedUrl = (url: string): SignedUrlResponse => ({ object: 'signed_url', attributes: { url } });
 
 /** GET list, contents, download and upload; reading a file and signing its download are logged. */
-export function registerFileReadRoutes(app: FastifyInstance, daemon: DaemonClient) {
-  const { ctx } = app;
+export async function fileReadRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { daemon } = ctx;
   const signing = (request: FastifyRequest) => {
     const { server, node, user } = accessOf(request);
     return {

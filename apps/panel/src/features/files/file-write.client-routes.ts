@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import type { DaemonClient, DaemonUpload } from '@aerie/panel/daemon-client/daemon-client';
+import type { AppContext } from '@aerie/panel/app-context';
+import type { DaemonUpload } from '@aerie/panel/daemon-client/daemon-client';
 import { relayDaemonErrors } from '@aerie/panel/daemon-client/daemon-http-error';
 import { serverActivity } from '@aerie/panel/features/activity/activity-log';
 import { accessOf } from '@aerie/panel/features/servers/server-access.hook';
@@ -19,7 +20,8 @@ const tooLarge = () => new HttpError(413, 'PostTooLargeException', fileMessages.
  * before the access checks pass, and the bytes go to the daemon as they arrive, at most
  * `fileLimits.writeMaxBytes` (413 above).
  */
-export async function fileWriteRoute(app: FastifyInstance, { daemon }: { daemon: DaemonClient }) {
+export async function fileWriteRoute(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { daemon } = ctx;
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   // An empty or missing Content-Type (jspteroapi's writeFile sends an empty one) is a body like any other here,
@@ -42,7 +44,7 @@ export async function fileWriteRoute(app: FastifyInstance, { daemon }: { daemon:
       const { file } = validateRouteQuery<typeof fileQuerySchema>(request, untrimmed);
       const contents = await writeBody(request);
       await relayDaemonErrors(daemon.forServer(node, server.uuid).files.write(file, contents));
-      await app.ctx.activity.record(app.ctx.db, {
+      await ctx.activity.record(ctx.db, {
         event: 'server:file.write',
         ...serverActivity(accessOf(request)),
         properties: { file },

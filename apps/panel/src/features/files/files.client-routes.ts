@@ -1,8 +1,8 @@
-import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
+import type { AppContext } from '@aerie/panel/app-context';
 import type { FastifyInstance } from 'fastify';
-import { registerFileChangeRoutes } from './file-changes.client-routes';
-import { registerFilePullRoute } from './file-pull.client-routes';
-import { registerFileReadRoutes } from './file-reads.client-routes';
+import { fileChangeRoutes } from './file-changes.client-routes';
+import { filePullRoute } from './file-pull.client-routes';
+import { fileReadRoutes } from './file-reads.client-routes';
 import { fileWriteRoute } from './file-write.client-routes';
 
 /**
@@ -10,10 +10,10 @@ import { fileWriteRoute } from './file-write.client-routes';
  * daemon, which enforces path safety (and, for `/files/pull`, which hosts a download may reach).
  * Inherits the server access hook: 404 → 409 → the route's `permission` (403) run before any handler.
  */
-export async function fileRoutes(app: FastifyInstance, { daemon }: { daemon: DaemonClient }) {
-  registerFileReadRoutes(app, daemon);
-  registerFileChangeRoutes(app, daemon);
-  registerFilePullRoute(app, daemon);
+export async function fileRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  await app.register(fileReadRoutes, { ctx });
+  await app.register(fileChangeRoutes, { ctx });
+  await app.register(filePullRoute, { ctx });
   // Its own scope: the write route takes any body raw, which must not change how its siblings parse JSON.
-  await app.register(fileWriteRoute, { daemon });
+  await app.register(fileWriteRoute, { ctx });
 }

@@ -1,3 +1,4 @@
+import type { AppContext } from '@aerie/panel/app-context';
 import { presentAllocation } from '@aerie/panel/features/servers/server.presenter';
 import { accessOf, childOf } from '@aerie/panel/features/servers/server-access.hook';
 import type { AllocationRecord } from '@aerie/panel/features/servers/server-relations';
@@ -12,8 +13,8 @@ const allocationChild: FastifyContextConfig['serverChild'] = (db, server, params
   findServerAllocation(db, server.id, params.allocation);
 
 /** `/api/client/servers/{server}/network/allocations*` (reference §7.2 "Network allocations"). */
-export async function networkRoutes(app: FastifyInstance) {
-  const { network } = app.ctx;
+export async function networkRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { network } = ctx;
   const base = '/:server/network/allocations';
 
   app.get(

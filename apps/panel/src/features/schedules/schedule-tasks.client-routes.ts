@@ -1,3 +1,4 @@
+import type { AppContext } from '@aerie/panel/app-context';
 import { accessOf, childOf } from '@aerie/panel/features/servers/server-access.hook';
 import { HttpError } from '@aerie/panel/http/errors';
 import { validateRouteBody } from '@aerie/panel/http/validate';
@@ -23,8 +24,8 @@ const taskChild: FastifyContextConfig['serverChild'] = async (db, server, params
 };
 
 /** `/api/client/servers/{server}/schedules/{schedule}/tasks*` (reference §7.2 "Schedules and tasks"). */
-export async function scheduleTaskRoutes(app: FastifyInstance) {
-  const { scheduleTasks } = app.ctx;
+export async function scheduleTaskRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { scheduleTasks } = ctx;
   const base = '/:server/schedules/:schedule/tasks';
 
   app.post(

@@ -1,3 +1,4 @@
+import type { AppContext } from '@aerie/panel/app-context';
 import { accessOf, childOf } from '@aerie/panel/features/servers/server-access.hook';
 import { validateRouteBody } from '@aerie/panel/http/validate';
 import { scheduleBodySchema } from '@aerie/shared/schedules/schedules-bodies';
@@ -18,8 +19,8 @@ const present = ({ schedule, tasks }: ScheduleWithTasks) => presentSchedule(sche
  * `/api/client/servers/{server}/schedules*` (reference §7.2 "Schedules and tasks"). Tasks are always included, so
  * `?include=tasks` changes nothing.
  */
-export async function scheduleRoutes(app: FastifyInstance) {
-  const { schedules, scheduleRunner } = app.ctx;
+export async function scheduleRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { schedules, scheduleRunner } = ctx;
   const base = '/:server/schedules';
   // Runs started by Run Now end, their schedules idle again, before the database closes.
   app.addHook('onClose', () => scheduleRunner.stop());

@@ -1,3 +1,4 @@
+import type { AppContext } from '@aerie/panel/app-context';
 import { accessOf } from '@aerie/panel/features/servers/server-access.hook';
 import { validateRouteBody } from '@aerie/panel/http/validate';
 import {
@@ -7,8 +8,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 
 /** `…/settings/rename`, `…/settings/reinstall` and `…/settings/docker-image` (reference §7.2). */
-export async function serverSettingsRoutes(app: FastifyInstance) {
-  const { serverSettings } = app.ctx;
+export async function serverSettingsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { serverSettings } = ctx;
 
   app.post(
     '/:server/settings/rename',

@@ -1,3 +1,4 @@
+import type { AppContext } from '@aerie/panel/app-context';
 import { serverActivity } from '@aerie/panel/features/activity/activity-log';
 import { validateRouteBody } from '@aerie/panel/http/validate';
 import { hasPermission } from '@aerie/shared/permissions/can';
@@ -19,8 +20,8 @@ const commandBody = z.object({ command: requiredString().min(1, rule('min')) });
  * answer 204 once the daemon accepted the request, which is then logged (`server:power.<signal>`,
  * `server:console.command` {command}).
  */
-export function registerPowerRoutes(app: FastifyInstance) {
-  const { activity, db, power } = app.ctx;
+export async function powerRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { activity, db, power } = ctx;
   app.post(
     '/:server/power',
     { config: { body: powerBody, summary: 'Send a power signal (start, stop, restart, kill)' } },

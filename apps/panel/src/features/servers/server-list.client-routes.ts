@@ -1,3 +1,4 @@
+import type { AppContext } from '@aerie/panel/app-context';
 import type { User } from '@aerie/panel/features/users/user';
 import { presentPagination } from '@aerie/panel/http/pagination';
 import type { ServerListResponse } from '@aerie/shared/servers/server-wire';
@@ -9,8 +10,8 @@ import { listServers } from './server-list.service';
 import { loadServerRelations } from './server-relations';
 
 /** GET /api/client: the servers of the signed-in user (or every server, for root admins asking), paginated. */
-export async function serverListRoutes(app: FastifyInstance) {
-  const { db } = app.ctx;
+export async function serverListRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { db } = ctx;
   app.get('/', async (request): Promise<ServerListResponse> => {
     const user = request.user as User;
     const query = parseServerListQuery(request.query as Record<string, string | string[]>);
@@ -32,7 +33,7 @@ export async function serverListRoutes(app: FastifyInstance) {
           relations,
           { userId: user.id, permissions: effectivePermissions(user, server, subuserOf.get(server.id)) },
           query.includes,
-          app.ctx.config.avatarUrlTemplate,
+          ctx.config.avatarUrlTemplate,
         ),
       ),
       meta: presentPagination(request, {

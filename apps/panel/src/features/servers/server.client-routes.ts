@@ -1,3 +1,4 @@
+import type { AppContext } from '@aerie/panel/app-context';
 import type { ServerResponse, StatsResponse } from '@aerie/shared/servers/server-wire';
 import type { FastifyInstance } from 'fastify';
 import { presentServer } from './server.presenter';
@@ -6,9 +7,7 @@ import { parseIncludes } from './server-list.query';
 import { loadServerRelations } from './server-relations';
 
 /** `GET /api/client/servers/{server}` and `…/resources` (reference §7.2 Core), behind the server access hook. */
-export async function serverRoutes(app: FastifyInstance) {
-  const { ctx } = app;
-
+export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   app.get('/:server', { config: { stateExemption: 'always' } }, async (request): Promise<ServerResponse> => {
     const { server, user, isOwner, permissions } = accessOf(request);
     const includes = parseIncludes(request.query as Record<string, string | string[]>);

@@ -1,3 +1,4 @@
+import type { AppContext } from '@aerie/panel/app-context';
 import { presentEggVariable } from '@aerie/panel/features/servers/server.presenter';
 import { accessOf } from '@aerie/panel/features/servers/server-access.hook';
 import { validateRouteBody } from '@aerie/panel/http/validate';
@@ -6,8 +7,8 @@ import type { StartupResponse, StartupVariableResponse } from '@aerie/shared/sta
 import type { FastifyInstance } from 'fastify';
 
 /** `GET …/startup` and `PUT …/startup/variable` (reference §7.2 "Startup and settings"). */
-export async function startupRoutes(app: FastifyInstance) {
-  const { startup } = app.ctx;
+export async function startupRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { startup } = ctx;
 
   app.get(
     '/:server/startup',

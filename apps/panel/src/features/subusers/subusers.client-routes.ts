@@ -1,3 +1,4 @@
+import type { AppContext } from '@aerie/panel/app-context';
 import { accessOf, childOf } from '@aerie/panel/features/servers/server-access.hook';
 import { validateRouteBody } from '@aerie/panel/http/validate';
 import type { RequestedPermissions } from '@aerie/shared/permissions/requested-permissions';
@@ -35,8 +36,8 @@ function assertCanGrantRequested(request: FastifyRequest): void {
 }
 
 /** `/api/client/servers/{server}/users*` (reference §7.2 "Subusers"). */
-export async function subuserRoutes(app: FastifyInstance) {
-  const { subusers, config } = app.ctx;
+export async function subuserRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { subusers, config } = ctx;
   const present = (subuser: SubuserRow) => presentSubuser(subuser, config.avatarUrlTemplate);
 
   app.get(
