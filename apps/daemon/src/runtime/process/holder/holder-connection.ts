@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { connect, type Socket } from 'node:net';
-import { forwardLines } from '../line-splitter';
+import { forwardLines } from '@aerie/daemon/runtime/process/line-splitter';
 import type { NumberedLine } from './console-ring';
 import {
   type DaemonMessage,

@@ -12,8 +12,8 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { chmodSync, statSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
-import { forwardLines } from '../line-splitter';
-import { signalInsideSandbox } from '../sandbox/sandbox-signals';
+import { forwardLines } from '@aerie/daemon/runtime/process/line-splitter';
+import { signalInsideSandbox } from '@aerie/daemon/runtime/process/sandbox/sandbox-signals';
 import { ConsoleRing, type NumberedLine } from './console-ring';
 import { corkForTick } from './cork-for-tick';
 import {

@@ -1,6 +1,8 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ProcessRuntime } from '@aerie/daemon/runtime/process/process-runtime';
+import { ProcessSandbox } from '@aerie/daemon/runtime/process/sandbox/process-sandbox';
+import type { RuntimeExit } from '@aerie/daemon/runtime/runtime';
 import {
   isAlive,
   nodeStartup,
@@ -8,11 +10,9 @@ import {
   startOptions,
   waitForEvent,
   writeScript,
-} from '../../../testing/server-fixtures';
-import { testRunDirectory } from '../../../testing/test-run-directory';
-import type { RuntimeExit } from '../../runtime';
-import { ProcessRuntime } from '../process-runtime';
-import { ProcessSandbox } from '../sandbox/process-sandbox';
+} from '@aerie/daemon/testing/server-fixtures';
+import { testRunDirectory } from '@aerie/daemon/testing/test-run-directory';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const UUID = '0a1d0a1d-0000-4000-8000-00000000a1d0';
 let directory: string;

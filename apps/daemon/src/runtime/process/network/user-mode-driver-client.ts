@@ -8,8 +8,8 @@ import { chown, mkdtemp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { holderProgram } from '@aerie/daemon/runtime/process/holder/holder-program';
 import type { RuntimeAllocations } from '@aerie/daemon/runtime/runtime';
-import { buildHolderProgram } from '../holder/build-holder.mjs';
 import type { DriverCommand, DriverEvent } from './user-mode-driver';
 
 /** An unprivileged daemon's uid for tests and benchmarks: any uid without a home works. */
@@ -24,7 +24,8 @@ export async function prepareUnprivilegedDaemon(uid = UNPRIVILEGED_UID): Promise
   await chown(dataDirectory, uid, uid);
   const { build } = await import('esbuild');
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const holder = await buildHolderProgram(path.join(here, '..', 'holder', 'holder-main.ts'));
+  // The holder as the daemon runs it (bundled from holder-main.ts), carried inside the driver's own bundle.
+  const holder = await holderProgram();
   const bundled = await build({
     entryPoints: [path.join(here, 'user-mode-driver.ts')],
     bundle: true,
