@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
-import { attachmentDisposition } from '@aerie/daemon/http/content-disposition';
-import { HttpError, NOT_FOUND_MESSAGE } from '@aerie/daemon/http/http-errors';
-import type { SignedFileAccess } from '@aerie/daemon/http/signed-file-token';
+import { attachmentDisposition } from '@aerie/daemon/http-kit/content-disposition';
+import { HttpError, NOT_FOUND_MESSAGE } from '@aerie/daemon/http-kit/http-errors';
+import type { SignedFileAccess } from '@aerie/daemon/http-kit/signed-file-token';
 import type { FastifyInstance } from 'fastify';
 import type { BackupService } from './backup-service';
 

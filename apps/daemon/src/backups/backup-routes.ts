@@ -1,5 +1,5 @@
-import { HttpError, NOT_FOUND_MESSAGE } from '@aerie/daemon/http/http-errors';
-import { serverOf } from '@aerie/daemon/http/route-helpers';
+import { HttpError, NOT_FOUND_MESSAGE } from '@aerie/daemon/http-kit/http-errors';
+import { serverOf } from '@aerie/daemon/http-kit/route-helpers';
 import { INSTALLING_MESSAGE, RESTORING_MESSAGE } from '@aerie/daemon/server/managed-server';
 import type { DaemonBackupRequest, DaemonRestoreRequest } from '@aerie/shared/backups/backups-daemon-wire';
 import type { FastifyInstance } from 'fastify';

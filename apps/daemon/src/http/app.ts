@@ -1,13 +1,22 @@
 import type { BackupService } from '@aerie/daemon/backups/backup-service';
 import { FilesystemError, isDiskFull } from '@aerie/daemon/fs/filesystem-error';
+import {
+  connectionServerOptions,
+  guardConnections,
+  proveConnection,
+} from '@aerie/daemon/http-kit/connection-guard';
+import {
+  HttpError,
+  INTERNAL_ERROR_MESSAGE,
+  NOT_FOUND_MESSAGE,
+  UNPARSABLE_BODY_MESSAGE,
+} from '@aerie/daemon/http-kit/http-errors';
 import type { RemotePulls } from '@aerie/daemon/pull/remote-pulls';
 import type { ServerManager } from '@aerie/daemon/server/server-manager';
 import { systemInfo } from '@aerie/daemon/system/system-info';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import { connectionServerOptions, guardConnections, proveConnection } from './connection-guard';
 import { type ConnectionLimits, defaultConnectionLimits } from './connection-limits';
 import { corsHook } from './cors';
-import { HttpError, INTERNAL_ERROR_MESSAGE, NOT_FOUND_MESSAGE, UNPARSABLE_BODY_MESSAGE } from './http-errors';
 import { nodeTokenAuth } from './node-auth';
 import { serverRoutes } from './server-routes';
 

@@ -4,6 +4,7 @@ import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { signTestToken } from '@aerie/daemon/auth/testing/sign-token';
+import { addressKey } from '@aerie/daemon/http-kit/connection-guard';
 import { NODE_TOKEN } from '@aerie/daemon/testing/daemon-harness';
 import { sleep, TestSocket } from '@aerie/daemon/websocket/testing/test-socket';
 import {
@@ -12,7 +13,6 @@ import {
   type RawClient,
 } from '@aerie/shared/net/testing/raw-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addressKey } from './connection-guard';
 import { type ConnectionLimits, connectionCeiling, openFilesLimit } from './connection-limits';
 import { startTestApp, type TestApp } from './testing/test-app';
 

@@ -1,3 +1,4 @@
+import { HttpError } from '@aerie/daemon/http-kit/http-errors';
 import type {
   ChmodFilesBody,
   CopyFileBody,
@@ -8,7 +9,6 @@ import type {
   RenameFilesBody,
 } from '@aerie/shared/files/file-wire';
 import { z } from 'zod';
-import { HttpError } from './http-errors';
 
 /** Wings' texts where it has one (router_server_files.go), plain sentences where it only binds the JSON. */
 export const FILE_BODY_MESSAGES = {

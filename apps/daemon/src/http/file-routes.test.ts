@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { NOT_FOUND_MESSAGE } from '@aerie/daemon/http-kit/http-errors';
 import { startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
 import { fileServerConfiguration, rawRequest } from '@aerie/daemon/testing/file-api-fixtures';
 import { type PanelStandIn, startPanelStandIn } from '@aerie/daemon/testing/panel-stand-in';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_BODY_MESSAGES } from './file-bodies';
 import { CONTENT_LENGTH_REQUIRED_MESSAGE } from './file-routes';
-import { NOT_FOUND_MESSAGE } from './http-errors';
 import { MISSING_AUTHORIZATION_MESSAGE, WRONG_TOKEN_MESSAGE } from './node-auth';
 
 const UUID = '5a1e0f3c-2b4d-4e6f-8a9b-0c1d2e3f4a5b';

@@ -1,12 +1,12 @@
 import type { Readable } from 'node:stream';
+import { attachmentDisposition } from '@aerie/daemon/http-kit/content-disposition';
+import { HttpError } from '@aerie/daemon/http-kit/http-errors';
+import { serverOf } from '@aerie/daemon/http-kit/route-helpers';
 import type { DaemonFileStat } from '@aerie/shared/files/file-wire';
 import type { FastifyInstance } from 'fastify';
-import { attachmentDisposition } from './content-disposition';
 import { fileBody } from './file-bodies';
-import { HttpError } from './http-errors';
 import { type ListPageQuery, listPage } from './list-page';
 import { drainRefusedBody } from './refused-body';
-import { serverOf } from './route-helpers';
 
 export const CONTENT_LENGTH_REQUIRED_MESSAGE = 'A Content-Length header is required to write a file.';
 

@@ -1,5 +1,5 @@
 import { LIST_DEFAULT_LIMIT, LIST_MAX_DEPTH } from '@aerie/daemon/fs/list-limits';
-import { HttpError } from './http-errors';
+import { HttpError } from '@aerie/daemon/http-kit/http-errors';
 
 export const INVALID_PAGE_MESSAGE = `The page and per_page parameters must be whole numbers from 1, per_page at most ${LIST_DEFAULT_LIMIT} and page × per_page at most ${LIST_MAX_DEPTH}.`;
 

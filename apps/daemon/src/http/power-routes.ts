@@ -1,3 +1,5 @@
+import { HttpError } from '@aerie/daemon/http-kit/http-errors';
+import { panelFailure, serverOf } from '@aerie/daemon/http-kit/route-helpers';
 import type { PowerAction } from '@aerie/daemon/server/console-server';
 import {
   INSTALLING_MESSAGE,
@@ -6,8 +8,6 @@ import {
 } from '@aerie/daemon/server/managed-server';
 import type { DaemonPowerBody } from '@aerie/shared/daemon/remote-wire';
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from './http-errors';
-import { panelFailure, serverOf } from './route-helpers';
 
 const ACTIONS: readonly PowerAction[] = ['start', 'stop', 'restart', 'kill'];
 export const INVALID_POWER_ACTION_MESSAGE =

@@ -1,5 +1,7 @@
 import { backupRoutes } from '@aerie/daemon/backups/backup-routes';
 import type { BackupService } from '@aerie/daemon/backups/backup-service';
+import { HttpError, NOT_FOUND_MESSAGE } from '@aerie/daemon/http-kit/http-errors';
+import { panelFailure, serverOf } from '@aerie/daemon/http-kit/route-helpers';
 import { pullRoutes } from '@aerie/daemon/pull/pull-routes';
 import { defaultPullSettings } from '@aerie/daemon/pull/pull-settings';
 import { RemotePulls } from '@aerie/daemon/pull/remote-pulls';
@@ -8,9 +10,7 @@ import type { ServerManager } from '@aerie/daemon/server/server-manager';
 import type { DaemonCreateServerBody } from '@aerie/shared/daemon/remote-wire';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fileRoutes } from './file-routes';
-import { HttpError, NOT_FOUND_MESSAGE } from './http-errors';
 import { powerRoutes } from './power-routes';
-import { panelFailure, serverOf } from './route-helpers';
 import { presentServer } from './server-view';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;

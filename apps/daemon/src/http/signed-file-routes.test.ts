@@ -5,13 +5,13 @@ import path from 'node:path';
 import { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
 import { JWT_ERROR_MESSAGES } from '@aerie/daemon/auth/jwt-errors';
 import { signTestToken } from '@aerie/daemon/auth/testing/sign-token';
+import { NOT_FOUND_MESSAGE } from '@aerie/daemon/http-kit/http-errors';
+import { TOKEN_USED_MESSAGE } from '@aerie/daemon/http-kit/signed-file-token';
 import { NODE_TOKEN, startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
 import { fileServerConfiguration, rawRequest } from '@aerie/daemon/testing/file-api-fixtures';
 import { type PanelStandIn, startPanelStandIn } from '@aerie/daemon/testing/panel-stand-in';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOT_FOUND_MESSAGE } from './http-errors';
 import { signedFileRoutes } from './signed-file-routes';
-import { TOKEN_USED_MESSAGE } from './signed-file-token';
 
 const UUID = '7b2c4d6e-8f0a-4b1c-9d2e-3f4a5b6c7d8e';
 const ELSEWHERE = '1f2e3d4c-5b6a-4978-8695-a4b3c2d1e0f9';

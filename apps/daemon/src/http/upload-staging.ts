@@ -5,8 +5,8 @@ import path from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DiskReservation } from '@aerie/daemon/fs/disk-quota';
+import { HttpError } from '@aerie/daemon/http-kit/http-errors';
 import type { Multipart } from '@fastify/multipart';
-import { HttpError } from './http-errors';
 
 /** At most this many files in one upload (the panel's page sends one request per file). */
 export const MAX_UPLOAD_FILES = 100;

@@ -2,7 +2,7 @@ import { lookup as systemLookup } from 'node:dns/promises';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
-import { HttpError } from '@aerie/daemon/http/http-errors';
+import { HttpError } from '@aerie/daemon/http-kit/http-errors';
 import { type DestinationPolicy, refusalOf } from './pull-destinations';
 import { PULL_LIMITS, type ResolveHost } from './pull-settings';
 import { assertPullable, redactUrl } from './pull-url';

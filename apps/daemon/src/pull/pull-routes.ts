@@ -1,5 +1,5 @@
-import { HttpError } from '@aerie/daemon/http/http-errors';
-import { serverOf } from '@aerie/daemon/http/route-helpers';
+import { HttpError } from '@aerie/daemon/http-kit/http-errors';
+import { serverOf } from '@aerie/daemon/http-kit/route-helpers';
 import type { DaemonFileStat, DaemonPullList, DaemonPullStarted } from '@aerie/shared/files/file-wire';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-import { HttpError } from '@aerie/daemon/http/http-errors';
+import { HttpError } from '@aerie/daemon/http-kit/http-errors';
 
 /** The URL as it may be shown or logged: user name and password never leave the request. */
 export function redactUrl(url: URL): string {

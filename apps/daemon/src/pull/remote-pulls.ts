@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FileEntry } from '@aerie/daemon/fs/file-entry';
 import { FilesystemError } from '@aerie/daemon/fs/filesystem-error';
-import { HttpError } from '@aerie/daemon/http/http-errors';
+import { HttpError } from '@aerie/daemon/http-kit/http-errors';
 import type { ManagedServer } from '@aerie/daemon/server/managed-server';
 import { type CheckedDestination, checkDestination, fetchRemote, pullError } from './pinned-request';
 import { type DestinationPolicy, ownAddresses } from './pull-destinations';

@@ -1,6 +1,6 @@
 import net, { type Socket } from 'node:net';
 import type { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
-import { addressKey } from '@aerie/daemon/http/connection-guard';
+import { addressKey } from '@aerie/daemon/http-kit/connection-guard';
 import type { SftpAuthApi } from '@aerie/daemon/panel-client/panel-client';
 import type { ServerManager } from '@aerie/daemon/server/server-manager';
 import type ssh2 from 'ssh2';

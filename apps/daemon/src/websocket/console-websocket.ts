@@ -1,5 +1,5 @@
 import type { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
-import { addressKey, proveConnection } from '@aerie/daemon/http/connection-guard';
+import { addressKey, proveConnection } from '@aerie/daemon/http-kit/connection-guard';
 import type { ConsoleServer } from '@aerie/daemon/server/console-server';
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
