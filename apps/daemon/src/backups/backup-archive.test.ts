@@ -66,7 +66,7 @@ describe('writing a backup archive', () => {
     const files = await ServerFilesystem.open({ root });
     const destination = path.join(out, 'b.tar.gz');
     const rules = new BackupIgnoreRules('logs\n!logs/keep.log\n*.tmp');
-    const written = await writeBackupFile(files.backupItems(rules), destination);
+    const written = await writeBackupFile(files.archives.backupItems(rules), destination);
 
     const bytes = await readFile(destination);
     expect(written).toEqual({ checksum: sha1(bytes), size: bytes.length });
@@ -97,7 +97,7 @@ describe('writing a backup archive', () => {
     await writeFile(path.join(root, 'stay.txt'), 'stays');
     const files = await ServerFilesystem.open({ root });
     const destination = path.join(out, 'b.tar.gz');
-    const items = meddle(files.backupItems(new BackupIgnoreRules('')), {
+    const items = meddle(files.archives.backupItems(new BackupIgnoreRules('')), {
       'grow.log': { after: () => appendFile(path.join(root, 'grow.log'), Buffer.alloc(500_000, 9)) },
       'shrink.dat': { after: () => truncate(path.join(root, 'shrink.dat'), 1000) },
       'gone.txt': { before: () => unlink(path.join(root, 'gone.txt')) },
@@ -122,9 +122,9 @@ describe('writing a backup archive', () => {
     const destination = path.join(out, 'taken.tar.gz');
     await writeFile(destination, 'keep');
     const files = await ServerFilesystem.open({ root });
-    await expect(writeBackupFile(files.backupItems(new BackupIgnoreRules('')), destination)).rejects.toThrow(
-      /EEXIST/,
-    );
+    await expect(
+      writeBackupFile(files.archives.backupItems(new BackupIgnoreRules('')), destination),
+    ).rejects.toThrow(/EEXIST/);
     expect(await readFile(destination, 'utf8')).toBe('keep');
   });
 });

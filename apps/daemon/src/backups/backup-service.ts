@@ -174,7 +174,7 @@ export class BackupService {
       const leftOut: string[] = [];
       const written = await writeBackupFile(
         restorableItems(
-          files.backupItems({
+          files.archives.backupItems({
             ignores: (relativePath, isDirectory) => rules.ignoresInTurn(relativePath, isDirectory),
             canSkipIgnoredDirectories: rules.canSkipIgnoredDirectories,
           }),
@@ -247,7 +247,7 @@ export class BackupService {
       }
       const files = await server.files();
       // The whole archive is checked before the truncate removes anything: a refused one leaves the files be.
-      await files.extractFrom(archive.handle, { truncate: request.truncate_directory });
+      await files.archives.extractFrom(archive.handle, { truncate: request.truncate_directory });
       successful = true;
     } catch (error) {
       this.#log(`Restoring backup ${backup} to server ${server.uuid} failed: ${describe(error)}`);

@@ -55,7 +55,7 @@ async function refusedWithoutWriting(
     extractLimits: options.limits,
     quota: options.quota,
   });
-  const error = await target.decompress(options.root ?? '/', name).then(
+  const error = await target.archives.decompress(options.root ?? '/', name).then(
     () => undefined,
     (reason: unknown) => reason,
   );
@@ -188,7 +188,7 @@ describe('hostile archives are refused as a whole before anything is written', (
       zip.writeUInt32LE(10, at + offset);
     }
     await fs.writeFile(onDisk('liar.zip'), zip);
-    await expect(files.decompress('/', 'liar.zip')).rejects.toBeInstanceOf(FilesystemError);
+    await expect(files.archives.decompress('/', 'liar.zip')).rejects.toBeInstanceOf(FilesystemError);
     const written = await fs.stat(onDisk('liar.bin')).catch(() => undefined);
     expect(written === undefined || written.size <= 10).toBe(true);
   });
@@ -218,7 +218,7 @@ describe('what a decompress leaves out', () => {
     await fs.writeFile(onDisk('server.jar'), 'original jar');
     await fs.writeFile(onDisk('in.tar'), tar);
     const guarded = await ServerFilesystem.open({ root: sandbox.root, denylist: ['*.jar'] });
-    const result = await guarded.decompress('/', 'in.tar');
+    const result = await guarded.archives.decompress('/', 'in.tar');
     expect(result.entries).toBe(1);
     expect(result.skipped.map((skip) => skip.name)).toEqual(['alias', 'server.jar']);
     expect(await fs.readFile(onDisk('ok.txt'), 'utf8')).toBe('fine');
@@ -233,7 +233,7 @@ describe('what a decompress leaves out', () => {
     ]);
     await fs.writeFile(onDisk('in.zip'), zip);
     const guarded = await ServerFilesystem.open({ root: sandbox.root, denylist: ['*.jar'] });
-    const result = await guarded.decompress('/', 'in.zip');
+    const result = await guarded.archives.decompress('/', 'in.zip');
     expect(result).toMatchObject({
       entries: 1,
       skipped: [{ name: 'server.jar', reason: 'present in the egg denylist' }],
@@ -245,14 +245,14 @@ describe('what a decompress leaves out', () => {
   it('never writes through a link the game left where an entry lands', async () => {
     await fs.symlink(path.join(sandbox.outside, 'secret.txt'), onDisk('config.yml'));
     await fs.writeFile(onDisk('in.tar'), await buildTar([{ name: 'config.yml', content: 'pwned' }]));
-    const result = await files.decompress('/', 'in.tar');
+    const result = await files.archives.decompress('/', 'in.tar');
     expect(result.skipped).toEqual([{ name: 'config.yml', reason: 'a symbolic link of that name exists' }]);
   });
 
   it('never extracts into a directory link the game left that leaves the root', async () => {
     await fs.symlink(sandbox.outside, onDisk('world'));
     await fs.writeFile(onDisk('in.tar'), await buildTar([{ name: 'world/planted.txt', content: 'pwned' }]));
-    await expect(files.decompress('/', 'in.tar')).rejects.toMatchObject({ code: 'EOUTSIDE' });
+    await expect(files.archives.decompress('/', 'in.tar')).rejects.toMatchObject({ code: 'EOUTSIDE' });
   });
 });
 
@@ -269,20 +269,20 @@ describe('compress', () => {
 
   it('names the archive archive-YYYY-MM-DDTHHMMSS±ZZZZ.tar.gz in the chosen directory', async () => {
     await makeTree();
-    const archive = await files.compress('/', ['world', 'start.sh']);
+    const archive = await files.archives.compress('/', ['world', 'start.sh']);
     expect(archive.name).toMatch(/^archive-2026-11-22T031502[+-]\d{4}\.tar\.gz$/);
     expect(archive).toMatchObject({ file: true, mime: 'application/gzip' });
     expect(archive.size).toBe((await fs.stat(onDisk(archive.name))).size);
-    const zip = await files.compress('/world', ['region'], 'zip');
+    const zip = await files.archives.compress('/world', ['region'], 'zip');
     expect(zip.name).toMatch(/^archive-2026-11-22T031502[+-]\d{4}\.zip$/);
     await expect(fs.access(onDisk(`world/${zip.name}`))).resolves.toBeUndefined();
     // A second archive in the same second gets its own name.
-    expect((await files.compress('/', ['start.sh'])).name).not.toBe(archive.name);
+    expect((await files.archives.compress('/', ['start.sh'])).name).not.toBe(archive.name);
   });
 
   it('stores symlinks as links (readable by the system tar)', async () => {
     await makeTree();
-    const archive = await files.compress('/', ['world']);
+    const archive = await files.archives.compress('/', ['world']);
     const listing = execFileSync('tar', ['-tvzf', onDisk(archive.name)], { encoding: 'utf8' });
     expect(listing).toMatch(/^l.* world\/latest -> level\.dat$/m);
     expect(listing).toMatch(/world\/region\/r\.0\.0\.mca/);
@@ -293,9 +293,9 @@ describe('compress', () => {
     async (format) => {
       await makeTree();
       const original = await hashTree(sandbox.root, (relative) => relative === 'world/latest', false);
-      const archive = await files.compress('/', ['world', 'start.sh'], format);
+      const archive = await files.archives.compress('/', ['world', 'start.sh'], format);
       await files.delete('/', ['world', 'start.sh']);
-      const result = await files.decompress('/', archive.name);
+      const result = await files.archives.decompress('/', archive.name);
       expect(result.skipped.map((skip) => skip.name)).toEqual(['world/latest']);
       await files.delete('/', [archive.name]);
       expect(await hashTree(sandbox.root, () => false, false)).toBe(original);
@@ -313,7 +313,7 @@ describe('compress', () => {
     execFileSync('sh', ['-c', `tar ${flags} "${onDisk(`in.${extension}`)}" -C "${sandbox.base}/src" data`]);
     await fs.rm(path.join(sandbox.base, 'src'), { recursive: true });
     outsideBefore = await sandbox.outsideHash();
-    const result = await files.decompress('/', `in.${extension}`);
+    const result = await files.archives.decompress('/', `in.${extension}`);
     expect(result.entries).toBe(2);
     expect(await fs.readFile(onDisk('data/a.txt'), 'utf8')).toBe('alpha');
   });

@@ -85,10 +85,10 @@ describe('a denylist past its bounds on the filesystem', () => {
     };
 
     await expect(files.writeFile('free.txt', 'x')).rejects.toMatchObject(refused);
-    await expect(files.decompress('/', 'in.tar')).rejects.toMatchObject(refused);
+    await expect(files.archives.decompress('/', 'in.tar')).rejects.toMatchObject(refused);
     const backup = await fs.open(onDisk('in.tar'), 'r');
     try {
-      await expect(files.extractFrom(backup, { truncate: true })).rejects.toMatchObject(refused);
+      await expect(files.archives.extractFrom(backup, { truncate: true })).rejects.toMatchObject(refused);
     } finally {
       await backup.close();
     }

@@ -272,11 +272,11 @@ describe('archives', () => {
     ['/plugins', ['../inside.txt']],
     ['out', ['secret.txt']],
   ])('compress(%j, %j) is refused', async (root, selection) => {
-    await expectRefused(() => files.compress(root, selection));
+    await expectRefused(() => files.archives.compress(root, selection));
   });
 
   it('stores a link to the host as a link: the archive never holds the host file', async () => {
-    const archive = await files.compress('/', ['out', 'secret', 'inside.txt']);
+    const archive = await files.archives.compress('/', ['out', 'secret', 'inside.txt']);
     const bytes = await readAll((await files.readFile(archive.name)).stream);
     expect(bytes).not.toContain('TOP SECRET');
     const { gunzipSync } = await import('node:zlib');
@@ -292,7 +292,7 @@ describe('archives', () => {
     ['out', 'payload.tar'],
     ['/', 'etc/passwd'],
   ])('decompress(%j, %j) is refused', async (root, file) => {
-    await expectRefused(() => files.decompress(root, file));
+    await expectRefused(() => files.archives.decompress(root, file));
   });
 
   it('does not extract into a linked directory that leaves the root', async () => {
@@ -300,8 +300,8 @@ describe('archives', () => {
       path.join(sandbox.root, 'safe.tar'),
       await buildTar([{ name: 'x.txt', content: 'x' }]),
     );
-    await expectRefused(() => files.decompress('out', '../safe.tar'));
-    await expectRefused(() => files.decompress('rel/nested', '../../safe.tar'));
+    await expectRefused(() => files.archives.decompress('out', '../safe.tar'));
+    await expectRefused(() => files.archives.decompress('rel/nested', '../../safe.tar'));
   });
 });
 

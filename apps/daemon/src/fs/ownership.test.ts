@@ -53,9 +53,9 @@ describe.runIf(root)('files the daemon creates for a server whose game has its o
     await files.writeFile('/config/server.properties', 'motd=hi');
     await files.createDirectory('plugins', '/');
     await files.copy('/config/server.properties');
-    const archive = await files.compress('/', ['config']);
+    const archive = await files.archives.compress('/', ['config']);
     await files.writeFile('/pack.tar', await buildTar([{ name: 'maps/world.dat', content: 'w' }]));
-    await files.decompress('/', 'pack.tar');
+    await files.archives.decompress('/', 'pack.tar');
     const owned = [
       'config',
       'config/server.properties',

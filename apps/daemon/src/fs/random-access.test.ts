@@ -25,7 +25,7 @@ describe('openFile', () => {
   it('writes at any offset, reads back, and settles the growth with the quota on close', async () => {
     const quota = memoryQuota(1024 * 1024);
     const files = await ServerFilesystem.open({ root: sandbox.root, quota });
-    const file = await files.openFile('/maps/world.dat', WRITE);
+    const file = await files.sftp.openFile('/maps/world.dat', WRITE);
     await file.write(5, Buffer.from('world'));
     await file.write(0, Buffer.from('hello'));
     expect(quota.reservedBytes).toBe(10);
@@ -35,7 +35,7 @@ describe('openFile', () => {
     expect(await fs.readFile(onDisk('maps/world.dat'), 'utf8')).toBe('helloworld');
     expect((await fs.stat(onDisk('maps/world.dat'))).mode & 0o777).toBe(0o644);
 
-    const reader = await files.openFile('/maps/world.dat', READ);
+    const reader = await files.sftp.openFile('/maps/world.dat', READ);
     expect((await reader.read(3, 4)).toString()).toBe('lowo');
     expect((await reader.read(10, 4)).length).toBe(0);
     await expect(reader.write(0, Buffer.from('x'))).rejects.toThrow('reading only');
@@ -45,7 +45,7 @@ describe('openFile', () => {
   it('refuses the write that would pass the limit before any of it lands, and keeps what fit', async () => {
     const quota = memoryQuota(100_000, 60_000);
     const files = await ServerFilesystem.open({ root: sandbox.root, quota });
-    const file = await files.openFile('/big.bin', WRITE);
+    const file = await files.sftp.openFile('/big.bin', WRITE);
     const chunk = Buffer.alloc(16_384, 7);
     let offset = 0;
     let refusal = '';
@@ -64,7 +64,7 @@ describe('openFile', () => {
     expect(quota.used).toBe(60_000 + offset);
     expect(quota.used).toBeLessThanOrEqual(100_000);
     // A sparse write far past the end is growth too.
-    const sparse = await files.openFile('/sparse.bin', WRITE);
+    const sparse = await files.sftp.openFile('/sparse.bin', WRITE);
     expect(await code(sparse.write(10_000_000, Buffer.from('x')))).toBe('EQUOTA');
     expect(await code(sparse.setSize(10_000_000))).toBe('EQUOTA');
     await sparse.close();
@@ -75,7 +75,7 @@ describe('openFile', () => {
     const files = await ServerFilesystem.open({ root: sandbox.root, quota });
     await fs.writeFile(onDisk('old.txt'), 'x'.repeat(300));
     quota.add(0);
-    const file = await files.openFile('/old.txt', WRITE);
+    const file = await files.sftp.openFile('/old.txt', WRITE);
     expect(quota.used).toBe(200);
     await file.close();
 
@@ -83,24 +83,24 @@ describe('openFile', () => {
     await fs.symlink('old.txt', onDisk('inside-link'));
     await fs.link(path.join(sandbox.outside, 'nested', 'keys'), onDisk('hard')).catch(() => undefined);
     const before = await sandbox.outsideHash();
-    expect(await code(files.openFile('/escape', READ))).toBe('ESYMLINK');
-    expect(await code(files.openFile('/escape', WRITE))).toBe('ESYMLINK');
-    expect(await code(files.openFile('/inside-link', READ))).toBe('ESYMLINK');
-    expect(await code(files.openFile('/../outside/secret.txt', READ))).toBe('EOUTSIDE');
+    expect(await code(files.sftp.openFile('/escape', READ))).toBe('ESYMLINK');
+    expect(await code(files.sftp.openFile('/escape', WRITE))).toBe('ESYMLINK');
+    expect(await code(files.sftp.openFile('/inside-link', READ))).toBe('ESYMLINK');
+    expect(await code(files.sftp.openFile('/../outside/secret.txt', READ))).toBe('EOUTSIDE');
     if ((await fs.lstat(onDisk('hard')).catch(() => undefined))?.nlink === 2) {
-      expect(await code(files.openFile('/hard', WRITE))).toBe('EINVALID');
+      expect(await code(files.sftp.openFile('/hard', WRITE))).toBe('EINVALID');
     }
-    expect(await code(files.openFile('/missing', READ))).toBe('ENOTFOUND');
-    expect(await code(files.openFile('/old.txt', { ...WRITE, exclusive: true }))).toBe('EEXISTS');
+    expect(await code(files.sftp.openFile('/missing', READ))).toBe('ENOTFOUND');
+    expect(await code(files.sftp.openFile('/old.txt', { ...WRITE, exclusive: true }))).toBe('EEXISTS');
     expect(await sandbox.outsideHash()).toBe(before);
   });
 
   it('applies the egg denylist to writes, not to reads', async () => {
     await fs.writeFile(onDisk('server.jar'), 'jar');
     const files = await ServerFilesystem.open({ root: sandbox.root, denylist: ['*.jar'] });
-    expect(await code(files.openFile('/server.jar', WRITE))).toBe('EDENIED');
-    expect(await code(files.openFile('/new.jar', WRITE))).toBe('EDENIED');
-    const reader = await files.openFile('/server.jar', READ);
+    expect(await code(files.sftp.openFile('/server.jar', WRITE))).toBe('EDENIED');
+    expect(await code(files.sftp.openFile('/new.jar', WRITE))).toBe('EDENIED');
+    const reader = await files.sftp.openFile('/server.jar', READ);
     expect((await reader.read(0, 10)).toString()).toBe('jar');
     await reader.close();
   });
@@ -112,7 +112,7 @@ describe('readDirectory', () => {
     await fs.mkdir(onDisk('sub'));
     await fs.symlink(sandbox.outside, onDisk('out'));
     const files = await ServerFilesystem.open({ root: sandbox.root });
-    const reader = await files.readDirectory('/');
+    const reader = await files.sftp.readDirectory('/');
     const seen = new Map<string, string>();
     for (let batch = await reader.next(10); batch !== null; batch = await reader.next(10)) {
       expect(batch.length).toBeLessThanOrEqual(10);
@@ -127,8 +127,8 @@ describe('readDirectory', () => {
     expect(seen.size).toBe(27);
     expect(seen.get('out')).toBe('link');
     expect(seen.get('sub')).toBe('dir');
-    expect(await code(files.readDirectory('/out'))).toBe('EOUTSIDE');
-    expect(await code(files.readDirectory('/..'))).toBe('EOUTSIDE');
+    expect(await code(files.sftp.readDirectory('/out'))).toBe('EOUTSIDE');
+    expect(await code(files.sftp.readDirectory('/..'))).toBe('EOUTSIDE');
   });
 });
 
@@ -138,23 +138,23 @@ describe('single-name operations', () => {
     await fs.symlink('plugins', onDisk('inside'));
     await fs.symlink(sandbox.outside, onDisk('outside'));
     const files = await ServerFilesystem.open({ root: sandbox.root });
-    expect((await files.statOf('/inside')).isDirectory()).toBe(true);
-    expect((await files.statOf('/outside')).isSymbolicLink()).toBe(true);
+    expect((await files.sftp.statOf('/inside')).isDirectory()).toBe(true);
+    expect((await files.sftp.statOf('/outside')).isSymbolicLink()).toBe(true);
     expect((await files.lstatOf('/inside')).isSymbolicLink()).toBe(true);
-    expect((await files.statOf('/')).isDirectory()).toBe(true);
+    expect((await files.sftp.statOf('/')).isDirectory()).toBe(true);
   });
 
   it('creates links only to relative places inside the root', async () => {
     await fs.mkdir(onDisk('a'));
     const files = await ServerFilesystem.open({ root: sandbox.root });
-    await files.createSymlink('/a/up', '../server.properties');
+    await files.sftp.createSymlink('/a/up', '../server.properties');
     expect(await fs.readlink(onDisk('a/up'))).toBe('../server.properties');
-    expect(await files.readLink('/a/up')).toBe('../server.properties');
+    expect(await files.sftp.readLink('/a/up')).toBe('../server.properties');
     for (const target of ['/etc/passwd', '../../outside', '../../../', '', sandbox.outside]) {
-      expect(await code(files.createSymlink('/a/bad', target))).toBe('EINVALID');
+      expect(await code(files.sftp.createSymlink('/a/bad', target))).toBe('EINVALID');
     }
     expect(await code(fs.lstat(onDisk('a/bad')))).not.toBe('ok');
-    expect(await code(files.createSymlink('/a/up', 'x'))).toBe('EEXISTS');
+    expect(await code(files.sftp.createSymlink('/a/up', 'x'))).toBe('EEXISTS');
   });
 
   it('removes files and only empty directories, freeing their bytes', async () => {
@@ -163,24 +163,24 @@ describe('single-name operations', () => {
     await fs.mkdir(onDisk('full'));
     await fs.writeFile(onDisk('full/a'), 'x'.repeat(100));
     await fs.mkdir(onDisk('empty'));
-    expect(await code(files.removeDirectory('/full'))).toBe('EINVALID');
-    expect(await code(files.removeFile('/full'))).toBe('EISDIR');
-    await files.removeFile('/full/a');
+    expect(await code(files.sftp.removeDirectory('/full'))).toBe('EINVALID');
+    expect(await code(files.sftp.removeFile('/full'))).toBe('EISDIR');
+    await files.sftp.removeFile('/full/a');
     expect(quota.used).toBe(900);
-    await files.removeDirectory('/full');
-    await files.removeDirectory('/empty');
+    await files.sftp.removeDirectory('/full');
+    await files.sftp.removeDirectory('/empty');
     expect(await fs.readdir(sandbox.root)).toEqual([]);
-    expect(await code(files.removeDirectory('/'))).toBe('EINVALID');
+    expect(await code(files.sftp.removeDirectory('/'))).toBe('EINVALID');
   });
 
   it('sets times without following a link', async () => {
     await fs.writeFile(onDisk('t.txt'), 't');
     await fs.symlink(path.join(sandbox.outside, 'secret.txt'), onDisk('link'));
     const files = await ServerFilesystem.open({ root: sandbox.root });
-    await files.setTimes('/t.txt', 1_000_000, 2_000_000);
+    await files.sftp.setTimes('/t.txt', 1_000_000, 2_000_000);
     expect((await fs.stat(onDisk('t.txt'))).mtimeMs).toBe(2_000_000_000);
     const before = await sandbox.outsideHash();
-    expect(await code(files.setTimes('/link', 1, 1))).toBe('ESYMLINK');
+    expect(await code(files.sftp.setTimes('/link', 1, 1))).toBe('ESYMLINK');
     expect(await sandbox.outsideHash()).toBe(before);
   });
 });

@@ -159,7 +159,7 @@ describe('quota', () => {
   it('deletes an archive that would pass the limit', async () => {
     await fs.writeFile(onDisk('random.bin'), randomBytes(4000));
     const limited = await ServerFilesystem.open({ root: sandbox.root, quota: memoryQuota(5000, 4000) });
-    await expect(limited.compress('/', ['random.bin'])).rejects.toMatchObject({ code: 'EQUOTA' });
+    await expect(limited.archives.compress('/', ['random.bin'])).rejects.toMatchObject({ code: 'EQUOTA' });
     expect(await fs.readdir(sandbox.root)).toEqual(['random.bin']);
   });
 

@@ -88,12 +88,16 @@ export async function fileRoutes(scope: FastifyInstance): Promise<void> {
 
   scope.post('/api/servers/:server/files/compress', async (request): Promise<DaemonFileStat> => {
     const body = fileBody('compress', request.body);
-    return (await serverOf(request).files()).compress(body.root, body.files, body.extension ?? 'tar.gz');
+    return (await serverOf(request).files()).archives.compress(
+      body.root,
+      body.files,
+      body.extension ?? 'tar.gz',
+    );
   });
 
   scope.post('/api/servers/:server/files/decompress', async (request, reply) => {
     const body = fileBody('decompress', request.body);
-    await (await serverOf(request).files()).decompress(body.root, body.file);
+    await (await serverOf(request).files()).archives.decompress(body.root, body.file);
     return reply.status(204).send();
   });
 

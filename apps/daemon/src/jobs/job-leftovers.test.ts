@@ -41,7 +41,7 @@ describe('what an interrupted job left', () => {
       leftovers: { directory: ['world'], recursive: true },
     });
     const files = await ServerFilesystem.open({ root });
-    expect(await files.removeLeftovers((record as JobRecord).leftovers)).toBe(2);
+    expect(await files.archives.removeLeftovers((record as JobRecord).leftovers)).toBe(2);
     expect((await readdir(path.join(root, 'world'))).sort()).toEqual(['escape', 'level.dat', 'region']);
     expect(await readdir(path.join(root, 'world', 'region'))).toEqual([]);
     expect(await readdir(outside)).toEqual([`${job.prefix}-2`]);

@@ -160,7 +160,7 @@ export class ServerManager {
       const server = this.#servers.get(job.server);
       try {
         if (server) {
-          const removed = await (await server.files()).removeLeftovers(job.leftovers);
+          const removed = await (await server.files()).archives.removeLeftovers(job.leftovers);
           server.announce(interruptedJobMessage(job.kind, removed), { keep: true });
         }
         await this.#jobs.forget(job.id);

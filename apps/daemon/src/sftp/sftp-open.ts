@@ -51,7 +51,7 @@ export async function openForRequest(
     if (!exists && !create) throw new SftpRefusal(STATUS_CODE.NO_SUCH_FILE, 'No such file or directory.');
     require(exists ? SFTP_PERMISSION.update : SFTP_PERMISSION.create);
   }
-  const file = await files.openFile(path, {
+  const file = await files.sftp.openFile(path, {
     read: read || !changes,
     write: changes,
     create: create && !exists,
@@ -72,7 +72,7 @@ export async function setStatOfPath(
   attrs: InputAttributes,
 ): Promise<void> {
   if (attrs.size !== undefined) {
-    const file = await files.openFile(path, {
+    const file = await files.sftp.openFile(path, {
       read: false,
       write: true,
       create: false,
@@ -90,6 +90,6 @@ export async function setStatOfPath(
     await files.chmod('/', [{ file: path, mode: (Number(attrs.mode) & 0o777).toString(8) }]);
   }
   if (attrs.atime !== undefined && attrs.mtime !== undefined) {
-    await files.setTimes(path, attrs.atime, attrs.mtime);
+    await files.sftp.setTimes(path, attrs.atime, attrs.mtime);
   }
 }

@@ -114,7 +114,7 @@ export class SftpSession {
     sftp.on('STAT', (id: number, path: string) =>
       this.#serve(id, async (files) => {
         this.#require(PERMISSION.read);
-        sftp.attrs(id, attrsOf(await files.statOf(path)));
+        sftp.attrs(id, attrsOf(await files.sftp.statOf(path)));
       }),
     );
     sftp.on('LSTAT', (id: number, path: string) =>
@@ -126,7 +126,7 @@ export class SftpSession {
     sftp.on('FSTAT', (id: number, handle: Buffer) =>
       this.#serve(id, async (files) => {
         const open = this.#handle(handle);
-        const stats = open.kind === 'file' ? await open.file.stat() : await files.statOf(open.path);
+        const stats = open.kind === 'file' ? await open.file.stat() : await files.sftp.statOf(open.path);
         sftp.attrs(id, attrsOf(stats));
       }),
     );
@@ -134,7 +134,7 @@ export class SftpSession {
       this.#serve(id, async (files) => {
         this.#require(PERMISSION.read);
         this.#assertHandleRoom();
-        const reader = await files.readDirectory(path);
+        const reader = await files.sftp.readDirectory(path);
         await this.#answerHandle(id, { kind: 'directory', path, reader });
       }),
     );
@@ -236,7 +236,7 @@ export class SftpSession {
     sftp.on('REMOVE', (id: number, path: string) =>
       this.#serve(id, async (files) => {
         this.#require(PERMISSION.delete);
-        await files.removeFile(path);
+        await files.sftp.removeFile(path);
         this.#activity?.deleted(path);
         sftp.status(id, STATUS_CODE.OK);
       }),
@@ -244,7 +244,7 @@ export class SftpSession {
     sftp.on('RMDIR', (id: number, path: string) =>
       this.#serve(id, async (files) => {
         this.#require(PERMISSION.delete);
-        await files.removeDirectory(path);
+        await files.sftp.removeDirectory(path);
         this.#activity?.deleted(path);
         sftp.status(id, STATUS_CODE.OK);
       }),
@@ -253,14 +253,14 @@ export class SftpSession {
     sftp.on('SYMLINK', (id: number, linkPath: string, targetPath: string) =>
       this.#serve(id, async (files) => {
         this.#require(PERMISSION.create);
-        await files.createSymlink(linkPath, targetPath);
+        await files.sftp.createSymlink(linkPath, targetPath);
         sftp.status(id, STATUS_CODE.OK);
       }),
     );
     sftp.on('READLINK', (id: number, path: string) =>
       this.#serve(id, async (files) => {
         this.#require(PERMISSION.read);
-        const target = await files.readLink(path);
+        const target = await files.sftp.readLink(path);
         sftp.name(id, [nameOnly(target)]);
       }),
     );
