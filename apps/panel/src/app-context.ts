@@ -1,3 +1,4 @@
+import { applicationIncludes } from '@aerie/panel/application-includes';
 import { createAccountFeature } from '@aerie/panel/features/account/account.feature';
 import { createActivityFeature } from '@aerie/panel/features/activity/activity.feature';
 import { createAdminServersFeature } from '@aerie/panel/features/admin-servers/admin-servers.feature';
@@ -36,6 +37,7 @@ function createFeatures(infrastructure: Infrastructure) {
   const sshKeys = createSshKeysFeature(infrastructure, activity);
   const backups = createBackupsFeature(infrastructure, { ...activity, ...adminServers });
   return {
+    applicationIncludes,
     ...activity,
     ...servers,
     ...adminServers,

@@ -10,13 +10,17 @@ import {
   type NewNode,
   type NodeRow,
 } from '@aerie/panel/features/nodes/nodes.service';
-import { createServer, type NewServer } from '@aerie/panel/features/servers/create-server';
+import { createServerFromEgg, type NewServer } from '@aerie/panel/features/servers/server-from-egg';
 import type { User } from '@aerie/panel/features/users/user';
 import type { Selectable } from 'kysely';
 
 let sequence = 0;
 
-/** A node with a fresh daemon token (fqdn `node<n>.test`, http, daemon 8080, SFTP 2022 unless overridden). */
+/**
+ * A node with a fresh daemon token (fqdn `node<n>.test`, http, daemon 8080, SFTP 2022 unless overridden), with
+ * 1 TiB of memory and 10 TiB of disk: servers are created under the node's capacity check, as the API creates
+ * them, and tests put many on one node. Tests of the capacity give their own.
+ */
 export function createTestNode(ctx: AppContext, overrides: Partial<NewNode> = {}): Promise<NodeRow> {
   sequence++;
   return createNode(ctx.db, ctx.secretBox, {
@@ -25,6 +29,8 @@ export function createTestNode(ctx: AppContext, overrides: Partial<NewNode> = {}
     scheme: 'http',
     daemonListen: 8080,
     daemonSftp: 2022,
+    memory: 1_048_576,
+    disk: 10_485_760,
     ...overrides,
   });
 }
@@ -62,7 +68,7 @@ export async function createTestServer(
     .where('port', '=', port)
     .executeTakeFirstOrThrow();
   const { owner, node, eggId, ip: _ip, port: _port, ...rest } = input;
-  const { id } = await createServer(ctx.db, {
+  const { id } = await createServerFromEgg(ctx.db, {
     name: `Server ${sequence}`,
     memory: 1024,
     disk: 2048,

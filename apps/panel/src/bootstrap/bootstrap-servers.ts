@@ -4,7 +4,7 @@ import type { Db } from '@aerie/panel/db/database';
 import { demoEggPath, loadBundledEggs } from '@aerie/panel/features/eggs/bundled-eggs';
 import { importEgg } from '@aerie/panel/features/eggs/import-egg';
 import { ensureLocalNode, LOCAL_NODE_IP } from '@aerie/panel/features/nodes/local-node';
-import { createServer } from '@aerie/panel/features/servers/create-server';
+import { createServerFromEgg } from '@aerie/panel/features/servers/server-from-egg';
 
 export const BUNDLED_NEST = 'Aerie';
 export const DEMO_SERVER_NAME = 'Demo Server';
@@ -47,7 +47,7 @@ export async function bootstrapServers(
     options.print?.('No demo server was created: the demo egg or a free port on the local node is missing.');
     return { nodeId: node.id, eggs: imported.map((e) => e.name), demoServer: null };
   }
-  const demoServer = await createServer(db, {
+  const demoServer = await createServerFromEgg(db, {
     name: DEMO_SERVER_NAME,
     description: 'A tiny chat game to try the panel with.',
     ownerId: options.firstAdminId,

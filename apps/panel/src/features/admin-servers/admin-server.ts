@@ -1,9 +1,10 @@
 import type { Db } from '@aerie/panel/db/database';
 import { readBool, readDate } from '@aerie/panel/db/dialect';
-import type { ServersTable } from '@aerie/panel/db/schema-servers';
-import { listEggVariables } from '@aerie/panel/features/eggs/eggs.repository';
+import { listEggVariables } from '@aerie/panel/features/eggs/egg-lookups';
+import { findLocationsOfNodes } from '@aerie/panel/features/locations/location-lookups';
+import { serverVariableValues } from '@aerie/panel/features/servers/server-variables.repository';
+import { findServerRow, type ServerRow } from '@aerie/panel/features/servers/servers.repository';
 import { groupBy } from '@aerie/panel/http/application/transformer';
-import type { Selectable } from 'kysely';
 
 /**
  * A server as the Application API shows it: every column, plus the environment its container gets
@@ -11,33 +12,24 @@ import type { Selectable } from 'kysely';
  * P_SERVER_LOCATION, P_SERVER_UUID and P_SERVER_ALLOCATION_LIMIT).
  */
 export interface AdminServer {
-  row: Selectable<ServersTable>;
+  row: ServerRow;
   environment: Record<string, string | number | null>;
 }
 
 /** Reads servers for the Application API, their environments in three queries whatever their number. */
-export async function loadAdminServers(db: Db, rows: Selectable<ServersTable>[]): Promise<AdminServer[]> {
+export async function loadAdminServers(db: Db, rows: ServerRow[]): Promise<AdminServer[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const eggIds = [...new Set(rows.map((row) => row.egg_id))];
   const nodeIds = [...new Set(rows.map((row) => row.node_id))];
   const [eggVariables, values, locations] = await Promise.all([
     listEggVariables(db, eggIds),
-    db
-      .selectFrom('server_variables')
-      .select(['server_id', 'variable_id', 'variable_value'])
-      .where('server_id', 'in', ids)
-      .execute(),
-    db
-      .selectFrom('nodes')
-      .leftJoin('locations', 'locations.id', 'nodes.location_id')
-      .select(['nodes.id', 'locations.short'])
-      .where('nodes.id', 'in', nodeIds)
-      .execute(),
+    serverVariableValues(db, ids),
+    findLocationsOfNodes(db, nodeIds),
   ]);
   const variablesByEgg = groupBy(eggVariables, (variable) => variable.eggId);
   const valuesByServer = groupBy(values, (value) => value.server_id);
-  const locationByNode = new Map(locations.map((location) => [location.id, location.short]));
+  const locationByNode = new Map(locations.map((entry) => [entry.nodeId, entry.location.short]));
   return rows.map((row) => {
     const stored = new Map(
       (valuesByServer.get(row.id) ?? []).map((value) => [value.variable_id, value.variable_value]),
@@ -55,11 +47,7 @@ export async function loadAdminServers(db: Db, rows: Selectable<ServersTable>[])
 }
 
 export async function findAdminServer(db: Db, where: { id: number } | { externalId: string }) {
-  const query = db.selectFrom('servers').selectAll();
-  const row = await ('id' in where
-    ? query.where('id', '=', where.id)
-    : query.where('external_id', '=', where.externalId)
-  ).executeTakeFirst();
+  const row = await findServerRow(db, where);
   if (!row) return null;
   const [server] = await loadAdminServers(db, [row]);
   return server ?? null;

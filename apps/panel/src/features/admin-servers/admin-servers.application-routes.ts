@@ -34,7 +34,7 @@ const bodyOptions = { attributes: serverAttributeNames };
 export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const config = { adminResource: 'servers' } as const;
   const render = (request: FastifyRequest, server: AdminServer) =>
-    renderItem(renderContextFor(request, ctx.db), serverTransformer, server, parseIncludes(request));
+    renderItem(renderContextFor(request, ctx), serverTransformer, server, parseIncludes(request));
   const serverOf = async (request: FastifyRequest) => {
     const server = await findAdminServer(ctx.db, { id: idParam((request.params as { id: string }).id) });
     if (!server) throw notFound();
@@ -51,7 +51,7 @@ export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     );
     return renderPage(
       request,
-      renderContextFor(request, ctx.db),
+      renderContextFor(request, ctx),
       serverTransformer,
       { rows: await loadAdminServers(ctx.db, rows), total, page: list.page, perPage: list.perPage },
       parseIncludes(request),
@@ -78,7 +78,7 @@ export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       },
     },
     async (request, reply) => {
-      const server = await ctx.serverManagement.create(
+      const server = await ctx.serverCreation.create(
         validateRouteBody<typeof createServerBodySchema>(request),
       );
       return reply.status(201).send(await render(request, server));
@@ -98,7 +98,7 @@ export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       const server = await serverOf(request);
       return render(
         request,
-        await ctx.serverManagement.updateDetails(
+        await ctx.serverUpdates.updateDetails(
           server,
           validateRouteBody<typeof serverDetailsBodySchema>(request, bodyOptions),
         ),
@@ -113,7 +113,7 @@ export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       const server = await serverOf(request);
       return render(
         request,
-        await ctx.serverManagement.updateBuild(
+        await ctx.serverUpdates.updateBuild(
           server,
           validateRouteBody<typeof serverBuildBodySchema>(request, bodyOptions),
         ),
@@ -134,7 +134,7 @@ export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       const server = await serverOf(request);
       return render(
         request,
-        await ctx.serverManagement.updateStartup(
+        await ctx.serverUpdates.updateStartup(
           server,
           validateRouteBody<typeof serverStartupBodySchema>(request, bodyOptions),
         ),
@@ -143,29 +143,29 @@ export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   );
 
   app.post('/:id/suspend', { config }, async (request, reply) => {
-    await ctx.serverManagement.setSuspended(await serverOf(request), true);
+    await ctx.serverUpdates.setSuspended(await serverOf(request), true);
     return reply.status(204).send();
   });
 
   app.post('/:id/unsuspend', { config }, async (request, reply) => {
-    await ctx.serverManagement.setSuspended(await serverOf(request), false);
+    await ctx.serverUpdates.setSuspended(await serverOf(request), false);
     return reply.status(204).send();
   });
 
   app.post('/:id/reinstall', { config }, async (request, reply) => {
-    await ctx.serverManagement.reinstall(await serverOf(request));
+    await ctx.serverUpdates.reinstall(await serverOf(request));
     return reply.status(204).send();
   });
 
   app.delete('/:id', { config }, async (request, reply) => {
-    await ctx.serverManagement.delete(await serverOf(request), false);
+    await ctx.serverDeletion.delete(await serverOf(request), false);
     return reply.status(204).send();
   });
 
   // Upstream's route is `servers/{id}/{force?}`: only the word `force` forces; anything else deletes normally.
   app.delete('/:id/:force', { config }, async (request, reply) => {
     const { force } = request.params as { force: string };
-    await ctx.serverManagement.delete(await serverOf(request), force === 'force');
+    await ctx.serverDeletion.delete(await serverOf(request), force === 'force');
     return reply.status(204).send();
   });
 }

@@ -1,10 +1,18 @@
 import type { Infrastructure } from '@aerie/panel/infrastructure';
-import { ServerManagementService } from './server-management.service';
+import { ServerCreationService } from './server-creation.service';
+import { ServerDeletionService } from './server-deletion.service';
+import { ServerUpdateService } from './server-update.service';
 
 /**
- * The admin side of servers (the Application API and the admin area): creation by allocation or deployment, build,
- * startup, suspension, reinstall and delete. Backups and databases hook their clean-up into its deletion.
+ * The admin side of servers (the Application API and the admin area): creation by allocation or deployment;
+ * details, build, startup, suspension and reinstall; deletion, into which backups and databases hook their
+ * clean-up.
  */
 export function createAdminServersFeature({ db, daemon, clock, log }: Infrastructure) {
-  return { serverManagement: new ServerManagementService({ db, daemon, clock, log }) };
+  const deps = { db, daemon, clock, log };
+  return {
+    serverCreation: new ServerCreationService(deps),
+    serverUpdates: new ServerUpdateService(deps),
+    serverDeletion: new ServerDeletionService(deps),
+  };
 }

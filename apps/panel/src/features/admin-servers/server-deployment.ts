@@ -1,4 +1,5 @@
 import type { Db } from '@aerie/panel/db/database';
+import { freeAllocationCandidates } from '@aerie/panel/features/nodes/server-allocations';
 import { displayError, HttpError } from '@aerie/panel/http/errors';
 import { serverApplicationMessages } from '@aerie/shared/servers/server-application-bodies';
 
@@ -46,40 +47,13 @@ export async function pickAllocation(
   deploy: DeploySpec,
   skip: ReadonlySet<number> = new Set(),
 ): Promise<{ id: number; nodeId: number }> {
-  const ports = parsePortRange(deploy.portRange);
-  let query = db
-    .selectFrom('allocations')
-    .select(['allocations.id', 'allocations.node_id', 'allocations.ip'])
-    .where('allocations.node_id', 'in', nodeIds)
-    .where('allocations.server_id', 'is', null);
-  if (ports.single.length > 0 || ports.ranges.length > 0) {
-    query = query.where((eb) =>
-      eb.or([
-        ...(ports.single.length > 0 ? [eb('allocations.port', 'in', ports.single)] : []),
-        ...ports.ranges.map(([start, end]) =>
-          eb.and([eb('allocations.port', '>=', start), eb('allocations.port', '<=', end)]),
-        ),
-      ]),
-    );
-  }
-  if (deploy.dedicatedIp) {
-    query = query.where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('allocations as used')
-            .select('used.id')
-            .whereRef('used.node_id', '=', 'allocations.node_id')
-            .whereRef('used.ip', '=', 'allocations.ip')
-            .where('used.server_id', 'is not', null),
-        ),
-      ),
-    );
-  }
   const rows = (
-    await query
-      .orderBy('allocations.id')
-      .limit(CANDIDATES + skip.size)
-      .execute()
+    await freeAllocationCandidates(db, {
+      nodeIds,
+      ports: parsePortRange(deploy.portRange),
+      dedicatedIp: deploy.dedicatedIp,
+      limit: CANDIDATES + skip.size,
+    })
   ).filter((row) => !skip.has(row.id));
   const chosen = rows[Math.floor(Math.random() * rows.length)];
   if (!chosen) {

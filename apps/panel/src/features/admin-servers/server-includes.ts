@@ -1,49 +1,23 @@
-import type { Db } from '@aerie/panel/db/database';
-import { readDate, toWireDate } from '@aerie/panel/db/dialect';
-import { eggTransformer, eggVariableTransformer } from '@aerie/panel/features/eggs/egg.transformer';
-import type { EggVariable } from '@aerie/panel/features/eggs/eggs.repository';
-import { findEggs, findNests, listEggVariables } from '@aerie/panel/features/eggs/eggs.repository';
-import { nestTransformer } from '@aerie/panel/features/eggs/nest.transformer';
-import { allocationTransformer } from '@aerie/panel/features/nodes/allocation.transformer';
-import { toApplicationAllocation } from '@aerie/panel/features/nodes/allocations.repository';
-import { nodeTransformer } from '@aerie/panel/features/nodes/node.transformer';
-import { findNodes } from '@aerie/panel/features/nodes/nodes.repository';
-import { parsePermissions } from '@aerie/panel/features/servers/stored-permissions';
-import { userTransformer } from '@aerie/panel/features/users/user.transformer';
-import { findUsers } from '@aerie/panel/features/users/users.repository';
-import { groupBy, type Relation, type Transformer } from '@aerie/panel/http/application/transformer';
+import { toWireDate } from '@aerie/panel/db/dialect';
+import { eggVariableTransformer } from '@aerie/panel/features/eggs/egg.transformer';
+import { type EggVariable, listEggVariables } from '@aerie/panel/features/eggs/egg-lookups';
+import { serverVariableValues } from '@aerie/panel/features/servers/server-variables.repository';
+import { type ServerSubuser, subusersOfServers } from '@aerie/panel/features/servers/servers.repository';
+import { groupBy, type Relation, type Transformer, toMany } from '@aerie/panel/http/application/transformer';
 import type { AdminServer } from './admin-server';
 
-/** A to-one relation found by id: one query for all parents. */
-export function byId<T, R extends { id: number }>(
-  find: (db: Db, ids: number[]) => Promise<R[]>,
-  idOf: (parent: T) => number | null,
-) {
-  return async (db: Db, parents: T[]) => {
-    const ids = [...new Set(parents.map(idOf).filter((id): id is number => id !== null))];
-    const found = new Map((await find(db, ids)).map((row) => [row.id, row]));
-    return new Map(parents.map((parent) => [parent, found.get(idOf(parent) ?? 0) ?? null]));
-  };
-}
+// The server's own includes, rendered here; the others (user, node, egg...) are wired by the include registry
+// (`application-includes.ts`) from the features that own them.
 
-interface Subuser {
-  id: number;
-  userId: number;
-  serverId: number;
-  permissions: string[];
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-const subuserTransformer: Transformer<Subuser> = {
+const subuserTransformer: Transformer<ServerSubuser> = {
   object: 'subuser',
   attributes: (subuser) => ({
     id: subuser.id,
     user_id: subuser.userId,
     server_id: subuser.serverId,
     permissions: subuser.permissions,
-    created_at: toWireDate(subuser.createdAt),
-    updated_at: toWireDate(subuser.updatedAt),
+    created_at: toWireDate(subuser.subuserCreatedAt),
+    updated_at: toWireDate(subuser.subuserUpdatedAt),
   }),
 };
 
@@ -58,89 +32,36 @@ const serverVariableTransformer: Transformer<ServerVariable> = {
   }),
 };
 
-/** The server's includes besides its location and databases (reference §2.3). */
-export const serverIncludes: Record<string, Relation<AdminServer>> = {
-  user: { gate: 'users', transformer: () => userTransformer, load: byId(findUsers, (s) => s.row.owner_id) },
-  subusers: {
-    gate: 'users',
-    transformer: () => subuserTransformer,
-    async load(db, servers) {
-      const rows = await db
-        .selectFrom('subusers')
-        .selectAll()
-        .where(
-          'server_id',
-          'in',
-          servers.map((server) => server.row.id),
-        )
-        .orderBy('id')
-        .execute();
-      const byServer = groupBy(
-        rows.map(
-          (row): Subuser => ({
-            id: row.id,
-            userId: row.user_id,
-            serverId: row.server_id,
-            permissions: parsePermissions(row.permissions),
-            createdAt: readDate(row.created_at),
-            updatedAt: readDate(row.updated_at),
-          }),
-        ),
-        (subuser) => subuser.serverId,
-      );
-      return new Map(servers.map((server) => [server, byServer.get(server.row.id) ?? []]));
-    },
-  },
-  allocations: {
-    gate: 'allocations',
-    transformer: () => allocationTransformer,
-    async load(db, servers) {
-      const rows = await db
-        .selectFrom('allocations')
-        .selectAll()
-        .where(
-          'server_id',
-          'in',
-          servers.map((server) => server.row.id),
-        )
-        .orderBy('id')
-        .execute();
-      const byServer = groupBy(rows.map(toApplicationAllocation), (allocation) => allocation.serverId);
-      return new Map(servers.map((server) => [server, byServer.get(server.row.id) ?? []]));
-    },
-  },
-  node: { gate: 'nodes', transformer: () => nodeTransformer, load: byId(findNodes, (s) => s.row.node_id) },
-  nest: { gate: 'nests', transformer: () => nestTransformer, load: byId(findNests, (s) => s.row.nest_id) },
-  egg: { gate: 'eggs', transformer: () => eggTransformer, load: byId(findEggs, (s) => s.row.egg_id) },
-  variables: {
-    gate: 'servers',
-    transformer: () => serverVariableTransformer,
-    async load(db, servers) {
-      const variables = groupBy(
-        await listEggVariables(db, [...new Set(servers.map((server) => server.row.egg_id))]),
-        (variable) => variable.eggId,
-      );
-      const values = await db
-        .selectFrom('server_variables')
-        .select(['server_id', 'variable_id', 'variable_value'])
-        .where(
-          'server_id',
-          'in',
-          servers.map((server) => server.row.id),
-        )
-        .execute();
-      const storedValues = new Map(
-        values.map((row) => [`${row.server_id}:${row.variable_id}`, row.variable_value]),
-      );
-      return new Map(
-        servers.map((server) => [
-          server,
-          (variables.get(server.row.egg_id) ?? []).map((variable) => ({
-            ...variable,
-            serverValue: storedValues.get(`${server.row.id}:${variable.id}`) ?? null,
-          })),
-        ]),
-      );
-    },
+export const serverSubusers: Relation<AdminServer> = toMany(
+  'users',
+  subuserTransformer,
+  subusersOfServers,
+  (subuser) => subuser.serverId,
+  (server) => server.row.id,
+);
+
+/** Each egg variable of the server's egg with the server's own value (null when it has none). */
+export const serverVariables: Relation<AdminServer> = {
+  gate: 'servers',
+  renders: serverVariableTransformer,
+  async load(db, servers) {
+    const [variables, values] = await Promise.all([
+      listEggVariables(db, [...new Set(servers.map((server) => server.row.egg_id))]),
+      serverVariableValues(
+        db,
+        servers.map((server) => server.row.id),
+      ),
+    ]);
+    const byEgg = groupBy(variables, (variable) => variable.eggId);
+    const stored = new Map(values.map((row) => [`${row.server_id}:${row.variable_id}`, row.variable_value]));
+    return new Map(
+      servers.map((server) => [
+        server,
+        (byEgg.get(server.row.egg_id) ?? []).map((variable) => ({
+          ...variable,
+          serverValue: stored.get(`${server.row.id}:${variable.id}`) ?? null,
+        })),
+      ]),
+    );
   },
 };

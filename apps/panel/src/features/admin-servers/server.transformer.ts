@@ -1,13 +1,12 @@
 import { toWireDate } from '@aerie/panel/db/dialect';
-import { serverDatabasesRelation } from '@aerie/panel/features/databases/server-database.transformer';
-import { locationTransformer } from '@aerie/panel/features/locations/location.transformer';
-import { findLocations } from '@aerie/panel/features/locations/locations.repository';
 import type { Transformer } from '@aerie/panel/http/application/transformer';
 import { type AdminServer, adminServerFlags } from './admin-server';
-import { serverIncludes } from './server-includes';
-import { registerServerTransformer } from './servers-relation';
+import { serverSubusers, serverVariables } from './server-includes';
 
-/** `server` of the Application API (reference §3.5), attributes in upstream's order. */
+/**
+ * `server` of the Application API (reference §3.5), attributes in upstream's order. Its includes from other
+ * features (user, node, allocations, nest, egg, location, databases) are wired by `application-includes.ts`.
+ */
 export const serverTransformer: Transformer<AdminServer> = {
   object: 'server',
   attributes: (server) => {
@@ -51,30 +50,5 @@ export const serverTransformer: Transformer<AdminServer> = {
       created_at: toWireDate(flags.createdAt),
     };
   },
-  includes: {
-    ...serverIncludes,
-    databases: serverDatabasesRelation<AdminServer>(),
-    location: {
-      gate: 'locations',
-      transformer: () => locationTransformer,
-      async load(db, servers) {
-        const nodes = await db
-          .selectFrom('nodes')
-          .select(['id', 'location_id'])
-          .where('id', 'in', [...new Set(servers.map((server) => server.row.node_id))])
-          .execute();
-        const locationOfNode = new Map(nodes.map((node) => [node.id, node.location_id]));
-        const locations = await findLocations(
-          db,
-          [...new Set(nodes.map((node) => node.location_id))].filter((id): id is number => id !== null),
-        );
-        const byId = new Map(locations.map((location) => [location.id, location]));
-        return new Map(
-          servers.map((server) => [server, byId.get(locationOfNode.get(server.row.node_id) ?? 0) ?? null]),
-        );
-      },
-    },
-  },
+  includes: { subusers: serverSubusers, variables: serverVariables },
 };
-
-registerServerTransformer(serverTransformer);

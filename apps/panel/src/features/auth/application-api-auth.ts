@@ -1,6 +1,6 @@
 import type { Db } from '@aerie/panel/db/database';
 import { APPLICATION_KEY } from '@aerie/panel/features/api-keys/api-key';
-import type { RenderContext } from '@aerie/panel/http/application/transformer';
+import type { IncludeRegistry, RenderContext } from '@aerie/panel/http/application/transformer';
 import { forbidden } from '@aerie/panel/http/errors';
 import { ACCESS_READ, ACCESS_WRITE, type AdminResource } from '@aerie/shared/api-keys/application-keys-wire';
 import { applicationApiMessages } from '@aerie/shared/application-api/application-api-messages';
@@ -46,8 +46,15 @@ export function assertResourceAccess(request: FastifyRequest): void {
   if ((key.access[resource] & needed) !== needed) throw forbidden(applicationApiMessages.unauthorized);
 }
 
-/** What rendering an Application API answer needs: the database and the caller's read access for includes. */
-export const renderContextFor = (request: FastifyRequest, db: Db): RenderContext => ({
+/**
+ * What rendering an Application API answer needs: the database, the include registry and the caller's read access
+ * for includes.
+ */
+export const renderContextFor = (
+  request: FastifyRequest,
+  { db, applicationIncludes }: { db: Db; applicationIncludes: IncludeRegistry },
+): RenderContext => ({
   db,
+  includes: applicationIncludes,
   canRead: (resource) => canRead(request, resource),
 });

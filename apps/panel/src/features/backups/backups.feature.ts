@@ -1,5 +1,5 @@
 import type { ActivityLog } from '@aerie/panel/features/activity/activity-log';
-import type { ServerManagementService } from '@aerie/panel/features/admin-servers/server-management.service';
+import type { ServerDeletionService } from '@aerie/panel/features/admin-servers/server-deletion.service';
 import type { Infrastructure } from '@aerie/panel/infrastructure';
 import { BackupPruner } from './backup-pruner';
 import { BackupsService } from './backups.service';
@@ -13,7 +13,7 @@ import { S3BackupStorage } from './storage/s3-storage';
  */
 export function createBackupsFeature(
   { db, clock, config, daemon, secretBox, log }: Infrastructure,
-  { activity, serverManagement }: { activity: ActivityLog; serverManagement: ServerManagementService },
+  { activity, serverDeletion }: { activity: ActivityLog; serverDeletion: ServerDeletionService },
 ) {
   const { backups: backupConfig } = config;
   const local = new LocalBackupStorage({ daemon, secretBox, issuer: config.appUrl });
@@ -24,7 +24,7 @@ export function createBackupsFeature(
       })
     : null;
   const backups = new BackupsService({ db, clock, activity, log, daemon, config: backupConfig, local, s3 });
-  serverManagement.onDelete((server, node) => backups.removeServerArchives(server, node));
+  serverDeletion.onDelete((server, node) => backups.removeServerArchives(server, node));
   return {
     backups,
     backupPruner: new BackupPruner({

@@ -32,7 +32,7 @@ export async function databaseHostRoutes(app: FastifyInstance, { ctx }: { ctx: A
     return host;
   };
   const render = (request: FastifyRequest, host: Awaited<ReturnType<typeof hostOf>>) =>
-    renderItem(renderContextFor(request, ctx.db), databaseHostTransformer, host, parseIncludes(request));
+    renderItem(renderContextFor(request, ctx), databaseHostTransformer, host, parseIncludes(request));
 
   app.get('', { config }, async (request) => {
     const list = parseListQuery(request.query as Record<string, string>, listSpec);
@@ -44,7 +44,7 @@ export async function databaseHostRoutes(app: FastifyInstance, { ctx }: { ctx: A
     );
     return renderPage(
       request,
-      renderContextFor(request, ctx.db),
+      renderContextFor(request, ctx),
       databaseHostTransformer,
       { rows: rows.map(toDatabaseHost), total, page: list.page, perPage: list.perPage },
       parseIncludes(request),

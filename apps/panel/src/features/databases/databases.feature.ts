@@ -1,5 +1,5 @@
 import type { ActivityLog } from '@aerie/panel/features/activity/activity-log';
-import type { ServerManagementService } from '@aerie/panel/features/admin-servers/server-management.service';
+import type { ServerDeletionService } from '@aerie/panel/features/admin-servers/server-deletion.service';
 import type { Infrastructure } from '@aerie/panel/infrastructure';
 import { DatabaseHostsService } from './database-hosts.service';
 import { DatabaseIds } from './database-ids';
@@ -13,11 +13,11 @@ import { ServerDatabasesService } from './server-databases.service';
  */
 export function createDatabasesFeature(
   { db, secretBox, clock, log, appKey }: Infrastructure,
-  { activity, serverManagement }: { activity: ActivityLog; serverManagement: ServerManagementService },
+  { activity, serverDeletion }: { activity: ActivityLog; serverDeletion: ServerDeletionService },
 ) {
   const serverDatabases = new ServerDatabasesService({ db, secretBox, clock, log, activity });
   registerPasswordOpener(db, (database) => secretBox.open(database.password));
-  serverManagement.afterDaemonDelete((server) => serverDatabases.dropAllOf(server.id));
+  serverDeletion.afterDaemonDelete((server) => serverDatabases.dropAllOf(server.id));
   return {
     databaseHosts: new DatabaseHostsService({ db, secretBox, clock }),
     serverDatabases,

@@ -24,7 +24,7 @@ const includes: Record<string, Relation<ServerDatabaseWithHost>> = {
   /** Ungated, as upstream: whoever may read the databases reads their passwords. */
   password: {
     gate: null,
-    transformer: () => passwordTransformer,
+    renders: passwordTransformer,
     async load(db, databases) {
       const open = openers.get(db);
       if (!open) throw new Error('No password opener is registered for this database.');
@@ -33,7 +33,7 @@ const includes: Record<string, Relation<ServerDatabaseWithHost>> = {
   },
   host: {
     gate: 'database_hosts',
-    transformer: () => databaseHostTransformer,
+    renders: databaseHostTransformer,
     load: async (_db, databases) => new Map(databases.map((database) => [database, database.host])),
   },
 };
@@ -71,7 +71,7 @@ const includedServerDatabaseTransformer: Transformer<ServerDatabaseWithHost> = {
 export function serverDatabasesRelation<T extends { row: { id: number } }>(): Relation<T> {
   return {
     gate: 'server_databases',
-    transformer: () => includedServerDatabaseTransformer,
+    renders: includedServerDatabaseTransformer,
     async load(db, servers) {
       const databases = groupBy(
         await listServerDatabases(

@@ -45,12 +45,12 @@ export async function serverDatabaseApplicationRoutes(app: FastifyInstance, { ct
     return { server, database };
   };
   const render = (request: FastifyRequest, database: ServerDatabaseWithHost) =>
-    renderItem(renderContextFor(request, ctx.db), transformer, database, parseIncludes(request));
+    renderItem(renderContextFor(request, ctx), transformer, database, parseIncludes(request));
 
   app.get('/:id/databases', { config }, async (request) => {
     const server = await serverOf(request);
     return renderList(
-      renderContextFor(request, ctx.db),
+      renderContextFor(request, ctx),
       transformer,
       await serverDatabases.list(server.id),
       parseIncludes(request),

@@ -1,6 +1,5 @@
 import type { Db } from '@aerie/panel/db/database';
 import { toWireDate } from '@aerie/panel/db/dialect';
-import { serversOf } from '@aerie/panel/features/admin-servers/servers-relation';
 import { groupBy, type Transformer } from '@aerie/panel/http/application/transformer';
 import {
   type Egg,
@@ -10,7 +9,6 @@ import {
   listEggVariables,
   parseJsonText,
 } from './eggs.repository';
-import { nestTransformer } from './nest.transformer';
 
 /** Laravel's JSON date of a raw model (egg variables): UTC with microseconds and `Z`. */
 const toModelDate = (date: Date) => `${date.toISOString().slice(0, 23)}000Z`;
@@ -18,6 +16,40 @@ const toModelDate = (date: Date) => `${date.toISOString().slice(0, 23)}000Z`;
 /** An object block of the egg's config (files, startup, logs); an empty or missing `files` is `{}`. */
 const objectOrEmpty = (value: unknown) =>
   typeof value === 'object' && value !== null && Object.keys(value).length > 0 ? value : {};
+
+/** `egg_variable`: the raw row as Laravel serialises a model. */
+export const eggVariableTransformer: Transformer<EggVariable> = {
+  object: 'egg_variable',
+  attributes: (variable) => ({
+    id: variable.id,
+    egg_id: variable.eggId,
+    name: variable.name,
+    description: variable.description,
+    env_variable: variable.envVariable,
+    default_value: variable.defaultValue,
+    user_viewable: variable.userViewable,
+    user_editable: variable.userEditable,
+    rules: variable.rules,
+    created_at: toModelDate(variable.createdAt),
+    updated_at: toModelDate(variable.updatedAt),
+  }),
+};
+
+/**
+ * The `config` and `script` includes: Fractal items without a resource key, so their `object` is null upstream.
+ * The renderer copies `object` as it is.
+ */
+const untyped = null as unknown as string;
+
+const inheritedConfigTransformer: Transformer<Record<string, unknown>> = {
+  object: untyped,
+  attributes: (config) => config,
+};
+
+const inheritedScriptTransformer: Transformer<Record<string, unknown>> = {
+  object: untyped,
+  attributes: (script) => script,
+};
 
 /**
  * `egg` of the Application API (reference §3.7): `config` and `script` are the egg's own values (`extends`
@@ -54,10 +86,9 @@ export const eggTransformer: Transformer<Egg> = {
     updated_at: toWireDate(egg.updatedAt),
   }),
   includes: {
-    servers: serversOf('egg_id', (egg) => egg.id),
     nest: {
       gate: 'nests',
-      transformer: () => nestTransformer,
+      renders: 'nest',
       async load(db, eggs) {
         const nests = await findNests(db, [...new Set(eggs.map((egg) => egg.nestId))]);
         const byId = new Map(nests.map((nest) => [nest.id, nest]));
@@ -66,7 +97,7 @@ export const eggTransformer: Transformer<Egg> = {
     },
     variables: {
       gate: 'eggs',
-      transformer: () => eggVariableTransformer,
+      renders: eggVariableTransformer,
       async load(db, eggs) {
         const byEgg = groupBy(
           await listEggVariables(
@@ -80,7 +111,7 @@ export const eggTransformer: Transformer<Egg> = {
     },
     config: {
       gate: null,
-      transformer: () => inheritedConfigTransformer,
+      renders: inheritedConfigTransformer,
       async load(db, eggs) {
         const parents = await parentsOf(db, eggs, (egg) => egg.configFrom);
         return new Map(
@@ -104,7 +135,7 @@ export const eggTransformer: Transformer<Egg> = {
     },
     script: {
       gate: null,
-      transformer: () => inheritedScriptTransformer,
+      renders: inheritedScriptTransformer,
       async load(db, eggs) {
         const parents = await parentsOf(db, eggs, (egg) => egg.copyScriptFrom);
         return new Map(
@@ -132,37 +163,3 @@ async function parentsOf(db: Db, eggs: Egg[], parentId: (egg: Egg) => number | n
   const ids = [...new Set(eggs.map(parentId).filter((id): id is number => id !== null))];
   return new Map((await findEggs(db, ids)).map((egg) => [egg.id, egg]));
 }
-
-/** `egg_variable`: the raw row as Laravel serialises a model. */
-export const eggVariableTransformer: Transformer<EggVariable> = {
-  object: 'egg_variable',
-  attributes: (variable) => ({
-    id: variable.id,
-    egg_id: variable.eggId,
-    name: variable.name,
-    description: variable.description,
-    env_variable: variable.envVariable,
-    default_value: variable.defaultValue,
-    user_viewable: variable.userViewable,
-    user_editable: variable.userEditable,
-    rules: variable.rules,
-    created_at: toModelDate(variable.createdAt),
-    updated_at: toModelDate(variable.updatedAt),
-  }),
-};
-
-/**
- * The `config` and `script` includes: Fractal items without a resource key, so their `object` is null upstream.
- * The renderer copies `object` as it is.
- */
-const untyped = null as unknown as string;
-
-const inheritedConfigTransformer: Transformer<Record<string, unknown>> = {
-  object: untyped,
-  attributes: (config) => config,
-};
-
-const inheritedScriptTransformer: Transformer<Record<string, unknown>> = {
-  object: untyped,
-  attributes: (script) => script,
-};

@@ -1,7 +1,5 @@
 import { toWireDate } from '@aerie/panel/db/dialect';
-import { serversOf } from '@aerie/panel/features/admin-servers/servers-relation';
 import { groupBy, type Transformer } from '@aerie/panel/http/application/transformer';
-import { eggTransformer } from './egg.transformer';
 import { listEggsOfNests, type Nest } from './eggs.repository';
 
 /** `nest` of the Application API (reference §3.7). */
@@ -17,10 +15,9 @@ export const nestTransformer: Transformer<Nest> = {
     updated_at: toWireDate(nest.updatedAt),
   }),
   includes: {
-    servers: serversOf('nest_id', (nest) => nest.id),
     eggs: {
       gate: 'eggs',
-      transformer: () => eggTransformer,
+      renders: 'egg',
       async load(db, nests) {
         const byNest = groupBy(
           await listEggsOfNests(

@@ -86,17 +86,17 @@ export async function nestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   };
 
   const renderNest = (request: FastifyRequest, nest: Awaited<ReturnType<typeof nestOf>>) =>
-    renderItem(renderContextFor(request, ctx.db), nestTransformer, nest, parseIncludes(request));
+    renderItem(renderContextFor(request, ctx), nestTransformer, nest, parseIncludes(request));
   const renderEgg = (request: FastifyRequest, egg: Awaited<ReturnType<typeof eggOf>>) =>
-    renderItem(renderContextFor(request, ctx.db), eggTransformer, egg, parseIncludes(request));
+    renderItem(renderContextFor(request, ctx), eggTransformer, egg, parseIncludes(request));
   const renderVariable = (request: FastifyRequest, variable: Awaited<ReturnType<typeof variableOf>>) =>
-    renderItem(renderContextFor(request, ctx.db), eggVariableTransformer, variable, new Map());
+    renderItem(renderContextFor(request, ctx), eggVariableTransformer, variable, new Map());
 
   app.get('', { config: nests }, async (request) => {
     const page = parsePage(request.query as Record<string, string>);
     return renderPage(
       request,
-      renderContextFor(request, ctx.db),
+      renderContextFor(request, ctx),
       nestTransformer,
       { ...(await listNests(ctx.db, page)), ...page },
       parseIncludes(request),
@@ -105,7 +105,7 @@ export async function nestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   app.get('/:id', { config: nests }, async (request) =>
     renderItem(
-      renderContextFor(request, ctx.db),
+      renderContextFor(request, ctx),
       nestTransformer,
       await nestOf(request.params),
       parseIncludes(request),
@@ -115,7 +115,7 @@ export async function nestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   app.get('/:id/eggs', { config: eggs }, async (request) => {
     const nest = await nestOf(request.params);
     return renderList(
-      renderContextFor(request, ctx.db),
+      renderContextFor(request, ctx),
       eggTransformer,
       await listEggsOfNests(ctx.db, [nest.id]),
       parseIncludes(request),
@@ -132,7 +132,7 @@ export async function nestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     const nest = await nestOf(request.params);
     const { egg, created } = await ctx.eggs.importInto(nest, eggFromBody(request.body));
     const item = await renderItem(
-      renderContextFor(request, ctx.db),
+      renderContextFor(request, ctx),
       eggTransformer,
       egg,
       parseIncludes(request),

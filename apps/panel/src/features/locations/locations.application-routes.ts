@@ -24,7 +24,7 @@ export async function locationRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     const page = await listLocations(ctx.db, list);
     return renderPage(
       request,
-      renderContextFor(request, ctx.db),
+      renderContextFor(request, ctx),
       locationTransformer,
       { ...page, page: list.page, perPage: list.perPage },
       parseIncludes(request),
@@ -34,12 +34,7 @@ export async function locationRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   app.get('/:id', { config }, async (request) => {
     const location = await findLocation(ctx.db, idParam((request.params as { id: string }).id));
     if (!location) throw notFound();
-    return renderItem(
-      renderContextFor(request, ctx.db),
-      locationTransformer,
-      location,
-      parseIncludes(request),
-    );
+    return renderItem(renderContextFor(request, ctx), locationTransformer, location, parseIncludes(request));
   });
 
   app.post('', { config: { ...config, body: locationBodySchema } }, async (request, reply) => {
@@ -47,7 +42,7 @@ export async function locationRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       validateRouteBody<typeof locationBodySchema>(request, bodyOptions),
     );
     const item = await renderItem(
-      renderContextFor(request, ctx.db),
+      renderContextFor(request, ctx),
       locationTransformer,
       location,
       parseIncludes(request),
@@ -64,12 +59,7 @@ export async function locationRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       id,
       validateRouteBody<typeof locationBodySchema>(request, bodyOptions),
     );
-    return renderItem(
-      renderContextFor(request, ctx.db),
-      locationTransformer,
-      location,
-      parseIncludes(request),
-    );
+    return renderItem(renderContextFor(request, ctx), locationTransformer, location, parseIncludes(request));
   });
 
   app.delete('/:id', { config }, async (request, reply) => {

@@ -30,3 +30,19 @@ export async function findLocations(db: Db, ids: number[]): Promise<Location[]> 
   const rows = await db.selectFrom('locations').selectAll().where('id', 'in', ids).execute();
   return rows.map(toLocation);
 }
+
+/** The location of each node that has one (a server's `location` include goes through its node). */
+export async function findLocationsOfNodes(
+  db: Db,
+  nodeIds: number[],
+): Promise<{ nodeId: number; location: Location }[]> {
+  if (nodeIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('nodes')
+    .innerJoin('locations', 'locations.id', 'nodes.location_id')
+    .selectAll('locations')
+    .select('nodes.id as node_id')
+    .where('nodes.id', 'in', [...new Set(nodeIds)])
+    .execute();
+  return rows.map(({ node_id, ...row }) => ({ nodeId: node_id, location: toLocation(row) }));
+}

@@ -27,7 +27,7 @@ export async function allocationRoutes(app: FastifyInstance, { ctx }: { ctx: App
     const page = await listAllocations(ctx.db, nodeId, query);
     return renderPage(
       request,
-      renderContextFor(request, ctx.db),
+      renderContextFor(request, ctx),
       allocationTransformer,
       { ...page, page: query.list.page, perPage: query.list.perPage },
       parseIncludes(request),

@@ -1,6 +1,7 @@
 import type { Db } from '@aerie/panel/db/database';
 import { dialectOf } from '@aerie/panel/db/dialect';
 import type { AllocationsTable } from '@aerie/panel/db/schema-servers';
+import type { Tx } from '@aerie/panel/db/transaction';
 import {
   type ListQuery,
   parseListQuery,
@@ -96,6 +97,18 @@ export async function listAllocations(db: Db, nodeId: number, query: AllocationL
   return { rows: rows.map(toApplicationAllocation), total };
 }
 
+/** The allocations servers hold, in id order (a server's `allocations` include). */
+export async function allocationsOfServers(db: Db, serverIds: number[]): Promise<ApplicationAllocation[]> {
+  if (serverIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('allocations')
+    .selectAll()
+    .where('server_id', 'in', [...new Set(serverIds)])
+    .orderBy('id')
+    .execute();
+  return rows.map(toApplicationAllocation);
+}
+
 export async function allocationsOfNodes(db: Db, nodeIds: number[]): Promise<ApplicationAllocation[]> {
   if (nodeIds.length === 0) return [];
   const rows = await db
@@ -105,4 +118,128 @@ export async function allocationsOfNodes(db: Db, nodeIds: number[]): Promise<App
     .orderBy('id')
     .execute();
   return rows.map(toApplicationAllocation);
+}
+
+// Allocations as servers take and give them back (creation, build changes, deletion).
+
+/** An allocation no server holds; undefined when it is held or does not exist. */
+export async function findFreeAllocation(db: Db, id: number) {
+  return db
+    .selectFrom('allocations')
+    .select(['id', 'node_id'])
+    .where('id', '=', id)
+    .where('server_id', 'is', null)
+    .executeTakeFirst();
+}
+
+/** The allocation's holder column; undefined when it does not exist. */
+export async function findAllocationHolder(db: Db | Tx, id: number) {
+  return db.selectFrom('allocations').select(['id', 'server_id']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Gives the server those of `ids` on its node that are free; returns how many it got. */
+export async function claimFreeAllocations(
+  tx: Tx,
+  serverId: number,
+  nodeId: number,
+  ids: readonly number[],
+  now: Date,
+  options: { clearNotes?: boolean } = {},
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await tx
+    .updateTable('allocations')
+    .set({ server_id: serverId, updated_at: now, ...(options.clearNotes ? { notes: null } : {}) })
+    .where('id', 'in', [...ids])
+    .where('node_id', '=', nodeId)
+    .where('server_id', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Those of `ids` that are free on the node, in id order. */
+export async function freeAllocationIdsOnNode(tx: Tx, nodeId: number, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  const rows = await tx
+    .selectFrom('allocations')
+    .select('id')
+    .where('id', 'in', [...ids])
+    .where('node_id', '=', nodeId)
+    .where('server_id', 'is', null)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Takes these allocations back from the server (their notes cleared); others' are left alone. */
+export async function releaseAllocations(
+  tx: Tx,
+  serverId: number,
+  nodeId: number,
+  ids: readonly number[],
+  now: Date,
+) {
+  if (ids.length === 0) return;
+  await tx
+    .updateTable('allocations')
+    .set({ server_id: null, notes: null, updated_at: now })
+    .where('id', 'in', [...ids])
+    .where('server_id', '=', serverId)
+    .where('node_id', '=', nodeId)
+    .execute();
+}
+
+/** Takes every allocation back from a server being deleted. */
+export async function releaseAllAllocations(tx: Tx, serverId: number, now: Date) {
+  await tx
+    .updateTable('allocations')
+    .set({ server_id: null, updated_at: now })
+    .where('server_id', '=', serverId)
+    .execute();
+}
+
+/**
+ * Free allocations on `nodeIds` whose port is one of `ports` (single ports or inclusive ranges; none = any), and
+ * for a dedicated IP only on addresses no server of that node uses yet; the first `limit` in id order.
+ */
+export async function freeAllocationCandidates(
+  db: Db,
+  options: {
+    nodeIds: readonly number[];
+    ports: { single: number[]; ranges: [number, number][] };
+    dedicatedIp: boolean;
+    limit: number;
+  },
+) {
+  const { ports } = options;
+  if (options.nodeIds.length === 0) return [];
+  let query = db
+    .selectFrom('allocations')
+    .select(['allocations.id', 'allocations.node_id', 'allocations.ip'])
+    .where('allocations.node_id', 'in', [...options.nodeIds])
+    .where('allocations.server_id', 'is', null);
+  if (ports.single.length > 0 || ports.ranges.length > 0) {
+    query = query.where((eb) =>
+      eb.or([
+        ...(ports.single.length > 0 ? [eb('allocations.port', 'in', ports.single)] : []),
+        ...ports.ranges.map(([start, end]) =>
+          eb.and([eb('allocations.port', '>=', start), eb('allocations.port', '<=', end)]),
+        ),
+      ]),
+    );
+  }
+  if (options.dedicatedIp) {
+    query = query.where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('allocations as used')
+            .select('used.id')
+            .whereRef('used.node_id', '=', 'allocations.node_id')
+            .whereRef('used.ip', '=', 'allocations.ip')
+            .where('used.server_id', 'is not', null),
+        ),
+      ),
+    );
+  }
+  return query.orderBy('allocations.id').limit(options.limit).execute();
 }

@@ -1,16 +1,13 @@
 import { toWireDate } from '@aerie/panel/db/dialect';
-import { serversOf } from '@aerie/panel/features/admin-servers/servers-relation';
-import { locationTransformer } from '@aerie/panel/features/locations/location.transformer';
-import { findLocations } from '@aerie/panel/features/locations/locations.repository';
 import { groupBy, type Transformer } from '@aerie/panel/http/application/transformer';
-import { allocationTransformer } from './allocation.transformer';
 import { allocationsOfNodes } from './allocations.repository';
 import type { ApplicationNode } from './nodes.repository';
 
 /**
  * `node` (reference application API §3.3): the columns in upstream's table order, then `allocated_resources`.
  * The daemon token and its id are never shown. Items of nodes/deployable also carry upstream's `sum_memory` and
- * `sum_disk` (decimal strings there, as MySQL sums them) before `allocated_resources`.
+ * `sum_disk` (decimal strings there, as MySQL sums them) before `allocated_resources`. Its `servers` and `location`
+ * includes are wired by `application-includes.ts`.
  */
 export const nodeTransformer: Transformer<ApplicationNode> = {
   object: 'node',
@@ -41,10 +38,9 @@ export const nodeTransformer: Transformer<ApplicationNode> = {
     allocated_resources: { memory: node.allocated.memory, disk: node.allocated.disk },
   }),
   includes: {
-    servers: serversOf('node_id', (node) => node.id),
     allocations: {
       gate: 'allocations',
-      transformer: () => allocationTransformer,
+      renders: 'allocation',
       load: async (db, nodes) => {
         const byNode = groupBy(
           await allocationsOfNodes(
@@ -54,20 +50,6 @@ export const nodeTransformer: Transformer<ApplicationNode> = {
           (allocation) => allocation.nodeId,
         );
         return new Map(nodes.map((node) => [node, byNode.get(node.id) ?? []]));
-      },
-    },
-    location: {
-      gate: 'locations',
-      transformer: () => locationTransformer,
-      load: async (db, nodes) => {
-        const ids = nodes.flatMap((node) => (node.locationId === null ? [] : [node.locationId]));
-        const locations = new Map((await findLocations(db, ids)).map((location) => [location.id, location]));
-        return new Map(
-          nodes.map((node) => [
-            node,
-            node.locationId === null ? null : (locations.get(node.locationId) ?? null),
-          ]),
-        );
       },
     },
   },

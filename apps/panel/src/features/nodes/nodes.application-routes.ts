@@ -51,7 +51,7 @@ export async function nodeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   const render = async (request: FastifyRequest, id: number) => {
     const node = await findNode(ctx.db, id);
     if (!node) throw notFound();
-    return renderItem(renderContextFor(request, ctx.db), nodeTransformer, node, parseIncludes(request));
+    return renderItem(renderContextFor(request, ctx), nodeTransformer, node, parseIncludes(request));
   };
 
   /**
@@ -75,7 +75,7 @@ export async function nodeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     const page = await listNodes(ctx.db, list);
     return renderPage(
       request,
-      renderContextFor(request, ctx.db),
+      renderContextFor(request, ctx),
       nodeTransformer,
       { ...page, page: list.page, perPage: list.perPage },
       parseIncludes(request),
@@ -91,7 +91,7 @@ export async function nodeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       locationIds: input.location_ids,
     });
     if (nodes.length === 0) throw new HttpError(400, 'NoViableNodeException', nodeMessages.noViableNode);
-    const context = renderContextFor(request, ctx.db);
+    const context = renderContextFor(request, ctx);
     const includes = parseIncludes(request);
     if (input.page === undefined) return renderList(context, nodeTransformer, nodes, includes);
     // Laravel's paginator: an invalid page is page 1; per_page as on every list.

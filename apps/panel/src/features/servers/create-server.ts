@@ -1,119 +1,97 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@aerie/panel/db/database';
 import { isUniqueViolation } from '@aerie/panel/db/dialect';
+import { committedOn, fits, lockNode } from '@aerie/panel/features/nodes/node-capacity';
+import { claimFreeAllocations, findAllocationHolder } from '@aerie/panel/features/nodes/server-allocations';
+import { storeVariables } from './server-variables.repository';
+import { insertServerRow, serverWithExternalId } from './servers.repository';
 
-export interface NewServer {
+/** Everything a new server's row holds; the Application API, bootstrap and the test factories all fill it. */
+export interface ServerDraft {
   name: string;
-  description?: string;
+  description: string;
   ownerId: number;
-  nodeId: number;
-  /** The primary allocation; it must be free. */
-  allocationId: number;
-  eggId: number;
-  memory: number;
-  disk: number;
-  cpu: number;
-  swap?: number;
-  io?: number;
-  threads?: string | null;
-  status?: string | null;
-  externalId?: string | null;
-  allocationLimit?: number | null;
-  databaseLimit?: number | null;
-  backupLimit?: number | null;
-  /** Values of egg variables by env_variable; the others get the egg's defaults. */
-  environment?: Record<string, string>;
-  installedAt?: Date | null;
+  externalId: string | null;
+  /** `installing` for a server its daemon still has to install; null once installed. */
+  status: string | null;
+  installedAt: Date | null;
+  skipScripts: boolean;
+  oomDisabled: boolean;
+  limits: { memory: number; swap: number; disk: number; io: number; cpu: number; threads: string | null };
+  featureLimits: { allocations: number | null; databases: number | null; backups: number | null };
+  egg: { id: number; nestId: number };
+  startup: string;
+  image: string;
+  /** The value to store per egg variable id. */
+  variables: Map<number, string>;
+  /** The node and the allocations to claim on it, the primary first; each must be free. */
+  placement: { nodeId: number; allocationIds: readonly [number, ...number[]] };
 }
+
+/** An allocation of the placement was taken by another request (or is not on the node). */
+export class AllocationTaken extends Error {}
+
+/** The node has no room left for the server's memory or disk (checked under the node's lock). */
+export class NodeFull extends Error {}
+
+/** Another server holds the draft's external id. */
+export class ExternalIdTaken extends Error {}
 
 /**
- * Creates a server on a free allocation with the egg's startup command, first image and variable defaults, in
- * one transaction. The identifier is the first 8 characters of a fresh uuid (drawn again on a collision).
- * @returns the new server's id and uuid
+ * The one way a server comes to exist: in one transaction under the node's row lock, the node's capacity is
+ * checked, the row inserted, its allocations claimed and its variables stored, so parallel creations can never both
+ * take the last memory or the same allocation. The identifier is the first 8 characters of a fresh uuid, drawn
+ * again on the rare collision.
+ * @throws AllocationTaken, NodeFull, ExternalIdTaken
  */
-export async function createServer(db: Db, input: NewServer, now = new Date()) {
+export async function createServerRecord(db: Db, draft: ServerDraft, now: Date) {
+  const { nodeId, allocationIds } = draft.placement;
   for (let attempt = 0; ; attempt++) {
+    const uuid = randomUUID();
     try {
-      return await insertServer(db, input, now);
+      return await db.transaction().execute(async (tx) => {
+        const node = await lockNode(tx, nodeId);
+        if (!node) throw new AllocationTaken();
+        if (!fits(node, await committedOn(tx, nodeId), draft.limits)) throw new NodeFull();
+        const id = await insertServerRow(tx, {
+          uuid,
+          uuid_short: uuid.slice(0, 8),
+          external_id: draft.externalId,
+          node_id: nodeId,
+          name: draft.name,
+          description: draft.description,
+          status: draft.status,
+          skip_scripts: draft.skipScripts,
+          owner_id: draft.ownerId,
+          ...draft.limits,
+          oom_disabled: draft.oomDisabled,
+          allocation_id: allocationIds[0],
+          nest_id: draft.egg.nestId,
+          egg_id: draft.egg.id,
+          startup: draft.startup,
+          image: draft.image,
+          allocation_limit: draft.featureLimits.allocations,
+          database_limit: draft.featureLimits.databases,
+          backup_limit: draft.featureLimits.backups,
+          installed_at: draft.installedAt,
+          created_at: now,
+          updated_at: now,
+        });
+        const claimed = await claimFreeAllocations(tx, id, nodeId, allocationIds, now);
+        if (claimed !== new Set(allocationIds).size) throw new AllocationTaken();
+        await storeVariables(tx, id, draft.variables, now);
+        return { id, uuid, nodeId };
+      });
     } catch (error) {
-      if (!isUniqueViolation(error) || attempt >= 3) throw error;
+      if (!isUniqueViolation(error)) throw error;
+      // The allocation became some server's primary meanwhile, the external id was taken, or (rarely) the
+      // 8-character identifier repeats: look again.
+      if (draft.externalId !== null && (await serverWithExternalId(db, draft.externalId))) {
+        throw new ExternalIdTaken();
+      }
+      const holder = await findAllocationHolder(db, allocationIds[0]);
+      if (!holder || holder.server_id !== null) throw new AllocationTaken();
+      if (attempt >= 3) throw error;
     }
   }
-}
-
-async function insertServer(db: Db, input: NewServer, now: Date) {
-  const uuid = randomUUID();
-  return db.transaction().execute(async (tx) => {
-    const egg = await tx
-      .selectFrom('eggs')
-      .select(['id', 'nest_id', 'startup', 'docker_images'])
-      .where('id', '=', input.eggId)
-      .executeTakeFirstOrThrow();
-    const images = Object.values(JSON.parse(egg.docker_images) as Record<string, string>);
-    await tx
-      .insertInto('servers')
-      .values({
-        uuid,
-        uuid_short: uuid.slice(0, 8),
-        external_id: input.externalId ?? null,
-        node_id: input.nodeId,
-        name: input.name,
-        description: input.description ?? '',
-        status: input.status ?? null,
-        skip_scripts: false,
-        owner_id: input.ownerId,
-        memory: input.memory,
-        swap: input.swap ?? 0,
-        disk: input.disk,
-        io: input.io ?? 500,
-        cpu: input.cpu,
-        threads: input.threads ?? null,
-        oom_disabled: true,
-        allocation_id: input.allocationId,
-        nest_id: egg.nest_id,
-        egg_id: egg.id,
-        startup: egg.startup ?? '',
-        image: images[0] ?? '',
-        allocation_limit: input.allocationLimit ?? null,
-        database_limit: input.databaseLimit ?? 0,
-        backup_limit: input.backupLimit ?? 0,
-        installed_at: input.installedAt === undefined ? now : input.installedAt,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    const server = await tx
-      .selectFrom('servers')
-      .select('id')
-      .where('uuid', '=', uuid)
-      .executeTakeFirstOrThrow();
-    const claimed = await tx
-      .updateTable('allocations')
-      .set({ server_id: server.id, updated_at: now })
-      .where('id', '=', input.allocationId)
-      .where('node_id', '=', input.nodeId)
-      .where('server_id', 'is', null)
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) throw new Error('The allocation is not free on this node.');
-    const variables = await tx
-      .selectFrom('egg_variables')
-      .select(['id', 'env_variable', 'default_value'])
-      .where('egg_id', '=', egg.id)
-      .execute();
-    if (variables.length > 0) {
-      await tx
-        .insertInto('server_variables')
-        .values(
-          variables.map((variable) => ({
-            server_id: server.id,
-            variable_id: variable.id,
-            variable_value: input.environment?.[variable.env_variable] ?? variable.default_value,
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .execute();
-    }
-    return { id: server.id, uuid };
-  });
 }

@@ -1,5 +1,4 @@
-import type { Tx } from '@aerie/panel/db/transaction';
-import type { EggVariable } from '@aerie/panel/features/eggs/eggs.repository';
+import type { EggVariable } from '@aerie/panel/features/eggs/egg-lookups';
 import { validationFailed } from '@aerie/panel/http/errors';
 import { checkVariableRules } from '@aerie/shared/eggs/egg-variable-rules';
 import { toValidationErrors } from '@aerie/shared/validation/validation-errors';
@@ -31,39 +30,4 @@ export function validateEnvironment(
     throw validationFailed(toValidationErrors(issues, [], names));
   }
   return new Map(variables.map((variable) => [variable.id, asText(environment[variable.envVariable]) ?? '']));
-}
-
-/** Writes one value per variable of the server (insert or update). */
-export async function storeVariables(tx: Tx, serverId: number, values: Map<number, string>, now: Date) {
-  const existing = await tx
-    .selectFrom('server_variables')
-    .select('variable_id')
-    .where('server_id', '=', serverId)
-    .execute();
-  const have = new Set(existing.map((row) => row.variable_id));
-  for (const [variableId, value] of values) {
-    if (have.has(variableId)) {
-      await tx
-        .updateTable('server_variables')
-        .set({ variable_value: value, updated_at: now })
-        .where('server_id', '=', serverId)
-        .where('variable_id', '=', variableId)
-        .execute();
-    }
-  }
-  const fresh = [...values].filter(([variableId]) => !have.has(variableId));
-  if (fresh.length > 0) {
-    await tx
-      .insertInto('server_variables')
-      .values(
-        fresh.map(([variableId, value]) => ({
-          server_id: serverId,
-          variable_id: variableId,
-          variable_value: value,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .execute();
-  }
 }

@@ -1,5 +1,9 @@
 import type { Db } from '@aerie/panel/db/database';
+import { readBool, readDate } from '@aerie/panel/db/dialect';
+import type { ServersTable } from '@aerie/panel/db/schema-servers';
+import type { Tx } from '@aerie/panel/db/transaction';
 import { type NodeRecord, toNodeRecord } from '@aerie/panel/features/nodes/node-record';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import { type ServerRecord, serverRecordColumns, toServerRecord } from './server-record';
 import { parsePermissions } from './stored-permissions';
 
@@ -48,4 +52,147 @@ export async function transferringServerIds(db: Db, serverIds: readonly number[]
     .where('successful', 'is', null)
     .execute();
   return new Set(rows.map((row) => row.server_id));
+}
+
+export type ServerRow = Selectable<ServersTable>;
+
+/** A server's whole row by id or external id (the Application API's server); undefined when there is none. */
+export async function findServerRow(db: Db, where: { id: number } | { externalId: string }) {
+  const query = db.selectFrom('servers').selectAll();
+  return (
+    'id' in where ? query.where('id', '=', where.id) : query.where('external_id', '=', where.externalId)
+  ).executeTakeFirst();
+}
+
+/** Whole rows of the servers whose `column` is one of `ids`, in id order (a user's, node's, nest's or egg's). */
+export async function serverRowsWhere(
+  db: Db,
+  column: 'id' | 'owner_id' | 'node_id' | 'nest_id' | 'egg_id',
+  ids: readonly number[],
+): Promise<ServerRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('servers')
+    .selectAll()
+    .where(column, 'in', [...new Set(ids)])
+    .orderBy('id')
+    .execute();
+}
+
+/** Whole rows of the servers on nodes in these locations, each with its node's location, in id order. */
+export async function serverRowsInLocations(db: Db, locationIds: readonly number[]) {
+  if (locationIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('servers')
+    .innerJoin('nodes', 'nodes.id', 'servers.node_id')
+    .selectAll('servers')
+    .select('nodes.location_id as location_of_node')
+    .where('nodes.location_id', 'in', [...new Set(locationIds)])
+    .orderBy('servers.id')
+    .execute();
+  return rows.map(({ location_of_node, ...row }) => ({
+    row: row as ServerRow,
+    locationId: location_of_node,
+  }));
+}
+
+/** Another server holding this external id (null ids are never compared). */
+export async function serverWithExternalId(db: Db, externalId: string, exceptId?: number) {
+  let query = db.selectFrom('servers').select('id').where('external_id', '=', externalId);
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return query.executeTakeFirst();
+}
+
+/** Another server whose primary allocation this is. */
+export async function serverWithPrimaryAllocation(db: Db, allocationId: number, exceptId: number) {
+  return db
+    .selectFrom('servers')
+    .select('id')
+    .where('allocation_id', '=', allocationId)
+    .where('id', '!=', exceptId)
+    .executeTakeFirst();
+}
+
+/** Inserts a server row and returns its id (read back by uuid: not every dialect returns inserted ids). */
+export async function insertServerRow(tx: Tx, values: Insertable<ServersTable> & { uuid: string }) {
+  await tx.insertInto('servers').values(values).execute();
+  const { id } = await tx
+    .selectFrom('servers')
+    .select('id')
+    .where('uuid', '=', values.uuid)
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Writes these columns of a server. */
+export async function updateServerRow(db: Db | Tx, id: number, changes: Updateable<ServersTable>) {
+  await db.updateTable('servers').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes a server's row; what references it goes with it (foreign keys cascade) or was released before. */
+export async function deleteServerRow(tx: Tx, id: number) {
+  await tx.deleteFrom('servers').where('id', '=', id).execute();
+}
+
+/** A server's subuser with what is shown of their account. */
+export interface ServerSubuser {
+  /** The subuser row's own id. */
+  id: number;
+  userId: number;
+  serverId: number;
+  uuid: string;
+  username: string;
+  email: string;
+  useTotp: boolean;
+  permissions: string[];
+  /** The account's creation (what the client API's subuser shows). */
+  createdAt: Date;
+  /** The subuser row's own times (what the Application API's subuser shows). */
+  subuserCreatedAt: Date;
+  subuserUpdatedAt: Date;
+}
+
+/** Subusers joined to their accounts; narrow it with `where` and order it as the caller needs. */
+export const subuserQuery = (db: Db | Tx) =>
+  db
+    .selectFrom('subusers')
+    .innerJoin('users', 'users.id', 'subusers.user_id')
+    .select([
+      'subusers.id',
+      'subusers.user_id',
+      'subusers.server_id',
+      'subusers.permissions',
+      'subusers.created_at as subuser_created_at',
+      'subusers.updated_at as subuser_updated_at',
+      'users.uuid',
+      'users.username',
+      'users.email',
+      'users.use_totp',
+      'users.created_at',
+    ]);
+
+export const toServerSubuser = (
+  row: Awaited<ReturnType<ReturnType<typeof subuserQuery>['executeTakeFirstOrThrow']>>,
+): ServerSubuser => ({
+  id: row.id,
+  userId: row.user_id,
+  serverId: row.server_id,
+  uuid: row.uuid,
+  username: row.username,
+  email: row.email,
+  useTotp: readBool(row.use_totp),
+  permissions: parsePermissions(row.permissions),
+  createdAt: readDate(row.created_at),
+  subuserCreatedAt: readDate(row.subuser_created_at),
+  subuserUpdatedAt: readDate(row.subuser_updated_at),
+});
+
+/** The subusers of these servers, in the order they were added. */
+export async function subusersOfServers(db: Db, serverIds: readonly number[]): Promise<ServerSubuser[]> {
+  if (serverIds.length === 0) return [];
+  const rows = await subuserQuery(db)
+    .where('subusers.server_id', 'in', [...new Set(serverIds)])
+    .orderBy('subusers.id')
+    .execute();
+  return rows.map(toServerSubuser);
 }

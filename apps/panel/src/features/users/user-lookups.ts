@@ -3,7 +3,16 @@ import { findUserById } from './users.repository';
 
 // What the users feature offers other features to read about accounts, on top of its repository.
 
-export { findUsers } from './users.repository';
+export {
+  emailTakenByOther,
+  findUserByEmail,
+  findUserById,
+  findUserByLogin,
+  findUserByUsername,
+  findUsers,
+  normaliseLogin,
+  usernameTaken,
+} from './users.repository';
 
 export async function userExists(db: Db, id: number): Promise<boolean> {
   return (await findUserById(db, id)) !== null;

@@ -1,9 +1,11 @@
 import { toWireDate } from '@aerie/panel/db/dialect';
-import { serversOf } from '@aerie/panel/features/admin-servers/servers-relation';
 import type { Transformer } from '@aerie/panel/http/application/transformer';
 import type { User } from './user';
 
-/** `user` of the Application API (reference §3.1), attributes in upstream's order; `2fa` is TOTP enabled. */
+/**
+ * `user` of the Application API (reference §3.1), attributes in upstream's order; `2fa` is TOTP enabled. Its
+ * `servers` include is wired by `application-includes.ts`.
+ */
 export const userTransformer: Transformer<User> = {
   object: 'user',
   attributes: (user) => ({
@@ -20,5 +22,4 @@ export const userTransformer: Transformer<User> = {
     created_at: toWireDate(user.createdAt),
     updated_at: toWireDate(user.updatedAt),
   }),
-  includes: { servers: serversOf('owner_id', (user) => user.id) },
 };

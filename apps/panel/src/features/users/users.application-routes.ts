@@ -44,14 +44,14 @@ function validateUserBody(request: FastifyRequest): UserBody {
 export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const config = { adminResource: 'users' } as const;
   const render = (request: FastifyRequest, user: User) =>
-    renderItem(renderContextFor(request, ctx.db), userTransformer, user, parseIncludes(request));
+    renderItem(renderContextFor(request, ctx), userTransformer, user, parseIncludes(request));
 
   app.get('', { config }, async (request) => {
     const list = parseListQuery(request.query as Record<string, string>, userListSpec);
     const page = await listUsers(ctx.db, list);
     return renderPage(
       request,
-      renderContextFor(request, ctx.db),
+      renderContextFor(request, ctx),
       userTransformer,
       { ...page, page: list.page, perPage: list.perPage },
       parseIncludes(request),

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@aerie/panel/db/database';
 import { dialectOf, readCount } from '@aerie/panel/db/dialect';
+import { insertReturningId } from '@aerie/panel/db/insert-id';
+import type { Tx } from '@aerie/panel/db/transaction';
 import { type ListQuery, runList } from '@aerie/panel/http/application/list-query';
 import { toUser, type User } from './user';
 
@@ -150,4 +152,182 @@ export async function takenUserFields(
     if (values.externalId !== null && row.external_id === values.externalId) taken.add('external_id');
   }
   return taken;
+}
+
+/** The user with this username (usernames are stored lower-cased: any case matches, as on Pterodactyl's MySQL). */
+export async function findUserByUsername(db: Db | Tx, username: string): Promise<User | null> {
+  const row = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('username', '=', normaliseLogin(username))
+    .executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
+/** Whether an account has exactly this (stored, lower-cased) username. */
+export async function usernameTaken(db: Db | Tx, username: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether an account other than `exceptId` has this email (compared as stored, lower-cased). */
+export async function emailTakenByOther(db: Db | Tx, email: string, exceptId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', normaliseLogin(email))
+    .where('id', '!=', exceptId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** @throws the driver's unique-violation error when another account has the email */
+export async function updateEmail(db: Db | Tx, userId: number, email: string, now: Date): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ email: normaliseLogin(email), updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** Stores a new sealed TOTP secret (not enabled yet); a new secret has no used codes, so the replay memory resets. */
+export async function storePendingTotpSecret(
+  db: Db | Tx,
+  userId: number,
+  sealedSecret: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ totp_secret: sealedSecret, totp_last_step: null })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function enableTotp(db: Db | Tx, userId: number, now: Date): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ use_totp: true, totp_authenticated_at: now, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** Turns TOTP off and forgets the secret. */
+export async function disableTotp(db: Db | Tx, userId: number, now: Date): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ use_totp: false, totp_secret: null, totp_authenticated_at: now, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/**
+ * Records `step` as the user's last accepted TOTP step unless that step or a later one was accepted already.
+ * @returns true for the one request that recorded it
+ */
+export async function claimTotpStep(db: Db | Tx, userId: number, step: number): Promise<boolean> {
+  const claimed = await db
+    .updateTable('users')
+    .set({ totp_last_step: step })
+    .where('id', '=', userId)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) === 1;
+}
+
+/** An Application API user's row as written (username and email already lower-cased by the caller). */
+export interface UserRowValues {
+  email: string;
+  username: string;
+  nameFirst: string;
+  nameLast: string;
+  externalId?: string | null;
+  language?: string;
+  rootAdmin?: boolean;
+  passwordHash?: string;
+}
+
+/**
+ * Inserts an Application API user (language `en` and not an admin unless given).
+ * @returns the new id
+ * @throws the driver's unique-violation error when the username, email or external id is taken
+ */
+export function insertApplicationUser(
+  db: Db | Tx,
+  values: UserRowValues & { passwordHash: string },
+  now: Date,
+): Promise<number> {
+  return insertReturningId(
+    db,
+    db.insertInto('users').values({
+      uuid: randomUUID(),
+      external_id: values.externalId ?? null,
+      username: values.username,
+      email: values.email,
+      name_first: values.nameFirst,
+      name_last: values.nameLast,
+      password: values.passwordHash,
+      language: values.language ?? 'en',
+      root_admin: values.rootAdmin ?? false,
+      use_totp: false,
+      gravatar: true,
+      created_at: now,
+      updated_at: now,
+    }),
+  );
+}
+
+/**
+ * Writes the given fields of a user; `externalId`, `language`, `rootAdmin` and `passwordHash` only when present.
+ * @returns whether the user exists
+ * @throws the driver's unique-violation error when the username, email or external id is taken
+ */
+export async function updateApplicationUser(
+  db: Db | Tx,
+  id: number,
+  values: UserRowValues,
+  now: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({
+      email: values.email,
+      username: values.username,
+      name_first: values.nameFirst,
+      name_last: values.nameLast,
+      ...(values.externalId === undefined ? {} : { external_id: values.externalId }),
+      ...(values.language === undefined ? {} : { language: values.language }),
+      ...(values.rootAdmin === undefined ? {} : { root_admin: values.rootAdmin }),
+      ...(values.passwordHash === undefined ? {} : { password: values.passwordHash }),
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The user, its row locked until the transaction ends (PostgreSQL/MySQL; SQLite has one writer). */
+export async function lockUser(tx: Tx, id: number): Promise<User | null> {
+  const row = await tx
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', id)
+    .$if(dialectOf(tx) !== 'sqlite', (query) => query.forUpdate())
+    .executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
+export async function ownsAnyServer(db: Db | Tx, userId: number): Promise<boolean> {
+  const owned = await db
+    .selectFrom('servers')
+    .select('id')
+    .where('owner_id', '=', userId)
+    .limit(1)
+    .executeTakeFirst();
+  return owned !== undefined;
+}
+
+/** Deletes the user and the password reset tokens of its email (sessions, keys and subuser rows go by cascade). */
+export async function deleteUserAndResets(tx: Db | Tx, user: Pick<User, 'id' | 'email'>): Promise<void> {
+  await tx.deleteFrom('password_resets').where('email', '=', user.email).execute();
+  await tx.deleteFrom('users').where('id', '=', user.id).execute();
 }

@@ -1,13 +1,21 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { Db } from '@aerie/panel/db/database';
-import { dialectOf, isUniqueViolation } from '@aerie/panel/db/dialect';
-import { insertReturningId } from '@aerie/panel/db/insert-id';
+import { isUniqueViolation } from '@aerie/panel/db/dialect';
 import { hashPassword } from '@aerie/panel/features/auth/password-hash';
 import { displayError, notFound, validationFailed } from '@aerie/panel/http/errors';
 import { type UserBody, userAttributeNames, userMessages } from '@aerie/shared/users/users-bodies';
 import { toValidationErrors } from '@aerie/shared/validation/validation-errors';
-import { toUser, type User } from './user';
-import { findUserById, normaliseLogin, takenUserFields } from './users.repository';
+import type { User } from './user';
+import {
+  deleteUserAndResets,
+  findUserById,
+  insertApplicationUser,
+  lockUser,
+  normaliseLogin,
+  ownsAnyServer,
+  takenUserFields,
+  updateApplicationUser,
+} from './users.repository';
 
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
@@ -43,23 +51,15 @@ export class UsersService {
     const passwordHash = await hashPassword(input.password ?? randomPassword());
     const now = this.deps.clock();
     const id = await this.write(input, undefined, () =>
-      insertReturningId(
+      insertApplicationUser(
         db,
-        db.insertInto('users').values({
-          uuid: randomUUID(),
-          external_id: input.external_id ?? null,
-          username: normaliseLogin(input.username),
-          email: normaliseLogin(input.email),
-          name_first: input.first_name,
-          name_last: input.last_name,
-          password: passwordHash,
+        {
+          ...rowValues(input),
           language: input.language ?? 'en',
-          root_admin: input.root_admin ?? false,
-          use_totp: false,
-          gravatar: true,
-          created_at: now,
-          updated_at: now,
-        }),
+          rootAdmin: input.root_admin ?? false,
+          passwordHash,
+        },
+        now,
       ),
     );
     return (await findUserById(db, id)) as User;
@@ -75,22 +75,18 @@ export class UsersService {
     await this.assertUnique(input, id);
     const passwordHash = input.password == null ? undefined : await hashPassword(input.password);
     await this.write(input, id, async () => {
-      const result = await db
-        .updateTable('users')
-        .set({
-          email: normaliseLogin(input.email),
-          username: normaliseLogin(input.username),
-          name_first: input.first_name,
-          name_last: input.last_name,
-          ...(input.external_id === undefined ? {} : { external_id: input.external_id }),
+      const found = await updateApplicationUser(
+        db,
+        id,
+        {
+          ...rowValues(input),
           ...(input.language === undefined ? {} : { language: input.language }),
-          ...(input.root_admin === undefined ? {} : { root_admin: input.root_admin }),
-          ...(passwordHash === undefined ? {} : { password: passwordHash }),
-          updated_at: this.deps.clock(),
-        })
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) throw notFound();
+          ...(input.root_admin === undefined ? {} : { rootAdmin: input.root_admin }),
+          ...(passwordHash === undefined ? {} : { passwordHash }),
+        },
+        this.deps.clock(),
+      );
+      if (!found) throw notFound();
     });
     return (await findUserById(db, id)) as User;
   }
@@ -106,23 +102,10 @@ export class UsersService {
     const { db } = this.deps;
     try {
       return await db.transaction().execute(async (tx) => {
-        const row = await tx
-          .selectFrom('users')
-          .selectAll()
-          .where('id', '=', id)
-          .$if(dialectOf(tx) !== 'sqlite', (query) => query.forUpdate())
-          .executeTakeFirst();
-        if (!row) throw notFound();
-        const user = toUser(row);
-        const owned = await tx
-          .selectFrom('servers')
-          .select('id')
-          .where('owner_id', '=', id)
-          .limit(1)
-          .executeTakeFirst();
-        if (owned) throw displayError(userMessages.hasServers);
-        await tx.deleteFrom('password_resets').where('email', '=', user.email).execute();
-        await tx.deleteFrom('users').where('id', '=', id).execute();
+        const user = await lockUser(tx, id);
+        if (!user) throw notFound();
+        if (await ownsAnyServer(tx, id)) throw displayError(userMessages.hasServers);
+        await deleteUserAndResets(tx, user);
         return user;
       });
     } catch (error) {
@@ -155,6 +138,17 @@ export class UsersService {
       throw uniqueFailed(taken.size > 0 ? taken : new Set(['email'] as const));
     }
   }
+}
+
+/** The columns every create and update writes; `external_id` only when sent (undefined leaves it). */
+function rowValues(input: UserBody) {
+  return {
+    email: normaliseLogin(input.email),
+    username: normaliseLogin(input.username),
+    nameFirst: input.first_name,
+    nameLast: input.last_name,
+    ...(input.external_id === undefined ? {} : { externalId: input.external_id }),
+  };
 }
 
 function uniqueFailed(taken: ReadonlySet<string>) {

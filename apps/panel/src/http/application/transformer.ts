@@ -18,9 +18,12 @@ export interface Transformer<T> {
 export interface Relation<T> {
   /** Read access to this resource is needed to see the include; null = anyone who sees the parent. */
   gate: AdminResource | null;
-  /** Resolved lazily: transformers refer to each other. */
+  /**
+   * How the related items render: a transformer of the relation's own (variables, a config block), or the `object` of
+   * one in the include registry, so transformers never import each other and no import cycle can form.
+   */
   // biome-ignore lint/suspicious/noExplicitAny: a relation's items are whatever its own transformer reads.
-  transformer: () => Transformer<any>;
+  renders: Transformer<any> | string;
   /** The related item(s) of each parent: an array for to-many relations, an item or null for to-one. */
   load(db: Db, parents: T[]): Promise<Map<T, unknown>>;
 }
@@ -66,9 +69,56 @@ export function parseIncludes(request: FastifyRequest): IncludeTree {
   return tree;
 }
 
+/**
+ * Every transformer of the Application API by its `object`, and the includes wired across features (a user's
+ * servers, a server's node...), which the transformers' own modules cannot name without importing each other.
+ * Built once by the composition root (`application-includes.ts`).
+ */
+export interface IncludeRegistry {
+  // biome-ignore lint/suspicious/noExplicitAny: the registry holds transformers of every item type.
+  transformer(object: string): Transformer<any>;
+  /** A registered transformer's own includes and those wired to it; any other transformer's own. */
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  relationsOf(transformer: Transformer<any>): Readonly<Record<string, Relation<any>>>;
+}
+
+/** Builds the registry from the transformers and, per `object`, the includes wired from outside their feature. */
+export function createIncludeRegistry(
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  transformers: readonly Transformer<any>[],
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  wired: Readonly<Record<string, Readonly<Record<string, Relation<any>>>>>,
+): IncludeRegistry {
+  const byObject = new Map(transformers.map((transformer) => [transformer.object, transformer]));
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  const includes = new Map<string, Record<string, Relation<any>>>();
+  for (const transformer of transformers) {
+    const own = transformer.includes ?? {};
+    const added = wired[transformer.object] ?? {};
+    const clash = Object.keys(added).find((name) => Object.hasOwn(own, name));
+    if (clash) throw new Error(`The include "${clash}" of ${transformer.object} is defined twice.`);
+    includes.set(transformer.object, { ...own, ...added });
+  }
+  for (const object of Object.keys(wired)) {
+    if (!byObject.has(object)) throw new Error(`Includes were wired to an unknown object "${object}".`);
+  }
+  return {
+    transformer(object) {
+      const found = byObject.get(object);
+      if (!found) throw new Error(`No transformer renders "${object}".`);
+      return found;
+    },
+    relationsOf: (transformer) =>
+      (byObject.get(transformer.object) === transformer ? includes.get(transformer.object) : undefined) ??
+      transformer.includes ??
+      {},
+  };
+}
+
 export interface RenderContext {
   db: Db;
   canRead(resource: AdminResource): boolean;
+  includes: IncludeRegistry;
 }
 
 type Rendered = { object: string; attributes: Record<string, unknown> | null };
@@ -86,13 +136,12 @@ export async function renderItems<T>(
     object: transformer.object,
     attributes: transformer.attributes(item),
   }));
-  const wanted = [...includes].filter(
-    ([name]) => transformer.includes && Object.hasOwn(transformer.includes, name),
-  );
+  const relations = context.includes.relationsOf(transformer);
+  const wanted = [...includes].filter(([name]) => Object.hasOwn(relations, name));
   if (wanted.length === 0 || items.length === 0) return rendered;
   for (const entry of rendered) entry.attributes.relationships = {};
   for (const [name, subtree] of wanted) {
-    const relation = (transformer.includes as Record<string, Relation<T>>)[name];
+    const relation = relations[name] as Relation<T> | undefined;
     if (!relation) continue;
     if (relation.gate && !context.canRead(relation.gate)) {
       for (const entry of rendered)
@@ -100,7 +149,10 @@ export async function renderItems<T>(
       continue;
     }
     const loaded = await relation.load(context.db, items);
-    const child = relation.transformer();
+    const child =
+      typeof relation.renders === 'string'
+        ? context.includes.transformer(relation.renders)
+        : relation.renders;
     // All children of all parents render together, so their own includes load in one go too.
     const children = [
       ...new Set(
@@ -177,3 +229,40 @@ export function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
 /** `meta.resource` of a created item: the absolute URL of `/api/application/<path>` on the request's host. */
 export const resourceUrl = (request: FastifyRequest, path: string) =>
   `${request.protocol}://${request.host}/api/application/${path}`;
+
+/** A to-one relation found by id, one query for all parents: `find` reads the items with these ids. */
+export function toOne<T, R extends { id: number }>(
+  gate: AdminResource | null,
+  renders: Relation<T>['renders'],
+  find: (db: Db, ids: number[]) => Promise<R[]>,
+  idOf: (parent: T) => number | null,
+): Relation<T> {
+  return {
+    gate,
+    renders,
+    async load(db, parents) {
+      const ids = [...new Set(parents.map(idOf).filter((id): id is number => id !== null))];
+      const found = new Map((ids.length === 0 ? [] : await find(db, ids)).map((row) => [row.id, row]));
+      return new Map(parents.map((parent) => [parent, found.get(idOf(parent) ?? 0) ?? null]));
+    },
+  };
+}
+
+/** A to-many relation, one query for all parents: `find` reads the items of these parent ids, `keyOf` names each one's. */
+export function toMany<T, R, K extends number | string>(
+  gate: AdminResource | null,
+  renders: Relation<T>['renders'],
+  find: (db: Db, ids: K[]) => Promise<R[]>,
+  keyOf: (item: R) => K | null,
+  idOf: (parent: T) => K,
+): Relation<T> {
+  return {
+    gate,
+    renders,
+    async load(db, parents) {
+      const ids = [...new Set(parents.map(idOf))];
+      const groups = groupBy(ids.length === 0 ? [] : await find(db, ids), keyOf);
+      return new Map(parents.map((parent) => [parent, groups.get(idOf(parent)) ?? []]));
+    },
+  };
+}
