@@ -6,7 +6,8 @@ import type { PasswordRecheck } from '@aerie/panel/features/auth/password-rechec
 import type { Sessions } from '@aerie/panel/features/auth/session/sessions';
 import type { AccessRevocation } from '@aerie/panel/features/servers/access-revocation';
 import type { User } from '@aerie/panel/features/users/user';
-import { normaliseLogin, updatePasswordHash } from '@aerie/panel/features/users/users.repository';
+import { emailTakenByOther, normaliseLogin } from '@aerie/panel/features/users/user-lookups';
+import { updateEmail, updatePasswordHash } from '@aerie/panel/features/users/user-writes';
 import { HttpError, validationFailed } from '@aerie/panel/http/errors';
 import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import { accountErrorMessages } from '@aerie/shared/account/account-wire';
@@ -69,20 +70,10 @@ export class AccountService {
       await this.deps.recheck.recordProbe(user, origin.ip);
       return emailTaken();
     };
-    const other = await db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', normalised)
-      .where('id', '!=', user.id)
-      .executeTakeFirst();
-    if (other) throw await taken();
+    if (await emailTakenByOther(db, normalised, user.id)) throw await taken();
     try {
       await db.transaction().execute(async (tx) => {
-        await tx
-          .updateTable('users')
-          .set({ email: normalised, updated_at: clock() })
-          .where('id', '=', user.id)
-          .execute();
+        await updateEmail(tx, user.id, normalised, clock());
         await this.deps.activity.record(tx, {
           event: 'user:account.email-changed',
           ...accountActivity(user, origin),

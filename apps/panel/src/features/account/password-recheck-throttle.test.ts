@@ -1,5 +1,5 @@
 import { throttleAddress } from '@aerie/panel/features/auth/password-recheck';
-import { findUserById } from '@aerie/panel/features/users/users.repository';
+import { findUserById } from '@aerie/panel/features/users/user-lookups';
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser, enableTwoFactor } from '@aerie/panel/test/factories';

@@ -2,10 +2,11 @@ import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { Db } from '@aerie/panel/db/database';
 import { type ActivityLog, accountActivity } from '@aerie/panel/features/activity/activity-log';
 import type { PasswordRecheck } from '@aerie/panel/features/auth/password-recheck';
-import { issueRecoveryTokens } from '@aerie/panel/features/auth/recovery-tokens';
+import { forgetRecoveryTokens, issueRecoveryTokens } from '@aerie/panel/features/auth/recovery-tokens';
 import { newTotpSecret } from '@aerie/panel/features/auth/totp';
 import type { TotpVerifier } from '@aerie/panel/features/auth/totp-verifier';
 import type { User } from '@aerie/panel/features/users/user';
+import { disableTotp, enableTotp, storePendingTotpSecret } from '@aerie/panel/features/users/user-writes';
 import { badRequest, HttpError } from '@aerie/panel/http/errors';
 import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import { accountErrorMessages } from '@aerie/shared/account/account-wire';
@@ -33,12 +34,8 @@ export class TwoFactorService {
   async setup(user: User): Promise<{ image_url_data: string; secret: string }> {
     if (user.useTotp) throw badRequest(accountErrorMessages.twoFactorAlreadyEnabled);
     const secret = newTotpSecret();
-    await this.deps.db
-      .updateTable('users')
-      // A new secret has no used codes yet: the replay memory starts over with it.
-      .set({ totp_secret: this.deps.secretBox.seal(secret), totp_last_step: null })
-      .where('id', '=', user.id)
-      .execute();
+    // A new secret has no used codes yet: the replay memory starts over with it.
+    await storePendingTotpSecret(this.deps.db, user.id, this.deps.secretBox.seal(secret));
     // Authenticator apps split the label on ':' and show the issuer; spaces in it are dropped, as Pterodactyl does.
     const issuer = encodeURIComponent(this.deps.appName.replace(/\s/g, ''));
     return {
@@ -69,11 +66,7 @@ export class TwoFactorService {
     const now = this.deps.clock();
     const tokens = await issueRecoveryTokens(this.deps.db, this.deps.appKey, user.id, now);
     await this.deps.db.transaction().execute(async (tx) => {
-      await tx
-        .updateTable('users')
-        .set({ use_totp: true, totp_authenticated_at: now, updated_at: now })
-        .where('id', '=', user.id)
-        .execute();
+      await enableTotp(tx, user.id, now);
       await this.deps.activity.record(tx, {
         event: 'user:two-factor.create',
         ...accountActivity(user, origin),
@@ -92,12 +85,8 @@ export class TwoFactorService {
     await this.assertPassword(user, origin.ip, password);
     const now = this.deps.clock();
     await this.deps.db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('recovery_tokens').where('user_id', '=', user.id).execute();
-      await tx
-        .updateTable('users')
-        .set({ use_totp: false, totp_secret: null, totp_authenticated_at: now, updated_at: now })
-        .where('id', '=', user.id)
-        .execute();
+      await forgetRecoveryTokens(tx, user.id);
+      await disableTotp(tx, user.id, now);
       await this.deps.activity.record(tx, {
         event: 'user:two-factor.delete',
         ...accountActivity(user, origin),

@@ -1,6 +1,6 @@
 import { keyedHash } from '@aerie/panel/crypto/tokens';
 import { readCount } from '@aerie/panel/db/dialect';
-import { findUserById } from '@aerie/panel/features/users/users.repository';
+import { findUserById } from '@aerie/panel/features/users/user-lookups';
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser, enableTwoFactor } from '@aerie/panel/test/factories';

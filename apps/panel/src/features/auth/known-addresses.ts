@@ -1,6 +1,12 @@
 import { keyedHash } from '@aerie/panel/crypto/tokens';
 import type { Db } from '@aerie/panel/db/database';
 import { isUniqueViolation } from '@aerie/panel/db/dialect';
+import {
+  deleteSignInAddressesUsedBefore,
+  hasSignInAddress,
+  insertSignInAddress,
+  touchSignInAddress,
+} from './auth.repository';
 import { throttleAddress } from './password-recheck';
 
 /** An address not used to sign in for this long is forgotten. */
@@ -31,45 +37,26 @@ export class KnownAddresses {
     doors: readonly SignInDoor[] = ['web'],
   ): Promise<boolean> {
     const since = new Date(this.deps.clock().getTime() - KNOWN_ADDRESS_TTL_MS);
-    const row = await this.deps.db
-      .selectFrom('sign_in_addresses')
-      .select('user_id')
-      .where('user_id', '=', userId ?? 0)
-      .where(
-        'address_hash',
-        'in',
-        doors.map((door) => this.#hash(ip, door)),
-      )
-      .where('last_used_at', '>', since)
-      .executeTakeFirst();
-    return row !== undefined;
+    return hasSignInAddress(
+      this.deps.db,
+      userId ?? 0,
+      doors.map((door) => this.#hash(ip, door)),
+      since,
+    );
   }
 
   async remember(userId: number, ip: string, door: SignInDoor = 'web'): Promise<void> {
     const { db, clock } = this.deps;
     const now = clock();
     const addressHash = this.#hash(ip, door);
-    const updated = await db
-      .updateTable('sign_in_addresses')
-      .set({ last_used_at: now })
-      .where('user_id', '=', userId)
-      .where('address_hash', '=', addressHash)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) > 0) return;
+    if (await touchSignInAddress(db, userId, addressHash, now)) return;
     try {
-      await db
-        .insertInto('sign_in_addresses')
-        .values({ user_id: userId, address_hash: addressHash, last_used_at: now })
-        .execute();
+      await insertSignInAddress(db, userId, addressHash, now);
     } catch (error) {
       // Another request (or MySQL's "0 rows changed" for the same instant) got there first: it is known.
       if (!isUniqueViolation(error)) throw error;
     }
-    await db
-      .deleteFrom('sign_in_addresses')
-      .where('user_id', '=', userId)
-      .where('last_used_at', '<', new Date(now.getTime() - KNOWN_ADDRESS_TTL_MS))
-      .execute();
+    await deleteSignInAddressesUsedBefore(db, userId, new Date(now.getTime() - KNOWN_ADDRESS_TTL_MS));
   }
 
   #hash(ip: string, door: SignInDoor): string {

@@ -3,7 +3,7 @@ import type { Db } from '@aerie/panel/db/database';
 import { type ActivityLog, requestMetadata } from '@aerie/panel/features/activity/activity-log';
 import type { SessionData } from '@aerie/panel/features/auth/session/session-data';
 import type { User } from '@aerie/panel/features/users/user';
-import { findUserByLogin } from '@aerie/panel/features/users/users.repository';
+import { findUserByLogin } from '@aerie/panel/features/users/user-lookups';
 import { displayError } from '@aerie/panel/http/errors';
 import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';

@@ -5,11 +5,8 @@ import { readDate } from '@aerie/panel/db/dialect';
 import type { Sessions } from '@aerie/panel/features/auth/session/sessions';
 import type { AccessRevocation } from '@aerie/panel/features/servers/access-revocation';
 import type { User } from '@aerie/panel/features/users/user';
-import {
-  findUserByEmail,
-  normaliseLogin,
-  updatePasswordHash,
-} from '@aerie/panel/features/users/users.repository';
+import { findUserByEmail, normaliseLogin } from '@aerie/panel/features/users/user-lookups';
+import { updatePasswordHash } from '@aerie/panel/features/users/user-writes';
 import { displayError } from '@aerie/panel/http/errors';
 import type { Log } from '@aerie/panel/logging/log';
 import { accountCreatedMail } from '@aerie/panel/mail/account-created-mail';
@@ -17,6 +14,7 @@ import type { Mailer } from '@aerie/panel/mail/mailer';
 import { passwordResetMail } from '@aerie/panel/mail/password-reset-mail';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import { limits } from '@aerie/shared/limits';
+import { deletePasswordResets, insertPasswordReset, latestPasswordReset } from './auth.repository';
 import { hashPassword } from './password-hash';
 
 /** A new link for the same address is sent at most once a minute. */
@@ -86,11 +84,8 @@ export class PasswordResetService {
   async #newLink(user: Pick<User, 'email'>, now: Date): Promise<string> {
     const token = randomBytes(32).toString('hex');
     await this.deps.db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('password_resets').where('email', '=', user.email).execute();
-      await tx
-        .insertInto('password_resets')
-        .values({ email: user.email, token: sha256(token), created_at: now })
-        .execute();
+      await deletePasswordResets(tx, user.email);
+      await insertPasswordReset(tx, user.email, sha256(token), now);
     });
     return `${this.deps.appUrl}/auth/password/reset/${token}?email=${encodeURIComponent(user.email)}`;
   }
@@ -116,11 +111,7 @@ export class PasswordResetService {
     const passwordHash = await hashPassword(input.password);
     // Only the request that deletes the token may change the password: a token works once even under a race.
     const used = await db.transaction().execute(async (tx) => {
-      const deleted = await tx
-        .deleteFrom('password_resets')
-        .where('email', '=', user.email)
-        .executeTakeFirst();
-      if (Number(deleted.numDeletedRows) === 0) return false;
+      if ((await deletePasswordResets(tx, user.email)) === 0) return false;
       await updatePasswordHash(tx, user.id, passwordHash, now);
       return true;
     });
@@ -131,11 +122,6 @@ export class PasswordResetService {
   }
 
   private latestFor(email: string) {
-    return this.deps.db
-      .selectFrom('password_resets')
-      .select(['token', 'created_at'])
-      .where('email', '=', normaliseLogin(email))
-      .orderBy('id', 'desc')
-      .executeTakeFirst();
+    return latestPasswordReset(this.deps.db, normaliseLogin(email));
   }
 }

@@ -1,5 +1,7 @@
 import { keyedHash, randomAlphanumeric } from '@aerie/panel/crypto/tokens';
 import type { Db } from '@aerie/panel/db/database';
+import type { Tx } from '@aerie/panel/db/transaction';
+import { deleteRecoveryToken, deleteRecoveryTokens, replaceRecoveryTokens } from './auth.repository';
 
 export const RECOVERY_TOKEN_COUNT = 10;
 
@@ -14,13 +16,14 @@ export async function issueRecoveryTokens(
   now: Date,
 ): Promise<string[]> {
   const tokens = Array.from({ length: RECOVERY_TOKEN_COUNT }, () => randomAlphanumeric(10));
-  await db.transaction().execute(async (tx) => {
-    await tx.deleteFrom('recovery_tokens').where('user_id', '=', userId).execute();
-    await tx
-      .insertInto('recovery_tokens')
-      .values(tokens.map((token) => ({ user_id: userId, token: keyedHash(appKey, token), created_at: now })))
-      .execute();
-  });
+  await db.transaction().execute((tx) =>
+    replaceRecoveryTokens(
+      tx,
+      userId,
+      tokens.map((token) => keyedHash(appKey, token)),
+      now,
+    ),
+  );
   return tokens;
 }
 
@@ -34,10 +37,10 @@ export async function consumeRecoveryToken(
   userId: number,
   token: string,
 ): Promise<boolean> {
-  const result = await db
-    .deleteFrom('recovery_tokens')
-    .where('user_id', '=', userId)
-    .where('token', '=', keyedHash(appKey, token))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return deleteRecoveryToken(db, userId, keyedHash(appKey, token));
+}
+
+/** Deletes every recovery token of a user (2FA turned off), in the caller's transaction. */
+export function forgetRecoveryTokens(tx: Db | Tx, userId: number): Promise<void> {
+  return deleteRecoveryTokens(tx, userId);
 }

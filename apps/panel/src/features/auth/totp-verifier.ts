@@ -1,6 +1,7 @@
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { Db } from '@aerie/panel/db/database';
 import type { User } from '@aerie/panel/features/users/user';
+import { claimTotpStep } from '@aerie/panel/features/users/user-writes';
 import { matchTotp } from './totp';
 
 /**
@@ -32,12 +33,6 @@ export class TotpVerifier {
       afterStep: user.totpLastStep,
     });
     if (step === null) return false;
-    const claimed = await this.deps.db
-      .updateTable('users')
-      .set({ totp_last_step: step })
-      .where('id', '=', user.id)
-      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
-      .executeTakeFirst();
-    return Number(claimed.numUpdatedRows) === 1;
+    return claimTotpStep(this.deps.db, user.id, step);
   }
 }

@@ -4,20 +4,8 @@ import {
   serverRecordColumns,
   toServerRecord,
 } from '@aerie/panel/features/servers/server-record';
-import { toUser, type User } from '@aerie/panel/features/users/user';
-import { normaliseLogin } from '@aerie/panel/features/users/users.repository';
 
-/** The look-ups of an SFTP login. */
-
-/** The user with this username (usernames are stored lower-cased: any case matches, as on Pterodactyl's MySQL). */
-export async function findUserByUsername(db: Db, username: string): Promise<User | null> {
-  const row = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('username', '=', normaliseLogin(username))
-    .executeTakeFirst();
-  return row ? toUser(row) : null;
-}
+/** The server look-up of an SFTP login (the account's comes from users/user-lookups.ts). */
 
 /** A server of this node by its uuid or its 8-character identifier; another node's server is none. */
 export async function findNodeServerByIdentifier(

@@ -13,10 +13,11 @@ import {
   transferringServerIds,
 } from '@aerie/panel/features/servers/servers.repository';
 import { parseSshPublicKey } from '@aerie/panel/features/ssh-keys/ssh-public-key';
+import { findUserByUsername } from '@aerie/panel/features/users/user-lookups';
 import { badRequest, HttpError } from '@aerie/panel/http/errors';
 import { hasPermission } from '@aerie/shared/permissions/can';
 import { type SftpAuthAnswer, sftpAuthMessages, splitSftpUsername } from '@aerie/shared/sftp/sftp-wire';
-import { findNodeServerByIdentifier, findUserByUsername } from './sftp-auth.repository';
+import { findNodeServerByIdentifier } from './sftp-auth.repository';
 
 export interface SftpLoginAttempt {
   type: 'password' | 'public_key';

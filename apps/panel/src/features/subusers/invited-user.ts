@@ -3,7 +3,8 @@ import { randomAlphanumeric } from '@aerie/panel/crypto/tokens';
 import type { Tx } from '@aerie/panel/db/transaction';
 import { hashPassword } from '@aerie/panel/features/auth/password-hash';
 import type { User } from '@aerie/panel/features/users/user';
-import { insertUser } from '@aerie/panel/features/users/users.repository';
+import { usernameTaken } from '@aerie/panel/features/users/user-lookups';
+import { insertUser } from '@aerie/panel/features/users/user-writes';
 
 const LOWER_ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -26,12 +27,7 @@ export function invitedUsername(email: string): string {
 async function freeUsername(tx: Tx, email: string): Promise<string> {
   let candidate = invitedUsername(email);
   for (let attempt = 0; attempt < 5; attempt++) {
-    const taken = await tx
-      .selectFrom('users')
-      .select('id')
-      .where('username', '=', candidate)
-      .executeTakeFirst();
-    if (!taken) break;
+    if (!(await usernameTaken(tx, candidate))) break;
     candidate = invitedUsername(email);
   }
   return candidate;

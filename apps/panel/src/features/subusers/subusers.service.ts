@@ -5,7 +5,7 @@ import { serverActivity } from '@aerie/panel/features/activity/activity-log';
 import type { AccessRevocation } from '@aerie/panel/features/servers/access-revocation';
 import { accessDenied, type ServerAccess } from '@aerie/panel/features/servers/server-access';
 import type { User } from '@aerie/panel/features/users/user';
-import { findUserByEmail, normaliseLogin } from '@aerie/panel/features/users/users.repository';
+import { findUserByEmail, normaliseLogin } from '@aerie/panel/features/users/user-lookups';
 import { HttpError, notFound } from '@aerie/panel/http/errors';
 import { sanitizeSubuserPermissions } from '@aerie/shared/permissions/permissions';
 import type { RequestedPermissions } from '@aerie/shared/permissions/requested-permissions';

@@ -1,9 +1,17 @@
 import { randomToken, sha256 } from '@aerie/panel/crypto/tokens';
 import type { Db } from '@aerie/panel/db/database';
 import { readDate } from '@aerie/panel/db/dialect';
-import { reusableQuery } from '@aerie/panel/db/reusable-query';
 import { toUser, type User } from '@aerie/panel/features/users/user';
 import { parseSessionData, type SessionData } from './session-data';
+import {
+  compileSessionLookup,
+  deleteSession,
+  deleteSessionsExpiredBy,
+  deleteUserSessions,
+  insertSession,
+  updateSessionData,
+  updateSessionExpiry,
+} from './sessions.repository';
 
 export interface StoredSession {
   /** SHA-256 of the cookie value (the primary key). */
@@ -14,25 +22,13 @@ export interface StoredSession {
   user: User | null;
 }
 
-/** Database access for browser sessions. The cookie holds a random token; the table holds only its hash. */
+/** Browser sessions (SQL in sessions.repository.ts). The cookie holds a random token; the table only its hash. */
 export class SessionStore {
   /** Every request with a session cookie runs this look-up: it is compiled once. */
   readonly #findById;
 
   constructor(private readonly db: Db) {
-    this.#findById = reusableQuery(db, (id) =>
-      db
-        .selectFrom('sessions')
-        .leftJoin('users', 'users.id', 'sessions.user_id')
-        .selectAll('users')
-        .select([
-          'sessions.id as session_id',
-          'sessions.user_id as session_user_id',
-          'sessions.data as session_data',
-          'sessions.expires_at as session_expires_at',
-        ])
-        .where('sessions.id', '=', id),
-    );
+    this.#findById = compileSessionLookup(db);
   }
 
   async create(input: {
@@ -45,18 +41,15 @@ export class SessionStore {
   }): Promise<{ token: string; id: string }> {
     const token = randomToken(32);
     const id = sha256(token);
-    await this.db
-      .insertInto('sessions')
-      .values({
-        id,
-        user_id: input.userId,
-        data: JSON.stringify(input.data),
-        ip_address: input.ip?.slice(0, 45) ?? null,
-        user_agent: input.userAgent?.slice(0, 500) ?? null,
-        expires_at: input.expiresAt,
-        created_at: input.now,
-      })
-      .execute();
+    await insertSession(this.db, {
+      id,
+      userId: input.userId,
+      dataJson: JSON.stringify(input.data),
+      ip: input.ip?.slice(0, 45) ?? null,
+      userAgent: input.userAgent?.slice(0, 500) ?? null,
+      expiresAt: input.expiresAt,
+      now: input.now,
+    });
     return { token, id };
   }
 
@@ -76,29 +69,23 @@ export class SessionStore {
   }
 
   async extend(id: string, expiresAt: Date): Promise<void> {
-    await this.db.updateTable('sessions').set({ expires_at: expiresAt }).where('id', '=', id).execute();
+    await updateSessionExpiry(this.db, id, expiresAt);
   }
 
   async saveData(id: string, data: SessionData): Promise<void> {
-    await this.db
-      .updateTable('sessions')
-      .set({ data: JSON.stringify(data) })
-      .where('id', '=', id)
-      .execute();
+    await updateSessionData(this.db, id, JSON.stringify(data));
   }
 
   async delete(id: string): Promise<void> {
-    await this.db.deleteFrom('sessions').where('id', '=', id).execute();
+    await deleteSession(this.db, id);
   }
 
   /** Signs a user out everywhere (password reset), optionally keeping one session. */
   async deleteForUser(userId: number, exceptId?: string): Promise<void> {
-    let query = this.db.deleteFrom('sessions').where('user_id', '=', userId);
-    if (exceptId) query = query.where('id', '!=', exceptId);
-    await query.execute();
+    await deleteUserSessions(this.db, userId, exceptId);
   }
 
   async deleteExpired(now: Date): Promise<void> {
-    await this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+    await deleteSessionsExpiredBy(this.db, now);
   }
 }
