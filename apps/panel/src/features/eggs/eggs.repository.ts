@@ -1,10 +1,14 @@
 import type { Db } from '@aerie/panel/db/database';
 import { dialectOf, readBool, readDate } from '@aerie/panel/db/dialect';
 import type { EggsTable, EggVariablesTable, NestsTable } from '@aerie/panel/db/schema-servers';
+import type { Tx } from '@aerie/panel/db/transaction';
 import { runList } from '@aerie/panel/http/application/list-query';
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 
-/** SQL for nests, eggs and egg variables, and the shapes the Application API's transformers read. */
+/**
+ * SQL for eggs and the reads of nests and egg variables, with the shapes the Application API's transformers read
+ * (nests.repository.ts and egg-variables.repository.ts write those two tables).
+ */
 
 export interface Nest {
   id: number;
@@ -219,4 +223,68 @@ export async function countServers(db: Db, where: { eggId: number } | { nestId: 
     .where('eggId' in where ? 'egg_id' : 'nest_id', '=', 'eggId' in where ? where.eggId : where.nestId)
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/** Writes these columns of the egg (the Application API's edit; the caller names only columns of `eggs`). */
+export async function updateEggColumns(db: Db | Tx, id: number, set: Record<string, unknown>): Promise<void> {
+  await db
+    .updateTable('eggs')
+    .set(set as Updateable<EggsTable>)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Whether another egg takes its configuration or its install script from this one. */
+export async function eggHasChildren(db: Db | Tx, eggId: number): Promise<boolean> {
+  const child = await db
+    .selectFrom('eggs')
+    .select('id')
+    .where((eb) => eb.or([eb('config_from', '=', eggId), eb('copy_script_from', '=', eggId)]))
+    .executeTakeFirst();
+  return child !== undefined;
+}
+
+/** Deletes the egg; its variables go by cascade. */
+export async function deleteEgg(db: Db | Tx, id: number): Promise<void> {
+  await db.deleteFrom('eggs').where('id', '=', id).execute();
+}
+
+/** The egg an import updates: the one with the export's uuid, or else the nest's egg of that name (lowest id). */
+export function findImportTarget(db: Db | Tx, target: { uuid: string | null; nestId: number; name: string }) {
+  const { uuid, nestId, name } = target;
+  return db
+    .selectFrom('eggs')
+    .select(['id', 'uuid'])
+    .where((eb) =>
+      uuid
+        ? eb.or([eb('uuid', '=', uuid), eb.and([eb('nest_id', '=', nestId), eb('name', '=', name)])])
+        : eb.and([eb('nest_id', '=', nestId), eb('name', '=', name)]),
+    )
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+/** The columns an import writes of an egg. */
+export type ImportedEggColumns = Omit<Insertable<EggsTable>, 'uuid' | 'created_at'>;
+
+export async function updateImportedEgg(db: Db | Tx, id: number, columns: ImportedEggColumns): Promise<void> {
+  await db.updateTable('eggs').set(columns).where('id', '=', id).execute();
+}
+
+/**
+ * Inserts an imported egg and reads its id back by its uuid (MySQL has no RETURNING; the same way on every
+ * dialect). @returns the new id
+ */
+export async function insertImportedEgg(
+  db: Db | Tx,
+  columns: ImportedEggColumns,
+  uuid: string,
+  now: Date,
+): Promise<number> {
+  await db
+    .insertInto('eggs')
+    .values({ ...columns, uuid, created_at: now })
+    .execute();
+  const row = await db.selectFrom('eggs').select('id').where('uuid', '=', uuid).executeTakeFirstOrThrow();
+  return row.id;
 }

@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Db } from '@aerie/panel/db/database';
 import { isUniqueViolation } from '@aerie/panel/db/dialect';
-import { insertReturningId } from '@aerie/panel/db/insert-id';
 import { displayError } from '@aerie/panel/http/errors';
 import { fieldRuleFailed } from '@aerie/panel/http/validate';
 import {
@@ -11,17 +9,29 @@ import {
   type NestBody,
 } from '@aerie/shared/eggs/egg-bodies';
 import {
+  addValueToServersOfEgg,
+  appendEggVariable,
+  deleteEggVariable,
+  type EggVariableColumns,
+  envVariableTaken,
+  updateEggVariable,
+} from './egg-variables.repository';
+import {
   countServers,
+  deleteEgg,
   type Egg,
   type EggVariable,
+  eggHasChildren,
   findEggs,
   findEggVariable,
   findNest,
   type Nest,
   nestOfEggUuid,
   parseJsonText,
+  updateEggColumns,
 } from './eggs.repository';
 import { importEgg } from './import-egg';
+import { deleteNest, insertNest, updateNest } from './nests.repository';
 import type { EggDefinition } from './ptdl/egg-definition';
 
 /**
@@ -53,17 +63,7 @@ export class EggsService {
     const { db } = this.deps;
     const now = this.deps.clock();
     const id = await uniqueName(() =>
-      insertReturningId(
-        db,
-        db.insertInto('nests').values({
-          uuid: randomUUID(),
-          author,
-          name: input.name,
-          description: input.description ?? null,
-          created_at: now,
-          updated_at: now,
-        }),
-      ),
+      insertNest(db, { author, name: input.name, description: input.description ?? null }, now),
     );
     return (await findNest(db, id)) as Nest;
   }
@@ -71,11 +71,12 @@ export class EggsService {
   /** @throws HttpError 422 when another nest has the name */
   async updateNest(nest: Nest, input: NestBody): Promise<Nest> {
     await uniqueName(() =>
-      this.deps.db
-        .updateTable('nests')
-        .set({ name: input.name, description: input.description ?? null, updated_at: this.deps.clock() })
-        .where('id', '=', nest.id)
-        .execute(),
+      updateNest(
+        this.deps.db,
+        nest.id,
+        { name: input.name, description: input.description ?? null },
+        this.deps.clock(),
+      ),
     );
     return (await findNest(this.deps.db, nest.id)) as Nest;
   }
@@ -87,7 +88,7 @@ export class EggsService {
   async deleteNest(nest: Nest): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
       if ((await countServers(tx, { nestId: nest.id })) > 0) throw displayError(eggMessages.nestHasServers);
-      await tx.deleteFrom('nests').where('id', '=', nest.id).execute();
+      await deleteNest(tx, nest.id);
     });
   }
 
@@ -116,11 +117,7 @@ export class EggsService {
       else (startup as Record<string, unknown>).done = input.config_startup;
       set.config_startup = JSON.stringify(startup, null, 4);
     }
-    await this.deps.db
-      .updateTable('eggs')
-      .set(set as never)
-      .where('id', '=', egg.id)
-      .execute();
+    await updateEggColumns(this.deps.db, egg.id, set);
     return (await findEggs(this.deps.db, [egg.id]))[0] as Egg;
   }
 
@@ -131,13 +128,8 @@ export class EggsService {
   async deleteEgg(egg: Egg): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
       if ((await countServers(tx, { eggId: egg.id })) > 0) throw displayError(eggMessages.eggHasServers);
-      const child = await tx
-        .selectFrom('eggs')
-        .select('id')
-        .where((eb) => eb.or([eb('config_from', '=', egg.id), eb('copy_script_from', '=', egg.id)]))
-        .executeTakeFirst();
-      if (child) throw displayError(eggMessages.eggHasChildren);
-      await tx.deleteFrom('eggs').where('id', '=', egg.id).execute();
+      if (await eggHasChildren(tx, egg.id)) throw displayError(eggMessages.eggHasChildren);
+      await deleteEgg(tx, egg.id);
     });
   }
 
@@ -149,34 +141,8 @@ export class EggsService {
     const now = this.deps.clock();
     const id = await this.deps.db.transaction().execute(async (tx) => {
       await assertEnvFree(tx, egg.id, input.env_variable, null);
-      const last = await tx
-        .selectFrom('egg_variables')
-        .select((eb) => eb.fn.max('sort').as('sort'))
-        .where('egg_id', '=', egg.id)
-        .executeTakeFirst();
-      const variableId = await insertReturningId(
-        tx,
-        tx.insertInto('egg_variables').values({
-          egg_id: egg.id,
-          ...variableColumns(input),
-          sort: Number(last?.sort ?? 0) + 1,
-          created_at: now,
-          updated_at: now,
-        }),
-      );
-      const servers = await tx.selectFrom('servers').select('id').where('egg_id', '=', egg.id).execute();
-      for (const server of servers) {
-        await tx
-          .insertInto('server_variables')
-          .values({
-            server_id: server.id,
-            variable_id: variableId,
-            variable_value: input.default_value ?? '',
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
-      }
+      const variableId = await appendEggVariable(tx, egg.id, variableColumns(input), now);
+      await addValueToServersOfEgg(tx, egg.id, variableId, input.default_value ?? '', now);
       return variableId;
     });
     return (await findEggVariable(this.deps.db, egg.id, id)) as EggVariable;
@@ -186,25 +152,18 @@ export class EggsService {
   async updateVariable(variable: EggVariable, input: EggVariableBody): Promise<EggVariable> {
     await this.deps.db.transaction().execute(async (tx) => {
       await assertEnvFree(tx, variable.eggId, input.env_variable, variable.id);
-      await tx
-        .updateTable('egg_variables')
-        .set({ ...variableColumns(input), updated_at: this.deps.clock() })
-        .where('id', '=', variable.id)
-        .execute();
+      await updateEggVariable(tx, variable.id, variableColumns(input), this.deps.clock());
     });
     return (await findEggVariable(this.deps.db, variable.eggId, variable.id)) as EggVariable;
   }
 
   /** Deletes the variable and the servers' values of it. */
   async deleteVariable(variable: EggVariable): Promise<void> {
-    await this.deps.db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('server_variables').where('variable_id', '=', variable.id).execute();
-      await tx.deleteFrom('egg_variables').where('id', '=', variable.id).execute();
-    });
+    await this.deps.db.transaction().execute((tx) => deleteEggVariable(tx, variable.id));
   }
 }
 
-const variableColumns = (input: EggVariableBody) => ({
+const variableColumns = (input: EggVariableBody): EggVariableColumns => ({
   name: input.name,
   description: input.description ?? '',
   env_variable: input.env_variable,
@@ -216,13 +175,7 @@ const variableColumns = (input: EggVariableBody) => ({
 
 /** @throws HttpError 422 `unique` on env_variable when another variable of the egg has it */
 async function assertEnvFree(db: Db, eggId: number, env: string, exceptId: number | null) {
-  let query = db
-    .selectFrom('egg_variables')
-    .select('id')
-    .where('egg_id', '=', eggId)
-    .where('env_variable', '=', env);
-  if (exceptId !== null) query = query.where('id', '!=', exceptId);
-  if (await query.executeTakeFirst()) throw fieldRuleFailed('env_variable', 'unique');
+  if (await envVariableTaken(db, eggId, env, exceptId)) throw fieldRuleFailed('env_variable', 'unique');
 }
 
 async function uniqueName<T>(work: () => Promise<T>): Promise<T> {

@@ -2,6 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '@aerie/panel/db/database';
 import type { Tx } from '@aerie/panel/db/transaction';
 import type { EggDefinition } from '@aerie/panel/features/eggs/ptdl/egg-definition';
+import {
+  deleteEggVariables,
+  insertImportedVariable,
+  listEggVariableEnvs,
+  updateImportedVariable,
+} from './egg-variables.repository';
+import {
+  findImportTarget,
+  type ImportedEggColumns,
+  insertImportedEgg,
+  updateImportedEgg,
+} from './eggs.repository';
+import { findNestByName, insertNestNamed } from './nests.repository';
 
 export interface ImportedEgg {
   id: number;
@@ -29,20 +42,8 @@ export async function importEgg(
   const now = options.now ?? new Date();
   return db.transaction().execute(async (tx) => {
     const nest = await ensureNest(tx, options.nestName, egg.author, now);
-    const existing = await tx
-      .selectFrom('eggs')
-      .select(['id', 'uuid'])
-      .where((eb) =>
-        egg.uuid
-          ? eb.or([
-              eb('uuid', '=', egg.uuid),
-              eb.and([eb('nest_id', '=', nest.id), eb('name', '=', egg.name)]),
-            ])
-          : eb.and([eb('nest_id', '=', nest.id), eb('name', '=', egg.name)]),
-      )
-      .orderBy('id')
-      .executeTakeFirst();
-    const columns = {
+    const existing = await findImportTarget(tx, { uuid: egg.uuid, nestId: nest.id, name: egg.name });
+    const columns: ImportedEggColumns = {
       nest_id: nest.id,
       author: egg.author,
       name: egg.name,
@@ -64,16 +65,12 @@ export async function importEgg(
     let eggId: number;
     let uuid: string;
     if (existing) {
-      await tx.updateTable('eggs').set(columns).where('id', '=', existing.id).execute();
+      await updateImportedEgg(tx, existing.id, columns);
       eggId = existing.id;
       uuid = existing.uuid;
     } else {
       uuid = egg.uuid ?? randomUUID();
-      await tx
-        .insertInto('eggs')
-        .values({ ...columns, uuid, created_at: now })
-        .execute();
-      eggId = await idOf(tx, 'eggs', uuid);
+      eggId = await insertImportedEgg(tx, columns, uuid, now);
     }
     await syncVariables(tx, eggId, egg, now);
     return {
@@ -88,37 +85,18 @@ export async function importEgg(
   });
 }
 
-/** MySQL has no RETURNING: the id is read back by the unique uuid, the same way on every dialect. */
-async function idOf(tx: Tx, table: 'eggs' | 'nests', uuid: string): Promise<number> {
-  const row = await tx.selectFrom(table).select('id').where('uuid', '=', uuid).executeTakeFirstOrThrow();
-  return row.id;
-}
-
 async function ensureNest(tx: Tx, name: string, author: string, now: Date) {
-  const found = await tx
-    .selectFrom('nests')
-    .select(['id', 'name'])
-    .where('name', '=', name)
-    .executeTakeFirst();
+  const found = await findNestByName(tx, name);
   if (found) return found;
-  const uuid = randomUUID();
-  await tx
-    .insertInto('nests')
-    .values({ uuid, name, author, description: null, created_at: now, updated_at: now })
-    .execute();
-  return { id: await idOf(tx, 'nests', uuid), name };
+  return { id: await insertNestNamed(tx, { name, author }, now), name };
 }
 
 async function syncVariables(tx: Tx, eggId: number, egg: EggDefinition, now: Date) {
-  const current = await tx
-    .selectFrom('egg_variables')
-    .select(['id', 'env_variable'])
-    .where('egg_id', '=', eggId)
-    .execute();
+  const current = await listEggVariableEnvs(tx, eggId);
   const byEnv = new Map(current.map((row) => [row.env_variable, row.id]));
   const kept = new Set(egg.variables.map((variable) => variable.env_variable));
   const removed = current.filter((row) => !kept.has(row.env_variable)).map((row) => row.id);
-  if (removed.length > 0) await tx.deleteFrom('egg_variables').where('id', 'in', removed).execute();
+  await deleteEggVariables(tx, removed);
   for (const [sort, variable] of egg.variables.entries()) {
     const values = {
       name: variable.name,
@@ -132,12 +110,14 @@ async function syncVariables(tx: Tx, eggId: number, egg: EggDefinition, now: Dat
     };
     const id = byEnv.get(variable.env_variable);
     if (id !== undefined) {
-      await tx.updateTable('egg_variables').set(values).where('id', '=', id).execute();
+      await updateImportedVariable(tx, id, values);
     } else {
-      await tx
-        .insertInto('egg_variables')
-        .values({ ...values, egg_id: eggId, env_variable: variable.env_variable, created_at: now })
-        .execute();
+      await insertImportedVariable(tx, {
+        ...values,
+        egg_id: eggId,
+        env_variable: variable.env_variable,
+        created_at: now,
+      });
     }
   }
 }
