@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { presentServer } from './server.presenter';
 import { effectivePermissions } from './server-access';
 import { parseServerListQuery } from './server-list.query';
-import { listServers } from './server-list.service';
+import { listServers } from './server-list.repository';
 import { loadServerRelations } from './server-relations';
 
 /** GET /api/client: the servers of the signed-in user (or every server, for root admins asking), paginated. */

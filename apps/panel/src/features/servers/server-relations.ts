@@ -1,9 +1,15 @@
 import type { Db } from '@aerie/panel/db/database';
-import { readBool, readDate } from '@aerie/panel/db/dialect';
+import { readBool } from '@aerie/panel/db/dialect';
 import { type NodeRecord, toNodeRecord } from '@aerie/panel/features/nodes/node-record';
 import type { ServerRecord } from './server-record';
-import { transferringServerIds } from './servers.repository';
-import { parsePermissions } from './stored-permissions';
+import {
+  allocationRowsOf,
+  eggSummariesOf,
+  eggVariableRowsOf,
+  nodeRowsOf,
+} from './server-relations.repository';
+import { serverVariableValues } from './server-variables.repository';
+import { type ServerSubuser, subusersOfServers, transferringServerIds } from './servers.repository';
 
 export interface AllocationRecord {
   id: number;
@@ -32,14 +38,8 @@ export interface EggRecord {
   features: string[] | null;
 }
 
-export interface SubuserRecord {
-  uuid: string;
-  username: string;
-  email: string;
-  useTotp: boolean;
-  createdAt: Date;
-  permissions: string[];
-}
+/** A subuser with what the client API shows of their account. */
+export type SubuserRecord = ServerSubuser;
 
 /** What the server presenter needs besides the server row, for a page of servers. */
 export interface ServerRelations {
@@ -94,49 +94,13 @@ export async function loadServerRelations(
     };
   }
   const [nodes, eggs, allocations, eggVariables, values, transferring, subusers] = await Promise.all([
-    db.selectFrom('nodes').selectAll().where('id', 'in', nodeIds).execute(),
-    db
-      .selectFrom('eggs')
-      .leftJoin('eggs as parent', 'parent.id', 'eggs.config_from')
-      .select(['eggs.id', 'eggs.uuid', 'eggs.name', 'eggs.features', 'parent.features as parent_features'])
-      .where('eggs.id', 'in', eggIds)
-      .execute(),
-    db
-      .selectFrom('allocations')
-      .select(['id', 'ip', 'ip_alias', 'port', 'notes', 'server_id'])
-      .where('server_id', 'in', ids)
-      .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('egg_variables')
-      .selectAll()
-      .where('egg_id', 'in', eggIds)
-      .orderBy('sort')
-      .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('server_variables')
-      .select(['server_id', 'variable_id', 'variable_value'])
-      .where('server_id', 'in', ids)
-      .execute(),
+    nodeRowsOf(db, nodeIds),
+    eggSummariesOf(db, eggIds),
+    allocationRowsOf(db, ids),
+    eggVariableRowsOf(db, eggIds),
+    serverVariableValues(db, ids),
     options.transferring ? Promise.resolve(options.transferring) : transferringServerIds(db, ids),
-    options.subusers
-      ? db
-          .selectFrom('subusers')
-          .innerJoin('users', 'users.id', 'subusers.user_id')
-          .select([
-            'subusers.server_id',
-            'subusers.permissions',
-            'users.uuid',
-            'users.username',
-            'users.email',
-            'users.use_totp',
-            'users.created_at',
-          ])
-          .where('subusers.server_id', 'in', ids)
-          .orderBy('subusers.id')
-          .execute()
-      : Promise.resolve(null),
+    options.subusers ? subusersOfServers(db, ids) : Promise.resolve(null),
   ]);
 
   const storedValue = new Map(
@@ -181,19 +145,6 @@ export async function loadServerRelations(
     ),
     variables,
     transferring,
-    subusers: subusers
-      ? group(
-          subusers.map((row) => ({
-            serverId: row.server_id,
-            uuid: row.uuid,
-            username: row.username,
-            email: row.email,
-            useTotp: readBool(row.use_totp),
-            createdAt: readDate(row.created_at),
-            permissions: parsePermissions(row.permissions),
-          })),
-          (row) => row.serverId,
-        )
-      : null,
+    subusers: subusers ? group(subusers, (subuser) => subuser.serverId) : null,
   };
 }

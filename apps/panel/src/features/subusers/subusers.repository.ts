@@ -1,53 +1,25 @@
 import type { Db } from '@aerie/panel/db/database';
-import { readBool, readDate } from '@aerie/panel/db/dialect';
 import type { Tx } from '@aerie/panel/db/transaction';
-import type { SubuserRecord } from '@aerie/panel/features/servers/server-relations';
-import { parsePermissions } from '@aerie/panel/features/servers/stored-permissions';
+import {
+  type ServerSubuser,
+  subuserQuery,
+  toServerSubuser,
+} from '@aerie/panel/features/servers/servers.repository';
 
 /** SQL of the Users page: a server's subusers with their accounts. */
 
-/** A subuser row of one server with what the page shows of its user. */
-export interface SubuserRow extends SubuserRecord {
-  /** The subuser row's own id. */
-  id: number;
-  userId: number;
-}
+/** A subuser of one server with what the page shows of its account (the server core's one mapping). */
+export type SubuserRow = ServerSubuser;
 
 /** A user's uuid as users have them; anything else cannot name a subuser (and is never read as a number). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const subusersOf = (db: Db | Tx, serverId: number) =>
-  db
-    .selectFrom('subusers')
-    .innerJoin('users', 'users.id', 'subusers.user_id')
-    .select([
-      'subusers.id',
-      'subusers.user_id',
-      'subusers.permissions',
-      'users.uuid',
-      'users.username',
-      'users.email',
-      'users.use_totp',
-      'users.created_at',
-    ])
-    .where('subusers.server_id', '=', serverId);
-
-type Row = Awaited<ReturnType<ReturnType<typeof subusersOf>['executeTakeFirstOrThrow']>>;
-
-const toRow = (row: Row): SubuserRow => ({
-  id: row.id,
-  userId: row.user_id,
-  uuid: row.uuid,
-  username: row.username,
-  email: row.email,
-  useTotp: readBool(row.use_totp),
-  createdAt: readDate(row.created_at),
-  permissions: parsePermissions(row.permissions),
-});
+  subuserQuery(db).where('subusers.server_id', '=', serverId);
 
 /** The server's subusers in the order they were added. */
 export async function listSubusers(db: Db, serverId: number): Promise<SubuserRow[]> {
-  return (await subusersOf(db, serverId).orderBy('subusers.id').execute()).map(toRow);
+  return (await subusersOf(db, serverId).orderBy('subusers.id').execute()).map(toServerSubuser);
 }
 
 /** The subuser of the server whose user has this uuid; undefined for anyone else, or a malformed uuid. */
@@ -60,7 +32,7 @@ export async function findSubuserByUserUuid(
   const row = await subusersOf(db, serverId)
     .where('users.uuid', '=', userUuid.toLowerCase())
     .executeTakeFirst();
-  return row ? toRow(row) : undefined;
+  return row ? toServerSubuser(row) : undefined;
 }
 
 /** The subuser row of this user on this server, if any. */
