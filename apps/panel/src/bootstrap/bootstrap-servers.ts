@@ -4,6 +4,7 @@ import type { Db } from '@aerie/panel/db/database';
 import { demoEggPath, loadBundledEggs } from '@aerie/panel/features/eggs/bundled-eggs';
 import { importEgg } from '@aerie/panel/features/eggs/import-egg';
 import { ensureLocalNode, LOCAL_NODE_IP } from '@aerie/panel/features/nodes/local-node';
+import { lowestFreeAllocation } from '@aerie/panel/features/nodes/server-allocations';
 import { createServerFromEgg } from '@aerie/panel/features/servers/server-from-egg';
 
 export const BUNDLED_NEST = 'Aerie';
@@ -35,14 +36,7 @@ export async function bootstrapServers(
     return { nodeId: node.id, eggs: imported.map((e) => e.name), demoServer: null };
   }
   const demoEgg = imported.find((egg) => egg.file === demoEggPath) ?? imported[0];
-  const allocation = await db
-    .selectFrom('allocations')
-    .select('id')
-    .where('node_id', '=', node.id)
-    .where('ip', '=', LOCAL_NODE_IP)
-    .where('server_id', 'is', null)
-    .orderBy('port')
-    .executeTakeFirst();
+  const allocation = await lowestFreeAllocation(db, node.id, LOCAL_NODE_IP);
   if (!demoEgg || !allocation) {
     options.print?.('No demo server was created: the demo egg or a free port on the local node is missing.');
     return { nodeId: node.id, eggs: imported.map((e) => e.name), demoServer: null };

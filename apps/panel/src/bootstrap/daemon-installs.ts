@@ -5,6 +5,11 @@ import {
   DaemonResponseError,
 } from '@aerie/panel/daemon-client/daemon-client';
 import type { Db } from '@aerie/panel/db/database';
+import {
+  type ServerRow,
+  serverRowsWhere,
+  updateServerRow,
+} from '@aerie/panel/features/servers/servers.repository';
 
 /**
  * Polls the daemon's `GET /api/system` with the node's token until it answers, for at most `timeoutMs`.
@@ -54,6 +59,14 @@ async function installOn(daemon: DaemonClient, node: DaemonNode, uuid: string): 
 }
 
 /**
+ * No installed_at, and a status of installing, none, or install_failed: a first install its daemon lost (a failed
+ * script sets installed_at).
+ */
+const neverInstalled = (server: ServerRow) =>
+  server.installed_at === null &&
+  (server.status === null || server.status === 'installing' || server.status === 'install_failed');
+
+/**
  * Hands the node's servers that were never installed to its daemon (see installOn): every server whose
  * installed_at is null and whose status is installing, null, or install_failed (what a booting daemon makes of
  * an install it lost; a script that failed sets installed_at). Each is marked installing first, so the
@@ -67,22 +80,11 @@ export async function dispatchPendingInstalls(
   options: { now?: () => Date; print?: (line: string) => void } = {},
 ): Promise<InstallDispatch> {
   const now = options.now ?? (() => new Date());
-  const pending = await db
-    .selectFrom('servers')
-    .select(['id', 'uuid', 'name'])
-    .where('node_id', '=', node.id)
-    .where('installed_at', 'is', null)
-    // install_failed with installed_at null: a first install its daemon lost (a failed script sets installed_at).
-    .where((eb) => eb.or([eb('status', 'is', null), eb('status', 'in', ['installing', 'install_failed'])]))
-    .orderBy('id')
-    .execute();
+  // A node has few servers: its rows are read whole and the never-installed ones picked here.
+  const pending = (await serverRowsWhere(db, 'node_id', [node.id])).filter(neverInstalled);
   const result: InstallDispatch = { dispatched: [], failed: [] };
   for (const server of pending) {
-    await db
-      .updateTable('servers')
-      .set({ status: 'installing', updated_at: now() })
-      .where('id', '=', server.id)
-      .execute();
+    await updateServerRow(db, server.id, { status: 'installing', updated_at: now() });
     try {
       await installOn(daemon, node, server.uuid);
       result.dispatched.push(server.uuid);

@@ -1,2 +1,2 @@
 // What the locations feature offers other features to read, on top of its repository.
-export { findLocationsOfNodes } from './locations.repository';
+export { findLocationsOfNodes, locationExists } from './locations.repository';

@@ -1,5 +1,7 @@
 import type { Db } from '@aerie/panel/db/database';
 import { dialectOf } from '@aerie/panel/db/dialect';
+import { insertReturningId } from '@aerie/panel/db/insert-id';
+import type { Tx } from '@aerie/panel/db/transaction';
 import { type ListQuery, runList } from '@aerie/panel/http/application/list-query';
 import { type Location, toLocation } from './location';
 
@@ -45,4 +47,56 @@ export async function findLocationsOfNodes(
     .where('nodes.id', 'in', [...new Set(nodeIds)])
     .execute();
   return rows.map(({ node_id, ...row }) => ({ nodeId: node_id, location: toLocation(row) }));
+}
+
+/** Whether a location has this id. */
+export async function locationExists(db: Db, id: number): Promise<boolean> {
+  return (
+    (await db.selectFrom('locations').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+  );
+}
+
+/** The id of the location with this short code. */
+export async function findLocationIdByShort(db: Db, short: string): Promise<number | undefined> {
+  return (await db.selectFrom('locations').select('id').where('short', '=', short).executeTakeFirst())?.id;
+}
+
+/** Inserts a location and returns its id; a taken short code fails on the unique index. */
+export async function insertLocation(
+  db: Db,
+  input: { short: string; long: string | null },
+  now: Date,
+): Promise<number> {
+  return insertReturningId(
+    db,
+    db
+      .insertInto('locations')
+      .values({ short: input.short, long: input.long, created_at: now, updated_at: now }),
+  );
+}
+
+/** Writes a location's codes; false when there is no such location. */
+export async function updateLocation(
+  db: Db,
+  id: number,
+  input: { short: string; long: string | null },
+  now: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('locations')
+    .set({ short: input.short, long: input.long, updated_at: now })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Whether a node is in the location. */
+export async function locationHasNodes(db: Db | Tx, id: number): Promise<boolean> {
+  return (
+    (await db.selectFrom('nodes').select('id').where('location_id', '=', id).executeTakeFirst()) !== undefined
+  );
+}
+
+export async function deleteLocation(tx: Tx, id: number): Promise<void> {
+  await tx.deleteFrom('locations').where('id', '=', id).execute();
 }

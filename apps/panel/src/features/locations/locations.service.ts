@@ -1,6 +1,5 @@
 import type { Db } from '@aerie/panel/db/database';
 import { isUniqueViolation } from '@aerie/panel/db/dialect';
-import { insertReturningId } from '@aerie/panel/db/insert-id';
 import { HttpError, notFound } from '@aerie/panel/http/errors';
 import { fieldRuleFailed } from '@aerie/panel/http/validate';
 import {
@@ -9,7 +8,13 @@ import {
   locationMessages,
 } from '@aerie/shared/locations/locations-bodies';
 import type { Location } from './location';
-import { findLocation } from './locations.repository';
+import {
+  deleteLocation,
+  findLocation,
+  insertLocation,
+  locationHasNodes,
+  updateLocation,
+} from './locations.repository';
 
 /** Locations: create, update, delete (refused while a node is in it). */
 export class LocationsService {
@@ -18,27 +23,19 @@ export class LocationsService {
   /** @throws HttpError 422 when the short code is taken */
   async create(input: LocationBody): Promise<Location> {
     const now = this.deps.clock();
-    const id = await this.write(async () => {
-      const { db } = this.deps;
-      return insertReturningId(
-        db,
-        db
-          .insertInto('locations')
-          .values({ short: input.short, long: input.long ?? null, created_at: now, updated_at: now }),
-      );
-    });
+    const id = await this.write(() =>
+      insertLocation(this.deps.db, { short: input.short, long: input.long ?? null }, now),
+    );
     return (await findLocation(this.deps.db, id)) as Location;
   }
 
   /** @throws HttpError 404 unknown, 422 when the short code belongs to another location */
   async update(id: number, input: LocationBody): Promise<Location> {
     await this.write(async () => {
-      const result = await this.deps.db
-        .updateTable('locations')
-        .set({ short: input.short, long: input.long ?? null, updated_at: this.deps.clock() })
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) throw notFound();
+      const { db, clock } = this.deps;
+      if (!(await updateLocation(db, id, { short: input.short, long: input.long ?? null }, clock()))) {
+        throw notFound();
+      }
     });
     return (await findLocation(this.deps.db, id)) as Location;
   }
@@ -51,9 +48,10 @@ export class LocationsService {
   async delete(id: number): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
       if (!(await findLocation(tx, id))) throw notFound();
-      const node = await tx.selectFrom('nodes').select('id').where('location_id', '=', id).executeTakeFirst();
-      if (node) throw new HttpError(400, 'HasActiveNodesException', locationMessages.hasNodes);
-      await tx.deleteFrom('locations').where('id', '=', id).execute();
+      if (await locationHasNodes(tx, id)) {
+        throw new HttpError(400, 'HasActiveNodesException', locationMessages.hasNodes);
+      }
+      await deleteLocation(tx, id);
     });
   }
 

@@ -243,3 +243,106 @@ export async function freeAllocationCandidates(
   }
   return query.orderBy('allocations.id').limit(options.limit).execute();
 }
+
+// A node's allocations as the node's admin adds and deletes them.
+
+/** An (ip, port) pair to add to a node. */
+export interface NewAllocation {
+  ip: string;
+  port: number;
+}
+
+const allocationRows = (nodeId: number, pairs: readonly NewAllocation[], alias: string | null, now: Date) =>
+  pairs.map(({ ip, port }) => ({
+    node_id: nodeId,
+    ip,
+    ip_alias: alias,
+    port,
+    server_id: null,
+    notes: null,
+    created_at: now,
+    updated_at: now,
+  }));
+
+/** The ports the node has on `ip`. */
+export async function portsOnAddress(db: Db | Tx, nodeId: number, ip: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('allocations')
+    .select('port')
+    .where('node_id', '=', nodeId)
+    .where('ip', '=', ip)
+    .execute();
+  return rows.map((row) => row.port);
+}
+
+/** Inserts these pairs as free allocations of the node; a pair it already has fails on the unique index. */
+export async function insertAllocations(
+  db: Db | Tx,
+  nodeId: number,
+  pairs: readonly NewAllocation[],
+  alias: string | null,
+  now: Date,
+): Promise<void> {
+  if (pairs.length === 0) return;
+  await db
+    .insertInto('allocations')
+    .values(allocationRows(nodeId, pairs, alias, now))
+    .execute();
+}
+
+/** Inserts these pairs as free allocations of the node, skipping those it already has (their alias kept). */
+export async function insertAllocationsSkippingTaken(
+  db: Db | Tx,
+  nodeId: number,
+  pairs: readonly NewAllocation[],
+  alias: string | null,
+  now: Date,
+): Promise<void> {
+  if (pairs.length === 0) return;
+  const insert = db.insertInto('allocations').values(allocationRows(nodeId, pairs, alias, now));
+  await (dialectOf(db) === 'mysql'
+    ? insert.ignore()
+    : insert.onConflict((conflict) => conflict.columns(['node_id', 'ip', 'port']).doNothing())
+  ).execute();
+}
+
+/**
+ * Deletes the node's allocation if no server holds it, in one statement (`… where server_id is null`), so a server
+ * claiming it at the same moment either gets it or finds it gone; true when it was deleted.
+ */
+export async function deleteFreeAllocation(tx: Tx, nodeId: number, allocationId: number): Promise<boolean> {
+  const deleted = await tx
+    .deleteFrom('allocations')
+    .where('id', '=', allocationId)
+    .where('node_id', '=', nodeId)
+    .where('server_id', 'is', null)
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows) === 1;
+}
+
+/** Whether the node has this allocation. */
+export async function allocationExistsOnNode(
+  db: Db | Tx,
+  nodeId: number,
+  allocationId: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('allocations')
+    .select('id')
+    .where('id', '=', allocationId)
+    .where('node_id', '=', nodeId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The node's free allocation on `ip` with the lowest port. */
+export async function lowestFreeAllocation(db: Db, nodeId: number, ip: string) {
+  return db
+    .selectFrom('allocations')
+    .select('id')
+    .where('node_id', '=', nodeId)
+    .where('ip', '=', ip)
+    .where('server_id', 'is', null)
+    .orderBy('port')
+    .executeTakeFirst();
+}

@@ -1,9 +1,14 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, isIPv4 } from 'node:net';
 import type { Db } from '@aerie/panel/db/database';
-import { dialectOf } from '@aerie/panel/db/dialect';
 import { displayError, HttpError, notFound } from '@aerie/panel/http/errors';
 import { type AllocationBody, nodeMessages } from '@aerie/shared/nodes/nodes-bodies';
+import {
+  allocationExistsOnNode,
+  deleteFreeAllocation,
+  insertAllocationsSkippingTaken,
+  type NewAllocation,
+} from './allocations.repository';
 
 /**
  * Most (ip, port) pairs one POST may ask for, counted before anything is written (existing pairs included).
@@ -154,27 +159,10 @@ export class AllocationsService {
 
     const { db } = this.deps;
     const now = this.deps.clock();
-    const mysql = dialectOf(db) === 'mysql';
     await db.transaction().execute(async (tx) => {
-      let pending: { ip: string; port: number }[] = [];
+      let pending: NewAllocation[] = [];
       const flush = async () => {
-        if (pending.length === 0) return;
-        const insert = tx.insertInto('allocations').values(
-          pending.map(({ ip, port }) => ({
-            node_id: nodeId,
-            ip,
-            ip_alias: input.alias ?? null,
-            port,
-            server_id: null,
-            notes: null,
-            created_at: now,
-            updated_at: now,
-          })),
-        );
-        await (mysql
-          ? insert.ignore()
-          : insert.onConflict((conflict) => conflict.columns(['node_id', 'ip', 'port']).doNothing())
-        ).execute();
+        await insertAllocationsSkippingTaken(tx, nodeId, pending, input.alias ?? null, now);
         pending = [];
       };
       for (const ip of addressesOf(block)) {
@@ -194,19 +182,8 @@ export class AllocationsService {
    */
   async delete(nodeId: number, allocationId: number): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
-      const deleted = await tx
-        .deleteFrom('allocations')
-        .where('id', '=', allocationId)
-        .where('node_id', '=', nodeId)
-        .where('server_id', 'is', null)
-        .executeTakeFirst();
-      if (Number(deleted.numDeletedRows) === 1) return;
-      const held = await tx
-        .selectFrom('allocations')
-        .select('id')
-        .where('id', '=', allocationId)
-        .where('node_id', '=', nodeId)
-        .executeTakeFirst();
+      if (await deleteFreeAllocation(tx, nodeId, allocationId)) return;
+      const held = await allocationExistsOnNode(tx, nodeId, allocationId);
       if (!held) throw notFound();
       throw new HttpError(400, 'ServerUsingAllocationException', nodeMessages.serverUsingAllocation);
     });

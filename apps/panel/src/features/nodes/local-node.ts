@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Config } from '@aerie/panel/config/load-config';
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { Db } from '@aerie/panel/db/database';
+import { findNodeRowNamed, updateNode } from './nodes.repository';
 import { addAllocations, createNode } from './nodes.service';
 
 export const LOCAL_NODE_NAME = 'Local node';
@@ -19,14 +20,7 @@ export const isLocalNode = (node: { name: string; fqdn: string }) =>
 export async function ensureLocalNode(db: Db, secretBox: SecretBox, config: Config, now = new Date()) {
   // Where its daemon keeps the volumes (DAEMON_DATA_DIR/volumes): an absolute path, as the node form requires.
   const daemonBase = join(config.dataDir, 'daemon', 'volumes');
-  const found = await db
-    .selectFrom('nodes')
-    .selectAll()
-    .where('name', '=', LOCAL_NODE_NAME)
-    .where('fqdn', '=', LOCAL_NODE_IP)
-    .orderBy('id')
-    .executeTakeFirst();
-  let node = found;
+  let node = await findNodeRowNamed(db, LOCAL_NODE_NAME, LOCAL_NODE_IP);
   if (!node) {
     node = await createNode(
       db,
@@ -53,11 +47,7 @@ export async function ensureLocalNode(db: Db, secretBox: SecretBox, config: Conf
       daemon_sftp: config.daemon.sftpPort,
       daemon_base: daemonBase,
     };
-    await db
-      .updateTable('nodes')
-      .set({ ...changes, updated_at: now })
-      .where('id', '=', node.id)
-      .execute();
+    await updateNode(db, node.id, { ...changes, updated_at: now });
     node = { ...node, ...changes };
   }
   const { from, to } = config.demoPortRange;

@@ -4,6 +4,7 @@ import type { Db } from '@aerie/panel/db/database';
 import { badRequest, forbidden, HttpError } from '@aerie/panel/http/errors';
 import type { FastifyRequest } from 'fastify';
 import { type NodeRecord, toNodeRecord } from './node-record';
+import { findNodeRowByTokenId } from './nodes.repository';
 
 export const remoteAuthMessages = {
   missing: 'Access to this endpoint must include an Authorization header.',
@@ -36,7 +37,7 @@ export async function authenticateNode(
   const parts = bearer.split('.');
   const [id, token] = parts;
   if (parts.length !== 2 || !id || !token) throw badRequest(remoteAuthMessages.malformed);
-  const row = await db.selectFrom('nodes').selectAll().where('daemon_token_id', '=', id).executeTakeFirst();
+  const row = await findNodeRowByTokenId(db, id);
   let expected: string | null = null;
   try {
     expected = row ? secretBox.open(row.daemon_token) : null;

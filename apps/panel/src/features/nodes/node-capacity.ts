@@ -1,6 +1,7 @@
 import type { Db } from '@aerie/panel/db/database';
-import { dialectOf, readCount } from '@aerie/panel/db/dialect';
 import type { Tx } from '@aerie/panel/db/transaction';
+import { committedResources } from '@aerie/panel/features/servers/servers.repository';
+import { type ApplicationNode, findPublicNodes, lockNodeRow } from './nodes.repository';
 
 /**
  * A node's memory and disk as deployment reads them (reference application API §4.3): what its servers have
@@ -27,30 +28,15 @@ export const fits = (
   withinCapacity(committed.disk, add.disk, node.disk, node.diskOverallocate);
 
 /** Memory and disk given to the node's servers, leaving out `exceptServerId` (a server being resized). */
-export async function committedOn(db: Db | Tx, nodeId: number, exceptServerId?: number) {
-  let query = db
-    .selectFrom('servers')
-    .select((eb) => [
-      eb.fn.sum<number | string>('memory').as('memory'),
-      eb.fn.sum<number | string>('disk').as('disk'),
-    ])
-    .where('node_id', '=', nodeId);
-  if (exceptServerId !== undefined) query = query.where('id', '!=', exceptServerId);
-  const row = await query.executeTakeFirst();
-  return { memory: readCount(row?.memory), disk: readCount(row?.disk) };
-}
+export const committedOn = (db: Db | Tx, nodeId: number, exceptServerId?: number) =>
+  committedResources(db, nodeId, exceptServerId);
 
 /**
  * Locks the node's row for the rest of the transaction, so two servers placed on it at once are checked one after
  * the other (SQLite runs one write transaction at a time already and has no FOR UPDATE). Returns its capacity.
  */
 export async function lockNode(tx: Tx, nodeId: number): Promise<NodeCapacity | null> {
-  let query = tx
-    .selectFrom('nodes')
-    .select(['memory', 'memory_overallocate', 'disk', 'disk_overallocate'])
-    .where('id', '=', nodeId);
-  if (dialectOf(tx) !== 'sqlite') query = query.forUpdate();
-  const row = await query.executeTakeFirst();
+  const row = await lockNodeRow(tx, nodeId);
   return row
     ? {
         memory: row.memory,
@@ -59,4 +45,24 @@ export async function lockNode(tx: Tx, nodeId: number): Promise<NodeCapacity | n
         diskOverallocate: row.disk_overallocate,
       }
     : null;
+}
+
+/**
+ * Upstream's FindViableNodesService: public nodes (maintenance mode not considered), optionally only in
+ * `locationIds`, whose servers' memory and disk plus the request stay within capacity × (1 + overallocate/100),
+ * for memory and disk alike; an overallocation of -1 is taken literally (99 %), as upstream's formula does.
+ * Checked here rather than in SQL so the arithmetic is exact on every database; nodes are few.
+ */
+export async function findViableNodes(
+  db: Db,
+  request: { memory: number; disk: number; locationIds?: number[] | undefined },
+): Promise<ApplicationNode[]> {
+  const nodes = await findPublicNodes(db, request.locationIds);
+  return nodes
+    .filter(
+      (node) =>
+        withinCapacity(node.allocated.memory, request.memory, node.memory, node.memoryOverallocate) &&
+        withinCapacity(node.allocated.disk, request.disk, node.disk, node.diskOverallocate),
+    )
+    .map((node) => ({ ...node, deployable: true }));
 }

@@ -1,2 +1,2 @@
 // What the nodes feature offers other features to read about nodes, on top of its repository.
-export { findViableNodes } from './nodes.repository';
+export { findViableNodes } from './node-capacity';

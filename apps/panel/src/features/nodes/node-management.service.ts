@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { Db } from '@aerie/panel/db/database';
-import { insertReturningId } from '@aerie/panel/db/insert-id';
 import { HttpError, notFound } from '@aerie/panel/http/errors';
 import { DEFAULT_DAEMON_BASE, type NodeBody, nodeMessages } from '@aerie/shared/nodes/nodes-bodies';
+import { deleteNodeWithoutServers, insertNode, nodeExists, updateNode } from './nodes.repository';
 import { newDaemonToken } from './nodes.service';
 
 /** Laravel stores a `numeric` value in an integer column rounded. */
@@ -43,22 +43,19 @@ export class NodeManagementService {
     const { db, clock, secretBox } = this.deps;
     const now = clock();
     const token = newDaemonToken();
-    return insertReturningId(
-      db,
-      db.insertInto('nodes').values({
-        ...columnsOf(input),
-        public: input.public ?? true,
-        behind_proxy: input.behind_proxy ?? false,
-        maintenance_mode: input.maintenance_mode ?? false,
-        upload_size: input.upload_size ?? 100,
-        uuid: randomUUID(),
-        description: null,
-        daemon_token_id: token.id,
-        daemon_token: secretBox.seal(token.token),
-        created_at: now,
-        updated_at: now,
-      }),
-    );
+    return insertNode(db, {
+      ...columnsOf(input),
+      public: input.public ?? true,
+      behind_proxy: input.behind_proxy ?? false,
+      maintenance_mode: input.maintenance_mode ?? false,
+      upload_size: input.upload_size ?? 100,
+      uuid: randomUUID(),
+      description: null,
+      daemon_token_id: token.id,
+      daemon_token: secretBox.seal(token.token),
+      created_at: now,
+      updated_at: now,
+    });
   }
 
   /**
@@ -74,16 +71,12 @@ export class NodeManagementService {
   async update(id: number, input: NodeBody, resetSecret: boolean): Promise<void> {
     const { db, clock, secretBox } = this.deps;
     const token = resetSecret ? newDaemonToken() : null;
-    const result = await db
-      .updateTable('nodes')
-      .set({
-        ...columnsOf(input),
-        ...(token ? { daemon_token_id: token.id, daemon_token: secretBox.seal(token.token) } : {}),
-        updated_at: clock(),
-      })
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw notFound();
+    const updated = await updateNode(db, id, {
+      ...columnsOf(input),
+      ...(token ? { daemon_token_id: token.id, daemon_token: secretBox.seal(token.token) } : {}),
+      updated_at: clock(),
+    });
+    if (!updated) throw notFound();
   }
 
   /**
@@ -95,15 +88,8 @@ export class NodeManagementService {
    */
   async delete(id: number): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
-      const deleted = await tx
-        .deleteFrom('nodes')
-        .where('id', '=', id)
-        .where(({ not, exists, selectFrom }) =>
-          not(exists(selectFrom('servers').select('servers.id').where('servers.node_id', '=', id))),
-        )
-        .executeTakeFirst();
-      if (Number(deleted.numDeletedRows) === 1) return;
-      const node = await tx.selectFrom('nodes').select('id').where('id', '=', id).executeTakeFirst();
+      if (await deleteNodeWithoutServers(tx, id)) return;
+      const node = await nodeExists(tx, id);
       if (!node) throw notFound();
       throw new HttpError(400, 'HasActiveServersException', nodeMessages.hasServers);
     });

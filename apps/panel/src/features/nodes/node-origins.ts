@@ -1,4 +1,5 @@
 import type { Db } from '@aerie/panel/db/database';
+import { nodeAddresses } from './nodes.repository';
 import { daemonSocketOrigin, nodeAddress } from './nodes.service';
 
 /** A host name or IPv4 address: nothing that could end a CSP source list or start another directive. */
@@ -36,10 +37,7 @@ export class NodeOrigins {
   }
 
   async #load(): Promise<string[]> {
-    const nodes = await this.db
-      .selectFrom('nodes')
-      .select(['name', 'scheme', 'fqdn', 'daemon_listen'])
-      .execute();
+    const nodes = await nodeAddresses(this.db);
     const origins = new Set<string>();
     for (const node of nodes) {
       const port = Number(node.daemon_listen);

@@ -1,5 +1,6 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import { renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
+import { locationExists } from '@aerie/panel/features/locations/location-lookups';
 import { parseListQuery, type RawQuery } from '@aerie/panel/http/application/list-query';
 import {
   parseIncludes,
@@ -21,8 +22,9 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { allocationRoutes } from './allocations.application-routes';
 import { nodeTransformer } from './node.transformer';
+import { findViableNodes } from './node-capacity';
 import { nodeConfiguration, panelRootUrl } from './node-configuration';
-import { findNode, findNodeRow, findViableNodes, listNodes, nodeListSpec } from './nodes.repository';
+import { findNode, findNodeRow, listNodes, nodeListSpec } from './nodes.repository';
 
 /**
  * The query string of nodes/deployable as Laravel's request sees it: `location_ids[]=1`, `location_ids[0]=1`
@@ -63,11 +65,8 @@ export async function nodeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   /** The node body's rules, `location_id`'s `exists` looked up first. */
   const validNodeBody = async (body: unknown) => {
     const locationId = locationIdToLookUp(body);
-    const location =
-      locationId === null
-        ? undefined
-        : await ctx.db.selectFrom('locations').select('id').where('id', '=', locationId).executeTakeFirst();
-    return validateBody(nodeBodySchema(location !== undefined), body, { attributes: nodeAttributeNames });
+    const found = locationId !== null && (await locationExists(ctx.db, locationId));
+    return validateBody(nodeBodySchema(found), body, { attributes: nodeAttributeNames });
   };
 
   app.get('', { config }, async (request) => {

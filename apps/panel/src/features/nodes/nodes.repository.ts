@@ -1,10 +1,14 @@
 import type { Db } from '@aerie/panel/db/database';
 import { dialectOf, readBool, readDate } from '@aerie/panel/db/dialect';
+import { insertReturningId } from '@aerie/panel/db/insert-id';
+import type { NodesTable } from '@aerie/panel/db/schema-servers';
+import type { Tx } from '@aerie/panel/db/transaction';
 import { type ListQuery, runList } from '@aerie/panel/http/application/list-query';
-import { withinCapacity } from './node-capacity';
-import type { NodeRow } from './nodes.service';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 
-/** SQL for the Application API's view of nodes (reference application API §3.3). */
+/** SQL for the nodes table: the Application API's view of nodes (reference application API §3.3) and the rest. */
+
+export type NodeRow = Selectable<NodesTable>;
 
 /** A node as the Application API shows it; the daemon token stays in the database. */
 export interface ApplicationNode {
@@ -135,28 +139,76 @@ export async function findNodesInLocations(db: Db, locationIds: number[]): Promi
   return toApplicationNodes(db, rows);
 }
 
-/** `used + requested ≤ capacity × (1 + overallocate / 100)`, in integers (no rounding at the edge). */
+/** Public nodes, only those in `locationIds` when some are given, in id order (nodes/deployable's candidates). */
+export async function findPublicNodes(db: Db, locationIds?: number[]): Promise<ApplicationNode[]> {
+  let query = db.selectFrom('nodes').selectAll().where('public', '=', true);
+  if (locationIds && locationIds.length > 0) {
+    query = query.where('location_id', 'in', [...new Set(locationIds)]);
+  }
+  return toApplicationNodes(db, await query.orderBy('id').execute());
+}
 
 /**
- * Upstream's FindViableNodesService: public nodes (maintenance mode not considered), optionally only in
- * `locationIds`, whose servers' memory and disk plus the request stay within capacity × (1 + overallocate/100),
- * for memory and disk alike; an overallocation of -1 is taken literally (99 %), as upstream's formula does.
- * Checked here rather than in SQL so the arithmetic is exact on every database; nodes are few.
+ * The node's memory and disk columns, its row locked for the rest of the transaction (SQLite runs one write
+ * transaction at a time already and has no FOR UPDATE); undefined when there is no such node.
  */
-export async function findViableNodes(
-  db: Db,
-  request: { memory: number; disk: number; locationIds?: number[] | undefined },
-): Promise<ApplicationNode[]> {
-  let query = db.selectFrom('nodes').selectAll().where('public', '=', true);
-  if (request.locationIds && request.locationIds.length > 0) {
-    query = query.where('location_id', 'in', [...new Set(request.locationIds)]);
-  }
-  const nodes = await toApplicationNodes(db, await query.orderBy('id').execute());
-  return nodes
-    .filter(
-      (node) =>
-        withinCapacity(node.allocated.memory, request.memory, node.memory, node.memoryOverallocate) &&
-        withinCapacity(node.allocated.disk, request.disk, node.disk, node.diskOverallocate),
+export async function lockNodeRow(tx: Tx, nodeId: number) {
+  let query = tx
+    .selectFrom('nodes')
+    .select(['memory', 'memory_overallocate', 'disk', 'disk_overallocate'])
+    .where('id', '=', nodeId);
+  if (dialectOf(tx) !== 'sqlite') query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** The first node (lowest id) with this name and address. */
+export async function findNodeRowNamed(db: Db, name: string, fqdn: string): Promise<NodeRow | undefined> {
+  return db
+    .selectFrom('nodes')
+    .selectAll()
+    .where('name', '=', name)
+    .where('fqdn', '=', fqdn)
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+/** The node whose daemon token id this is. */
+export async function findNodeRowByTokenId(db: Db, tokenId: string): Promise<NodeRow | undefined> {
+  return db.selectFrom('nodes').selectAll().where('daemon_token_id', '=', tokenId).executeTakeFirst();
+}
+
+/** Every node's name and daemon address. */
+export async function nodeAddresses(db: Db) {
+  return db.selectFrom('nodes').select(['name', 'scheme', 'fqdn', 'daemon_listen']).execute();
+}
+
+/** Inserts a node and returns its id. */
+export async function insertNode(db: Db, values: Insertable<NodesTable>): Promise<number> {
+  return insertReturningId(db, db.insertInto('nodes').values(values));
+}
+
+/** Writes these columns of a node; false when there is no such node. */
+export async function updateNode(db: Db | Tx, id: number, changes: Updateable<NodesTable>): Promise<boolean> {
+  const result = await db.updateTable('nodes').set(changes).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Deletes the node unless a server is on it, in one statement (a server placed on it at the same moment either
+ * makes the delete find it or fails on its foreign key); true when it was deleted.
+ */
+export async function deleteNodeWithoutServers(tx: Tx, id: number): Promise<boolean> {
+  const deleted = await tx
+    .deleteFrom('nodes')
+    .where('id', '=', id)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('servers').select('servers.id').where('servers.node_id', '=', id))),
     )
-    .map((node) => ({ ...node, deployable: true }));
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows) === 1;
+}
+
+/** Whether the node exists. */
+export async function nodeExists(db: Db | Tx, id: number): Promise<boolean> {
+  return (await db.selectFrom('nodes').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import { randomAlphanumeric } from '@aerie/panel/crypto/tokens';
 import type { Db } from '@aerie/panel/db/database';
-import { isUniqueViolation } from '@aerie/panel/db/dialect';
-import type { NodesTable } from '@aerie/panel/db/schema-servers';
-import type { Selectable } from 'kysely';
+import { ensureLocalLocation } from '@aerie/panel/features/locations/local-location';
+import { insertAllocations, portsOnAddress } from './allocations.repository';
+import { findNodeRow, insertNode, type NodeRow } from './nodes.repository';
 
-export type NodeRow = Selectable<NodesTable>;
+export type { NodeRow } from './nodes.repository';
 
 export interface NewNode {
   name: string;
@@ -23,23 +23,6 @@ export interface NewNode {
   public?: boolean;
 }
 
-/** The location nodes go to when none is named (the local node's): `local`, created on first use. */
-export async function ensureLocalLocation(db: Db, now = new Date()): Promise<number> {
-  const find = () => db.selectFrom('locations').select('id').where('short', '=', 'local').executeTakeFirst();
-  const found = await find();
-  if (found) return found.id;
-  try {
-    await db
-      .insertInto('locations')
-      .values({ short: 'local', long: 'This machine', created_at: now, updated_at: now })
-      .execute();
-  } catch (error) {
-    // Another process made it first.
-    if (!isUniqueViolation(error)) throw error;
-  }
-  return (await find())?.id ?? 0;
-}
-
 /** Token id (16 characters, stored in clear) and token (64 characters, sealed) the daemon authenticates with. */
 export const newDaemonToken = () => ({ id: randomAlphanumeric(16), token: randomAlphanumeric(64) });
 
@@ -48,30 +31,29 @@ export async function createNode(db: Db, secretBox: SecretBox, input: NewNode, n
   const uuid = randomUUID();
   const token = newDaemonToken();
   const locationId = input.locationId ?? (await ensureLocalLocation(db, now));
-  await db
-    .insertInto('nodes')
-    .values({
-      uuid,
-      name: input.name,
-      description: input.description ?? null,
-      fqdn: input.fqdn,
-      scheme: input.scheme,
-      behind_proxy: false,
-      maintenance_mode: false,
-      memory: input.memory ?? 8192,
-      disk: input.disk ?? 102_400,
-      daemon_listen: input.daemonListen,
-      daemon_sftp: input.daemonSftp,
-      daemon_base: input.daemonBase ?? 'volumes',
-      daemon_token_id: token.id,
-      daemon_token: secretBox.seal(token.token),
-      location_id: locationId,
-      public: input.public ?? true,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  return db.selectFrom('nodes').selectAll().where('uuid', '=', uuid).executeTakeFirstOrThrow();
+  const id = await insertNode(db, {
+    uuid,
+    name: input.name,
+    description: input.description ?? null,
+    fqdn: input.fqdn,
+    scheme: input.scheme,
+    behind_proxy: false,
+    maintenance_mode: false,
+    memory: input.memory ?? 8192,
+    disk: input.disk ?? 102_400,
+    daemon_listen: input.daemonListen,
+    daemon_sftp: input.daemonSftp,
+    daemon_base: input.daemonBase ?? 'volumes',
+    daemon_token_id: token.id,
+    daemon_token: secretBox.seal(token.token),
+    location_id: locationId,
+    public: input.public ?? true,
+    created_at: now,
+    updated_at: now,
+  });
+  const row = await findNodeRow(db, id);
+  if (!row) throw new Error(`Node ${id} is gone right after its insert`);
+  return row;
 }
 
 /** The node's plain daemon token: the secret of the bearer token and the HS256 key of its JWTs. */
@@ -98,29 +80,15 @@ export async function addAllocations(
   ports: number[],
   now = new Date(),
 ): Promise<number> {
-  const existing = await db
-    .selectFrom('allocations')
-    .select('port')
-    .where('node_id', '=', nodeId)
-    .where('ip', '=', ip)
-    .execute();
-  const taken = new Set(existing.map((row) => row.port));
+  const taken = new Set(await portsOnAddress(db, nodeId, ip));
   const fresh = [...new Set(ports)].filter((port) => !taken.has(port));
   if (fresh.length === 0) return 0;
-  await db
-    .insertInto('allocations')
-    .values(
-      fresh.map((port) => ({
-        node_id: nodeId,
-        ip,
-        ip_alias: null,
-        port,
-        server_id: null,
-        notes: null,
-        created_at: now,
-        updated_at: now,
-      })),
-    )
-    .execute();
+  await insertAllocations(
+    db,
+    nodeId,
+    fresh.map((port) => ({ ip, port })),
+    null,
+    now,
+  );
   return fresh.length;
 }

@@ -1,5 +1,5 @@
 import type { Db } from '@aerie/panel/db/database';
-import { readBool, readDate } from '@aerie/panel/db/dialect';
+import { readBool, readCount, readDate } from '@aerie/panel/db/dialect';
 import type { ServersTable } from '@aerie/panel/db/schema-servers';
 import type { Tx } from '@aerie/panel/db/transaction';
 import { type NodeRecord, toNodeRecord } from '@aerie/panel/features/nodes/node-record';
@@ -132,6 +132,20 @@ export async function updateServerRow(db: Db | Tx, id: number, changes: Updateab
 /** Deletes a server's row; what references it goes with it (foreign keys cascade) or was released before. */
 export async function deleteServerRow(tx: Tx, id: number) {
   await tx.deleteFrom('servers').where('id', '=', id).execute();
+}
+
+/** Memory and disk given to the node's servers, summed, leaving out `exceptServerId` (a server being resized). */
+export async function committedResources(db: Db | Tx, nodeId: number, exceptServerId?: number) {
+  let query = db
+    .selectFrom('servers')
+    .select((eb) => [
+      eb.fn.sum<number | string>('memory').as('memory'),
+      eb.fn.sum<number | string>('disk').as('disk'),
+    ])
+    .where('node_id', '=', nodeId);
+  if (exceptServerId !== undefined) query = query.where('id', '!=', exceptServerId);
+  const row = await query.executeTakeFirst();
+  return { memory: readCount(row?.memory), disk: readCount(row?.disk) };
 }
 
 /** A server's subuser with what is shown of their account. */
