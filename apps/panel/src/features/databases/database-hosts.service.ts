@@ -1,10 +1,18 @@
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { Db } from '@aerie/panel/db/database';
-import { insertReturningId } from '@aerie/panel/db/insert-id';
 import { displayError, HttpError, notFound } from '@aerie/panel/http/errors';
 import { fieldRuleFailed } from '@aerie/panel/http/validate';
 import { type DatabaseHostBody, databaseHostMessages } from '@aerie/shared/databases/database-hosts-bodies';
-import { type DatabaseHost, toDatabaseHost } from './database-host';
+import type { DatabaseHost } from './database-host';
+import {
+  deleteHost,
+  findHost,
+  type HostValues,
+  hostHasDatabases,
+  insertHost,
+  nodeExists,
+  updateHost,
+} from './database-hosts.repository';
 import { checkHostConnection } from './drivers/database-host-driver';
 
 /**
@@ -14,13 +22,8 @@ import { checkHostConnection } from './drivers/database-host-driver';
 export class DatabaseHostsService {
   constructor(private readonly deps: { db: Db; secretBox: SecretBox; clock: () => Date }) {}
 
-  async find(id: number): Promise<DatabaseHost | null> {
-    const row = await this.deps.db
-      .selectFrom('database_hosts')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row ? toDatabaseHost(row) : null;
+  find(id: number): Promise<DatabaseHost | null> {
+    return findHost(this.deps.db, id);
   }
 
   /** @throws HttpError 422 unknown node, 400 when the host cannot be reached with these credentials */
@@ -28,22 +31,10 @@ export class DatabaseHostsService {
     await this.assertNode(input.node_id ?? null);
     const password = input.password ?? '';
     await this.check(input, password);
-    const now = this.deps.clock();
-    const { db } = this.deps;
-    const id = await insertReturningId(
-      db,
-      db.insertInto('database_hosts').values({
-        name: input.name,
-        driver: input.driver ?? 'mysql',
-        host: input.host,
-        port: input.port,
-        username: input.username,
-        password: this.deps.secretBox.seal(password),
-        max_databases: null,
-        node_id: input.node_id ?? null,
-        created_at: now,
-        updated_at: now,
-      }),
+    const id = await insertHost(
+      this.deps.db,
+      this.#values(input, input.driver ?? 'mysql', password),
+      this.deps.clock(),
     );
     return (await this.find(id)) as DatabaseHost;
   }
@@ -53,33 +44,33 @@ export class DatabaseHostsService {
     await this.assertNode(input.node_id ?? null);
     const password = input.password ?? this.deps.secretBox.open(host.password);
     await this.check(input, password);
-    await this.deps.db
-      .updateTable('database_hosts')
-      .set({
-        name: input.name,
-        driver: input.driver ?? host.driver,
-        host: input.host,
-        port: input.port,
-        username: input.username,
-        password: this.deps.secretBox.seal(password),
-        node_id: input.node_id ?? null,
-        updated_at: this.deps.clock(),
-      })
-      .where('id', '=', host.id)
-      .execute();
+    await updateHost(
+      this.deps.db,
+      host.id,
+      this.#values(input, input.driver ?? host.driver, password),
+      this.deps.clock(),
+    );
     return (await this.find(host.id)) as DatabaseHost;
   }
 
   /** @throws HttpError 400 HasActiveServersException while a server's database is on the host, 404 */
   async delete(id: number): Promise<void> {
-    const used = await this.deps.db
-      .selectFrom('databases')
-      .select('id')
-      .where('database_host_id', '=', id)
-      .executeTakeFirst();
-    if (used) throw new HttpError(400, 'HasActiveServersException', databaseHostMessages.hasDatabases);
-    const result = await this.deps.db.deleteFrom('database_hosts').where('id', '=', id).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw notFound();
+    if (await hostHasDatabases(this.deps.db, id))
+      throw new HttpError(400, 'HasActiveServersException', databaseHostMessages.hasDatabases);
+    if (!(await deleteHost(this.deps.db, id))) throw notFound();
+  }
+
+  /** The columns written, the password sealed with the app key. */
+  #values(input: DatabaseHostBody, driver: DatabaseHost['driver'], password: string): HostValues {
+    return {
+      name: input.name,
+      driver,
+      host: input.host,
+      port: input.port,
+      username: input.username,
+      sealedPassword: this.deps.secretBox.seal(password),
+      nodeId: input.node_id ?? null,
+    };
   }
 
   private async check(input: DatabaseHostBody, password: string) {
@@ -99,11 +90,7 @@ export class DatabaseHostsService {
 
   private async assertNode(nodeId: number | null) {
     if (nodeId === null) return;
-    const node = await this.deps.db
-      .selectFrom('nodes')
-      .select('id')
-      .where('id', '=', nodeId)
-      .executeTakeFirst();
-    if (!node) throw fieldRuleFailed('node_id', 'exists', { node_id: 'node' });
+    if (!(await nodeExists(this.deps.db, nodeId)))
+      throw fieldRuleFailed('node_id', 'exists', { node_id: 'node' });
   }
 }

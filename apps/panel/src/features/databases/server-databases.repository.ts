@@ -1,5 +1,6 @@
 import type { Db } from '@aerie/panel/db/database';
 import { dialectOf } from '@aerie/panel/db/dialect';
+import { insertReturningId } from '@aerie/panel/db/insert-id';
 import type { Tx } from '@aerie/panel/db/transaction';
 import { type DatabaseHost, toDatabaseHost } from './database-host';
 import { type ServerDatabase, type ServerDatabaseWithHost, toServerDatabase } from './server-database';
@@ -117,4 +118,36 @@ export async function replacePassword(
     .where('password', '=', expected)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * A server's new database row (its password sealed). @returns its id
+ * @throws the driver's unique-violation error when the name or the username is taken
+ */
+export function insertDatabaseRow(
+  tx: Db | Tx,
+  row: {
+    serverId: number;
+    hostId: number;
+    database: string;
+    username: string;
+    remote: string;
+    sealedPassword: string;
+  },
+  now: Date,
+): Promise<number> {
+  return insertReturningId(
+    tx,
+    tx.insertInto('databases').values({
+      server_id: row.serverId,
+      database_host_id: row.hostId,
+      database: row.database,
+      username: row.username,
+      remote: row.remote,
+      password: row.sealedPassword,
+      max_connections: 0,
+      created_at: now,
+      updated_at: now,
+    }),
+  );
 }

@@ -2,7 +2,6 @@ import { randomInt } from 'node:crypto';
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { Db } from '@aerie/panel/db/database';
 import { isUniqueViolation } from '@aerie/panel/db/dialect';
-import { insertReturningId } from '@aerie/panel/db/insert-id';
 import type { Tx } from '@aerie/panel/db/transaction';
 import type { ActivityLog } from '@aerie/panel/features/activity/activity-log';
 import type { ServerAccess } from '@aerie/panel/features/servers/server-access';
@@ -19,6 +18,7 @@ import {
   databaseRowExists,
   deleteDatabaseRow,
   findServerDatabase,
+  insertDatabaseRow,
   listHosts,
   listServerDatabases,
   lockServerForDatabases,
@@ -238,19 +238,17 @@ export class ServerDatabasesService {
           }
           if (await databaseNameTaken(tx, serverId, input.database)) throw duplicateDatabase();
           const now = clock();
-          return insertReturningId(
+          return insertDatabaseRow(
             tx,
-            tx.insertInto('databases').values({
-              server_id: serverId,
-              database_host_id: input.host.id,
+            {
+              serverId,
+              hostId: input.host.id,
               database: input.database,
               username,
               remote: input.remote,
-              password: sealedPassword,
-              max_connections: 0,
-              created_at: now,
-              updated_at: now,
-            }),
+              sealedPassword,
+            },
+            now,
           );
         });
         return { id, username };

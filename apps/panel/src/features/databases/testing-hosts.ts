@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '@aerie/panel/app-context';
-import { insertReturningId } from '@aerie/panel/db/insert-id';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
+import { insertHost } from './database-hosts.repository';
 import type { HostCredentials } from './drivers/database-host-driver';
 
 /**
@@ -38,21 +38,18 @@ export async function insertTestHost(
   credentials: HostCredentials,
   options: { nodeId?: number | null; name?: string } = {},
 ): Promise<number> {
-  const now = new Date();
-  return insertReturningId(
+  return insertHost(
     ctx.db,
-    ctx.db.insertInto('database_hosts').values({
+    {
       name: options.name ?? `${credentials.driver} ${randomPart()}`,
       driver: credentials.driver,
       host: credentials.host,
       port: credentials.port,
       username: credentials.username,
-      password: ctx.secretBox.seal(credentials.password),
-      max_databases: null,
-      node_id: options.nodeId ?? null,
-      created_at: now,
-      updated_at: now,
-    }),
+      sealedPassword: ctx.secretBox.seal(credentials.password),
+      nodeId: options.nodeId ?? null,
+    },
+    new Date(),
   );
 }
 

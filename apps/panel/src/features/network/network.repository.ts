@@ -1,5 +1,6 @@
 import type { Db } from '@aerie/panel/db/database';
 import { dialectOf } from '@aerie/panel/db/dialect';
+import { insertReturningId } from '@aerie/panel/db/insert-id';
 import type { Tx } from '@aerie/panel/db/transaction';
 import type { AllocationRecord } from '@aerie/panel/features/servers/server-relations';
 
@@ -96,4 +97,77 @@ export async function claimAllocation(tx: Tx, allocationId: number, serverId: nu
     .where('server_id', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** The address of an allocation (the server's primary: its new allocations share it). */
+export async function allocationIp(tx: Db | Tx, allocationId: number): Promise<string> {
+  const row = await tx
+    .selectFrom('allocations')
+    .select('ip')
+    .where('id', '=', allocationId)
+    .executeTakeFirstOrThrow();
+  return row.ip;
+}
+
+/**
+ * A new allocation of the node, given to the server. @returns its id
+ * @throws the driver's unique-violation error when the address and port exist already
+ */
+export function insertServerAllocation(
+  tx: Db | Tx,
+  allocation: { nodeId: number; ip: string; port: number; serverId: number },
+  now: Date,
+): Promise<number> {
+  return insertReturningId(
+    tx,
+    tx.insertInto('allocations').values({
+      node_id: allocation.nodeId,
+      ip: allocation.ip,
+      port: allocation.port,
+      server_id: allocation.serverId,
+      created_at: now,
+      updated_at: now,
+    }),
+  );
+}
+
+/** Sets the notes of the server's allocation (none when it is not the server's). */
+export async function updateAllocationNotes(
+  tx: Db | Tx,
+  serverId: number,
+  allocationId: number,
+  notes: string | null,
+  now: Date,
+): Promise<void> {
+  await tx
+    .updateTable('allocations')
+    .set({ notes, updated_at: now })
+    .where('id', '=', allocationId)
+    .where('server_id', '=', serverId)
+    .execute();
+}
+
+/** Gives the server's allocation back to its node, notes cleared (the row stays for the next server). */
+export async function releaseServerAllocation(
+  tx: Db | Tx,
+  serverId: number,
+  allocationId: number,
+  now: Date,
+): Promise<void> {
+  await tx
+    .updateTable('allocations')
+    .set({ server_id: null, notes: null, updated_at: now })
+    .where('id', '=', allocationId)
+    .where('server_id', '=', serverId)
+    .execute();
+}
+
+/** The server's primary allocation id as stored now. */
+export async function primaryAllocationId(db: Db | Tx, serverId: number): Promise<number> {
+  const row = await db
+    .selectFrom('servers')
+    .select('allocation_id')
+    .where('id', '=', serverId)
+    .executeTakeFirstOrThrow();
+  return row.allocation_id;
 }

@@ -2,23 +2,28 @@ import { randomInt } from 'node:crypto';
 import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import type { Db } from '@aerie/panel/db/database';
 import { isUniqueViolation } from '@aerie/panel/db/dialect';
-import { insertReturningId } from '@aerie/panel/db/insert-id';
 import type { Tx } from '@aerie/panel/db/transaction';
 import { type ActivityLog, serverActivity } from '@aerie/panel/features/activity/activity-log';
 import type { PanelSettings } from '@aerie/panel/features/panel-settings/panel-settings';
 import { syncServerQuietly } from '@aerie/panel/features/servers/daemon-sync';
 import type { ServerAccess } from '@aerie/panel/features/servers/server-access';
 import type { AllocationRecord } from '@aerie/panel/features/servers/server-relations';
+import { updateServerRow } from '@aerie/panel/features/servers/servers.repository';
 import { displayError, HttpError, notFound } from '@aerie/panel/http/errors';
 import type { Log } from '@aerie/panel/logging/log';
 import { networkMessages } from '@aerie/shared/network/network-bodies';
 import {
+  allocationIp,
   allocationsInRange,
   claimAllocation,
   countServerAllocations,
   findServerAllocation,
+  insertServerAllocation,
   listServerAllocations,
   lockServerRow,
+  primaryAllocationId,
+  releaseServerAllocation,
+  updateAllocationNotes,
 } from './network.repository';
 
 /** Another server took the port between the read and the write: the whole pick runs again. */
@@ -71,14 +76,10 @@ export class NetworkService {
               networkMessages.autoAllocationDisabled,
             );
           }
-          const primary = await tx
-            .selectFrom('allocations')
-            .select('ip')
-            .where('id', '=', row.allocation_id)
-            .executeTakeFirstOrThrow();
+          const primaryIp = await allocationIp(tx, row.allocation_id);
           const taken = await allocationsInRange(tx, {
             nodeId: row.node_id,
-            ip: primary.ip,
+            ip: primaryIp,
             from: range.rangeStart,
             to: range.rangeEnd,
           });
@@ -86,7 +87,7 @@ export class NetworkService {
           const free = shuffle(taken.filter((allocation) => allocation.serverId === null));
           for (const allocation of free) {
             if (await claimAllocation(tx, allocation.id, access.server.id, now)) {
-              await this.#record(tx, access, 'server:allocation.create', { ip: primary.ip, ...allocation });
+              await this.#record(tx, access, 'server:allocation.create', { ip: primaryIp, ...allocation });
               return allocation.id;
             }
           }
@@ -96,22 +97,16 @@ export class NetworkService {
           }
           let id: number;
           try {
-            id = await insertReturningId(
+            id = await insertServerAllocation(
               tx,
-              tx.insertInto('allocations').values({
-                node_id: row.node_id,
-                ip: primary.ip,
-                port,
-                server_id: access.server.id,
-                created_at: now,
-                updated_at: now,
-              }),
+              { nodeId: row.node_id, ip: primaryIp, port, serverId: access.server.id },
+              now,
             );
           } catch (error) {
             if (isUniqueViolation(error)) throw new PortTaken();
             throw error;
           }
-          await this.#record(tx, access, 'server:allocation.create', { ip: primary.ip, port });
+          await this.#record(tx, access, 'server:allocation.create', { ip: primaryIp, port });
           return id;
         });
         await syncServerQuietly(this.deps, access.node, access.server.uuid);
@@ -139,12 +134,7 @@ export class NetworkService {
   ): Promise<AllocationRecord> {
     const value = notes ? notes : null;
     await this.deps.db.transaction().execute(async (tx) => {
-      await tx
-        .updateTable('allocations')
-        .set({ notes: value, updated_at: this.deps.clock() })
-        .where('id', '=', allocation.id)
-        .where('server_id', '=', access.server.id)
-        .execute();
+      await updateAllocationNotes(tx, access.server.id, allocation.id, value, this.deps.clock());
       if (value !== allocation.notes) {
         await this.#record(tx, access, 'server:allocation.notes', allocation, {
           old: allocation.notes,
@@ -163,11 +153,10 @@ export class NetworkService {
       if (!(await findServerAllocation(tx, access.server.id, String(allocation.id)))) {
         throw notFound();
       }
-      await tx
-        .updateTable('servers')
-        .set({ allocation_id: allocation.id, updated_at: this.deps.clock() })
-        .where('id', '=', access.server.id)
-        .execute();
+      await updateServerRow(tx, access.server.id, {
+        allocation_id: allocation.id,
+        updated_at: this.deps.clock(),
+      });
       await this.#record(tx, access, 'server:allocation.primary', allocation);
     });
     await syncServerQuietly(this.deps, access.node, access.server.uuid);
@@ -183,12 +172,7 @@ export class NetworkService {
       const row = await lockServerRow(tx, access.server.id);
       if (!row.allocation_limit) throw displayError(networkMessages.deleteWithoutLimit);
       if (row.allocation_id === allocation.id) throw displayError(networkMessages.deletePrimary);
-      await tx
-        .updateTable('allocations')
-        .set({ server_id: null, notes: null, updated_at: this.deps.clock() })
-        .where('id', '=', allocation.id)
-        .where('server_id', '=', access.server.id)
-        .execute();
+      await releaseServerAllocation(tx, access.server.id, allocation.id, this.deps.clock());
       await this.#record(tx, access, 'server:allocation.delete', allocation);
     });
     await syncServerQuietly(this.deps, access.node, access.server.uuid);
@@ -214,13 +198,8 @@ export class NetworkService {
   }
 
   /** The server's primary allocation id as stored now (the access record may predate a change). */
-  async primaryId(serverId: number): Promise<number> {
-    const row = await this.deps.db
-      .selectFrom('servers')
-      .select('allocation_id')
-      .where('id', '=', serverId)
-      .executeTakeFirstOrThrow();
-    return row.allocation_id;
+  primaryId(serverId: number): Promise<number> {
+    return primaryAllocationId(this.deps.db, serverId);
   }
 }
 

@@ -5,6 +5,7 @@ import { type ActivityLog, serverActivity } from '@aerie/panel/features/activity
 import { syncServerQuietly } from '@aerie/panel/features/servers/daemon-sync';
 import type { ServerAccess } from '@aerie/panel/features/servers/server-access';
 import { eggDockerImages } from '@aerie/panel/features/servers/server-egg-images';
+import { updateServerRow } from '@aerie/panel/features/servers/servers.repository';
 import { badRequest } from '@aerie/panel/http/errors';
 import { fieldRuleFailed } from '@aerie/panel/http/validate';
 import type { Log } from '@aerie/panel/logging/log';
@@ -36,11 +37,7 @@ export class ServerSettingsService {
     const { server } = access;
     const description = input.description !== undefined ? (input.description ?? '') : server.description;
     await this.deps.db.transaction().execute(async (tx) => {
-      await tx
-        .updateTable('servers')
-        .set({ name: input.name, description, updated_at: this.deps.clock() })
-        .where('id', '=', server.id)
-        .execute();
+      await updateServerRow(tx, server.id, { name: input.name, description, updated_at: this.deps.clock() });
       if (input.name !== server.name) {
         await this.deps.activity.record(tx, {
           event: 'server:settings.rename',
@@ -88,11 +85,7 @@ export class ServerSettingsService {
     if (!offered.includes(image)) throw fieldRuleFailed('docker_image', 'in');
     if (!offered.includes(server.image)) throw badRequest(serverSettingsMessages.dockerImageManual);
     await this.deps.db.transaction().execute(async (tx) => {
-      await tx
-        .updateTable('servers')
-        .set({ image, updated_at: this.deps.clock() })
-        .where('id', '=', server.id)
-        .execute();
+      await updateServerRow(tx, server.id, { image, updated_at: this.deps.clock() });
       if (image !== server.image) {
         await this.deps.activity.record(tx, {
           event: 'server:startup.image',
@@ -105,10 +98,6 @@ export class ServerSettingsService {
   }
 
   async #setStatus(serverId: number, status: string | null) {
-    await this.deps.db
-      .updateTable('servers')
-      .set({ status, updated_at: this.deps.clock() })
-      .where('id', '=', serverId)
-      .execute();
+    await updateServerRow(this.deps.db, serverId, { status, updated_at: this.deps.clock() });
   }
 }

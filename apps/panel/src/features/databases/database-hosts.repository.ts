@@ -1,0 +1,80 @@
+import type { Db } from '@aerie/panel/db/database';
+import { insertReturningId } from '@aerie/panel/db/insert-id';
+import type { Tx } from '@aerie/panel/db/transaction';
+import { type DatabaseHost, toDatabaseHost } from './database-host';
+
+/** SQL of database hosts (the lists a server's databases read are in server-databases.repository.ts). */
+
+export async function findHost(db: Db | Tx, id: number): Promise<DatabaseHost | null> {
+  const row = await db.selectFrom('database_hosts').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toDatabaseHost(row) : null;
+}
+
+/** A host's columns as written, its password already sealed. */
+export interface HostValues {
+  name: string;
+  driver: 'mysql' | 'postgres';
+  host: string;
+  port: number;
+  username: string;
+  sealedPassword: string;
+  nodeId: number | null;
+}
+
+/** @returns the new host's id */
+export function insertHost(db: Db | Tx, host: HostValues, now: Date): Promise<number> {
+  return insertReturningId(
+    db,
+    db.insertInto('database_hosts').values({
+      name: host.name,
+      driver: host.driver,
+      host: host.host,
+      port: host.port,
+      username: host.username,
+      password: host.sealedPassword,
+      max_databases: null,
+      node_id: host.nodeId,
+      created_at: now,
+      updated_at: now,
+    }),
+  );
+}
+
+export async function updateHost(db: Db | Tx, id: number, host: HostValues, now: Date): Promise<void> {
+  await db
+    .updateTable('database_hosts')
+    .set({
+      name: host.name,
+      driver: host.driver,
+      host: host.host,
+      port: host.port,
+      username: host.username,
+      password: host.sealedPassword,
+      node_id: host.nodeId,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Whether a server's database is on the host. */
+export async function hostHasDatabases(db: Db | Tx, hostId: number): Promise<boolean> {
+  const used = await db
+    .selectFrom('databases')
+    .select('id')
+    .where('database_host_id', '=', hostId)
+    .executeTakeFirst();
+  return used !== undefined;
+}
+
+/** @returns whether there was such a host */
+export async function deleteHost(db: Db | Tx, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('database_hosts').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Whether the node a host is linked to exists. */
+export async function nodeExists(db: Db | Tx, nodeId: number): Promise<boolean> {
+  const node = await db.selectFrom('nodes').select('id').where('id', '=', nodeId).executeTakeFirst();
+  return node !== undefined;
+}
