@@ -1,10 +1,15 @@
 import type { Db } from '@aerie/panel/db/database';
 import { isDiskFull } from '@aerie/panel/db/disk-full';
-import { insertReturningId } from '@aerie/panel/db/insert-id';
 import type { Tx } from '@aerie/panel/db/transaction';
 import type { ServerAccess } from '@aerie/panel/features/servers/server-access';
 import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import type { ActivityEvent } from '@aerie/shared/activity/activity-events';
+import {
+  type ActivityRow,
+  insertActivities,
+  insertActivity,
+  updateActivityProperties,
+} from './activity.repository';
 
 /** One entry of the activity log (reference §6 `activity_log`, §7.3). */
 export interface ActivityEntry {
@@ -32,10 +37,7 @@ export class ActivityLog {
 
   /** @returns the entry's id */
   record(db: Db | Tx, entry: ActivityEntry): Promise<number> {
-    return insertReturningId(
-      db,
-      db.insertInto('activity_logs').values(activityRow(entry, entry.at ?? this.deps.clock())),
-    );
+    return insertActivity(db, activityRow(entry, entry.at ?? this.deps.clock()));
   }
 
   /**
@@ -55,11 +57,7 @@ export class ActivityLog {
 
   /** Replaces an entry's properties, for what is only known once its transaction is over (`revoked`). */
   async setProperties(db: Db, id: number, properties: Record<string, unknown>): Promise<void> {
-    await db
-      .updateTable('activity_logs')
-      .set({ properties: JSON.stringify(properties) })
-      .where('id', '=', id)
-      .execute();
+    await updateActivityProperties(db, id, JSON.stringify(properties));
   }
 }
 
@@ -73,14 +71,14 @@ export async function recordActivities(
   at: Date,
 ): Promise<void> {
   for (let i = 0; i < entries.length; i += 500) {
-    await db
-      .insertInto('activity_logs')
-      .values(entries.slice(i, i + 500).map((entry) => activityRow(entry, entry.at ?? at)))
-      .execute();
+    await insertActivities(
+      db,
+      entries.slice(i, i + 500).map((entry) => activityRow(entry, entry.at ?? at)),
+    );
   }
 }
 
-const activityRow = (entry: ActivityEntry, timestamp: Date) => ({
+const activityRow = (entry: ActivityEntry, timestamp: Date): ActivityRow => ({
   batch: null,
   event: entry.event,
   ip: entry.ip,

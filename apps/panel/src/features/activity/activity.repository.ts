@@ -1,9 +1,12 @@
 import type { Db } from '@aerie/panel/db/database';
 import { dialectOf, readBool, readCount, readDate } from '@aerie/panel/db/dialect';
+import { insertReturningId } from '@aerie/panel/db/insert-id';
 import { likeAnyCase, likeEscaped } from '@aerie/panel/db/like';
 import type { Database } from '@aerie/panel/db/schema';
+import type { ActivityLogsTable } from '@aerie/panel/db/schema-activity';
+import type { Tx } from '@aerie/panel/db/transaction';
 import { unlistedActivityEvents } from '@aerie/shared/activity/activity-events';
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, Insertable } from 'kysely';
 import type { ActivityListQuery } from './activity-list.query';
 
 /** An entry as the lists read it, with its actor (null when there is none, or no longer). */
@@ -140,4 +143,35 @@ function parseProperties(text: string): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : {};
+}
+
+/** An entry's row as written (activity-log.ts makes it from an ActivityEntry). */
+export type ActivityRow = Insertable<ActivityLogsTable>;
+
+/** @returns the entry's id */
+export function insertActivity(db: Db | Tx, row: ActivityRow): Promise<number> {
+  return insertReturningId(db, db.insertInto('activity_logs').values(row));
+}
+
+/** Many entries in one statement (the caller keeps each batch to a size every driver takes). */
+export async function insertActivities(db: Db | Tx, rows: ActivityRow[]): Promise<void> {
+  await db.insertInto('activity_logs').values(rows).execute();
+}
+
+export async function updateActivityProperties(
+  db: Db | Tx,
+  id: number,
+  propertiesJson: string,
+): Promise<void> {
+  await db.updateTable('activity_logs').set({ properties: propertiesJson }).where('id', '=', id).execute();
+}
+
+/** The ids of the node's servers with these uuids (stored lower-cased), by uuid. */
+export function nodeServersByUuid(db: Db | Tx, nodeId: number, uuids: string[]) {
+  return db
+    .selectFrom('servers')
+    .select(['id', 'uuid'])
+    .where('node_id', '=', nodeId)
+    .where('uuid', 'in', uuids)
+    .execute();
 }

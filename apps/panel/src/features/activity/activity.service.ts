@@ -1,5 +1,6 @@
 import type { Db } from '@aerie/panel/db/database';
 import type { ServerAccess } from '@aerie/panel/features/servers/server-access';
+import { subusersOfServers } from '@aerie/panel/features/servers/servers.repository';
 import { type ActivityRecord, listActivity } from './activity.repository';
 import type { ActivityListQuery } from './activity-list.query';
 
@@ -22,12 +23,8 @@ export class ActivityService {
     const { server } = access;
     let hideAdminsExcept: number[] | undefined;
     if (hideAdmin) {
-      const subusers = await db
-        .selectFrom('subusers')
-        .select('user_id')
-        .where('server_id', '=', server.id)
-        .execute();
-      hideAdminsExcept = [server.ownerId, ...subusers.map((row) => row.user_id)];
+      const subusers = await subusersOfServers(db, [server.id]);
+      hideAdminsExcept = [server.ownerId, ...subusers.map((subuser) => subuser.userId)];
     }
     return listActivity(db, { serverId: server.id, hideAdminsExcept }, query);
   }

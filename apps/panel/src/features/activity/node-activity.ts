@@ -1,7 +1,9 @@
 import type { Db } from '@aerie/panel/db/database';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
+import { findUserIdsByUuid } from '@aerie/panel/features/users/user-lookups';
 import type { Log } from '@aerie/panel/logging/log';
 import type { z } from 'zod';
+import { nodeServersByUuid } from './activity.repository';
 import { type ActivityEntry, recordActivities } from './activity-log';
 import type { remoteActivityBodySchema } from './remote-activity-body';
 
@@ -23,19 +25,13 @@ export class NodeActivity {
     const serverUuids = [...new Set(rows.map((row) => row.server.toLowerCase()))];
     const userUuids = [...new Set(rows.map((row) => row.user.toLowerCase()))];
     const servers = new Map(
-      (
-        await db
-          .selectFrom('servers')
-          .select(['id', 'uuid'])
-          .where('node_id', '=', node.id)
-          .where('uuid', 'in', serverUuids)
-          .execute()
-      ).map((server) => [server.uuid.toLowerCase(), { id: server.id }]),
+      (await nodeServersByUuid(db, node.id, serverUuids)).map((server) => [
+        server.uuid.toLowerCase(),
+        { id: server.id },
+      ]),
     );
     const users = new Map(
-      (await db.selectFrom('users').select(['id', 'uuid']).where('uuid', 'in', userUuids).execute()).map(
-        (user) => [user.uuid.toLowerCase(), { id: user.id }],
-      ),
+      (await findUserIdsByUuid(db, userUuids)).map((user) => [user.uuid.toLowerCase(), { id: user.id }]),
     );
     const now = clock();
     const entries: ActivityEntry[] = [];

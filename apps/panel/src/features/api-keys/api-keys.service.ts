@@ -1,9 +1,9 @@
 import { randomAlphanumeric, safeEqual, sha256 } from '@aerie/panel/crypto/tokens';
 import type { Db } from '@aerie/panel/db/database';
-import { dialectOf } from '@aerie/panel/db/dialect';
 import { isDiskFull } from '@aerie/panel/db/disk-full';
 import { type ActivityLog, accountActivity } from '@aerie/panel/features/activity/activity-log';
 import type { User } from '@aerie/panel/features/users/user';
+import { lockUserRow } from '@aerie/panel/features/users/user-writes';
 import { displayError, forbidden, notFound, unauthenticated } from '@aerie/panel/http/errors';
 import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import type { Log } from '@aerie/panel/logging/log';
@@ -57,10 +57,7 @@ export class ApiKeyService {
     const identifier =
       CLIENT_KEY_PREFIX + randomAlphanumeric(apiKeyLimits.identifierLength - CLIENT_KEY_PREFIX.length);
     const key = await this.deps.db.transaction().execute(async (tx) => {
-      // SQLite runs one transaction at a time anyway (and has no FOR UPDATE).
-      if (dialectOf(tx) !== 'sqlite') {
-        await tx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute();
-      }
+      await lockUserRow(tx, user.id);
       if ((await countKeys(tx, user.id, ACCOUNT_KEY)) >= apiKeyLimits.perUser) {
         throw displayError(apiKeyErrorMessages.apiKeyLimit);
       }
@@ -173,9 +170,7 @@ export class ApiKeyService {
       APPLICATION_KEY_PREFIX +
       randomAlphanumeric(apiKeyLimits.identifierLength - APPLICATION_KEY_PREFIX.length);
     const key = await this.deps.db.transaction().execute(async (tx) => {
-      if (dialectOf(tx) !== 'sqlite') {
-        await tx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute();
-      }
+      await lockUserRow(tx, user.id);
       if ((await countKeys(tx, user.id, APPLICATION_KEY)) >= applicationKeyLimits.perUser) {
         throw displayError(apiKeyErrorMessages.applicationKeyLimit);
       }

@@ -1,8 +1,7 @@
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import type { Db } from '@aerie/panel/db/database';
-import { readCount } from '@aerie/panel/db/dialect';
-import { toNodeRecord } from '@aerie/panel/features/nodes/node-record';
+import { countServersByStatus, listNodes } from './overview.repository';
 
 /** How long the overview waits for each daemon's health before it calls the node offline. */
 const HEALTH_TIMEOUT_MS = 2000;
@@ -30,10 +29,9 @@ export class OverviewService {
   }
 
   async nodes(): Promise<NodeHealth[]> {
-    const rows = await this.deps.db.selectFrom('nodes').selectAll().orderBy('id').execute();
+    const nodes = await listNodes(this.deps.db);
     return Promise.all(
-      rows.map(async (row) => {
-        const node = toNodeRecord(row);
+      nodes.map(async (node) => {
         const system = await this.#daemon.system(node).catch(() => null);
         return {
           id: node.id,
@@ -50,16 +48,10 @@ export class OverviewService {
   }
 
   async serverCounts(): Promise<{ total: number; byStatus: Record<string, number> }> {
-    const rows = await this.deps.db
-      .selectFrom('servers')
-      .select((eb) => ['status', eb.fn.countAll().as('count')])
-      .groupBy('status')
-      .execute();
     const byStatus: Record<string, number> = {};
     let total = 0;
-    for (const row of rows) {
-      const count = readCount(row.count);
-      byStatus[row.status ?? 'normal'] = count;
+    for (const { status, count } of await countServersByStatus(this.deps.db)) {
+      byStatus[status ?? 'normal'] = count;
       total += count;
     }
     return { total, byStatus };

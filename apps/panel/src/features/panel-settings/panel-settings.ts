@@ -2,6 +2,7 @@ import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { Db } from '@aerie/panel/db/database';
 import type { TwoFactorRequirement } from '@aerie/shared/account/account-wire';
 import { type PanelLanguage, panelLanguages } from '@aerie/shared/panel-settings/panel-settings-bodies';
+import { listSettings, replaceSetting } from './panel-settings.repository';
 
 /** Setting keys, with what they mean. */
 export const SETTING_2FA_REQUIRED = '2fa_required';
@@ -153,10 +154,8 @@ export class PanelSettings {
     if (entries.length === 0) return;
     await this.deps.db.transaction().execute(async (tx) => {
       for (const [key, value] of entries) {
-        await tx.deleteFrom('settings').where('key', '=', key).execute();
-        if (value === null) continue;
-        const stored = SEALED.has(key) ? this.deps.secretBox.seal(value) : value;
-        await tx.insertInto('settings').values({ key, value: stored }).execute();
+        const stored = value === null || !SEALED.has(key) ? value : this.deps.secretBox.seal(value);
+        await replaceSetting(tx, key, stored);
       }
     });
     this.#snapshot = null;
@@ -171,7 +170,7 @@ export class PanelSettings {
   async #values(): Promise<Map<string, string>> {
     const now = this.deps.clock().getTime();
     if (this.#snapshot && this.#snapshot.until > now) return this.#snapshot.values;
-    const rows = await this.deps.db.selectFrom('settings').select(['key', 'value']).execute();
+    const rows = await listSettings(this.deps.db);
     const values = new Map(rows.map((row) => [row.key, row.value]));
     this.#snapshot = { values, until: now + CACHE_MS };
     return values;

@@ -1,7 +1,7 @@
 import type { Db } from '@aerie/panel/db/database';
-import { dialectOf } from '@aerie/panel/db/dialect';
 import { type ActivityLog, accountActivity } from '@aerie/panel/features/activity/activity-log';
 import type { User } from '@aerie/panel/features/users/user';
+import { lockUserRow } from '@aerie/panel/features/users/user-writes';
 import { validationFailed } from '@aerie/panel/http/errors';
 import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import { sshKeyMessages } from '@aerie/shared/ssh-keys/ssh-keys-wire';
@@ -43,9 +43,7 @@ export class SshKeyService {
     const parsed = parseSshPublicKey(input.publicKey);
     if (typeof parsed === 'string') throw publicKeyRefused(PROBLEM_MESSAGES[parsed]);
     return this.deps.db.transaction().execute(async (tx) => {
-      if (dialectOf(tx) !== 'sqlite') {
-        await tx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute();
-      }
+      await lockUserRow(tx, user.id);
       if (await hasKey(tx, user.id, parsed.fingerprint)) throw publicKeyRefused(sshKeyMessages.duplicate);
       const key = await insertKey(
         tx,

@@ -9,6 +9,7 @@ export {
   findUserById,
   findUserByLogin,
   findUserByUsername,
+  findUserIdsByUuid,
   findUsers,
   normaliseLogin,
   usernameTaken,

@@ -6,6 +6,7 @@ export {
   disableTotp,
   enableTotp,
   insertUser,
+  lockUserRow,
   storePendingTotpSecret,
   updateEmail,
   updatePasswordHash,

@@ -331,3 +331,18 @@ export async function deleteUserAndResets(tx: Db | Tx, user: Pick<User, 'id' | '
   await tx.deleteFrom('password_resets').where('email', '=', user.email).execute();
   await tx.deleteFrom('users').where('id', '=', user.id).execute();
 }
+
+/** The ids of the users with these uuids (as stored, lower-cased), with their uuids. */
+export function findUserIdsByUuid(db: Db | Tx, uuids: string[]) {
+  return db.selectFrom('users').select(['id', 'uuid']).where('uuid', 'in', uuids).execute();
+}
+
+/**
+ * Locks the user's row until the transaction ends, so one account's changes that count its rows (API keys, SSH
+ * keys) run one after another. SQLite runs one transaction at a time anyway (and has no FOR UPDATE).
+ */
+export async function lockUserRow(tx: Tx, userId: number): Promise<void> {
+  if (dialectOf(tx) !== 'sqlite') {
+    await tx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+  }
+}
