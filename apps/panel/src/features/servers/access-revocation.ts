@@ -1,9 +1,9 @@
 import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import type { Db } from '@aerie/panel/db/database';
 import { daemonJti } from '@aerie/panel/features/console/daemon-jwt';
-import { type NodeRecord, toNodeRecord } from '@aerie/panel/features/nodes/node-record';
+import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import type { Log as AppLog } from '@aerie/panel/logging/log';
-import { findNodeById } from './servers.repository';
+import { findNodeById, listNodeRecords } from './servers.repository';
 
 type Log = Pick<AppLog, 'warn'>;
 
@@ -26,7 +26,7 @@ export class AccessRevocation {
   async revokeUserEverywhere(user: { uuid: string }): Promise<void> {
     let nodes: NodeRecord[];
     try {
-      nodes = (await this.deps.db.selectFrom('nodes').selectAll().execute()).map(toNodeRecord);
+      nodes = await listNodeRecords(this.deps.db);
     } catch (error) {
       this.deps.log.warn({ err: error }, `Could not list the nodes to revoke user ${user.uuid}'s access`);
       return;

@@ -6,55 +6,12 @@ import {
 } from '@aerie/panel/features/eggs/egg-process-configuration';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire';
-
-/** The server columns a daemon configuration is built from. */
-const columns = [
-  'id',
-  'uuid',
-  'name',
-  'description',
-  'status',
-  'skip_scripts',
-  'memory',
-  'swap',
-  'disk',
-  'io',
-  'cpu',
-  'threads',
-  'oom_disabled',
-  'allocation_id',
-  'egg_id',
-  'startup',
-  'image',
-  'allocation_limit',
-] as const;
-
-const nodeServers = (db: Db, nodeId: number) =>
-  db.selectFrom('servers').select(columns).where('node_id', '=', nodeId);
-
-type ConfigServerRow = Awaited<ReturnType<ReturnType<typeof nodeServers>['executeTakeFirstOrThrow']>>;
-
-/** The server of this uuid on this node, or null (also when it lives on another node: CVE-2026-26016). */
-export async function findNodeServer(db: Db, nodeId: number, uuid: string) {
-  return (await nodeServers(db, nodeId).where('uuid', '=', uuid).executeTakeFirst()) ?? null;
-}
-
-/** One page of the node's servers in id order, and how many it has in all. */
-export async function pageOfNodeServers(db: Db, nodeId: number, page: number, perPage: number) {
-  const [rows, count] = await Promise.all([
-    nodeServers(db, nodeId)
-      .orderBy('id')
-      .limit(perPage)
-      .offset((page - 1) * perPage)
-      .execute(),
-    db
-      .selectFrom('servers')
-      .select((eb) => eb.fn.countAll().as('total'))
-      .where('node_id', '=', nodeId)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
-}
+import {
+  allocationsOnNode,
+  type ConfigServerRow,
+  eggConfigurationsOf,
+  variableValuesOf,
+} from './daemon-configuration.repository';
 
 const jsonList = (text: string | null): string[] => {
   try {
@@ -81,39 +38,9 @@ export async function daemonConfigurations(
   const ids = servers.map((server) => server.id);
   const eggIds = [...new Set(servers.map((server) => server.egg_id))];
   const [eggs, allocations, variables] = await Promise.all([
-    db
-      .selectFrom('eggs')
-      .leftJoin('eggs as parent', 'parent.id', 'eggs.config_from')
-      .select([
-        'eggs.id',
-        'eggs.uuid',
-        'eggs.config_startup',
-        'eggs.config_stop',
-        'eggs.config_files',
-        'eggs.file_denylist',
-        'parent.config_startup as parent_startup',
-        'parent.config_stop as parent_stop',
-        'parent.config_files as parent_files',
-        'parent.file_denylist as parent_denylist',
-        'eggs.config_from',
-      ])
-      .where('eggs.id', 'in', eggIds)
-      .execute(),
-    db
-      .selectFrom('allocations')
-      .select(['id', 'ip', 'port', 'server_id'])
-      .where('server_id', 'in', ids)
-      .where('node_id', '=', node.id)
-      .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('server_variables')
-      .innerJoin('egg_variables', 'egg_variables.id', 'server_variables.variable_id')
-      .select(['server_variables.server_id', 'egg_variables.env_variable', 'server_variables.variable_value'])
-      .where('server_variables.server_id', 'in', ids)
-      .orderBy('egg_variables.sort')
-      .orderBy('egg_variables.id')
-      .execute(),
+    eggConfigurationsOf(db, eggIds),
+    allocationsOnNode(db, node.id, ids),
+    variableValuesOf(db, ids),
   ]);
   const eggById = new Map(eggs.map((egg) => [egg.id, egg]));
   for (const server of servers) {

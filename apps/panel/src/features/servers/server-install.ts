@@ -1,25 +1,19 @@
 import type { Db } from '@aerie/panel/db/database';
 import type { DaemonInstallScript } from '@aerie/shared/daemon/remote-wire';
+import {
+  eggInstallScripts,
+  endInterruptedRestores,
+  failInterruptedInstalls,
+  setStatusUnlessSuspended,
+} from './server-install.repository';
+import { updateServerRow } from './servers.repository';
 
 /**
  * The install script of the server's egg, or of the egg it copies its script from (Pterodactyl's
  * copy_script_*). Line ends are made LF: a script saved from Windows would otherwise fail in bash on `\r`.
  */
 export async function installScript(db: Db, eggId: number): Promise<DaemonInstallScript> {
-  const egg = await db
-    .selectFrom('eggs')
-    .leftJoin('eggs as source', 'source.id', 'eggs.copy_script_from')
-    .select([
-      'eggs.script_container',
-      'eggs.script_entry',
-      'eggs.script_install',
-      'source.id as source_id',
-      'source.script_container as source_container',
-      'source.script_entry as source_entry',
-      'source.script_install as source_install',
-    ])
-    .where('eggs.id', '=', eggId)
-    .executeTakeFirstOrThrow();
+  const egg = await eggInstallScripts(db, eggId);
   const copied = egg.source_id !== null;
   const script = (copied ? egg.source_install : egg.script_install) ?? '';
   return {
@@ -42,19 +36,8 @@ export async function recordInstallResult(
 ): Promise<void> {
   const status = result.successful ? null : result.reinstall ? 'reinstall_failed' : 'install_failed';
   await db.transaction().execute(async (tx) => {
-    await tx
-      .updateTable('servers')
-      .set({ installed_at: now, updated_at: now })
-      .where('id', '=', server.id)
-      .execute();
-    // The suspension is read in the same statement that writes: an admin who suspends while the report is on its
-    // way is never undone by it (a status read first could be stale by the time it is written).
-    await tx
-      .updateTable('servers')
-      .set({ status })
-      .where('id', '=', server.id)
-      .where((eb) => eb.or([eb('status', 'is', null), eb('status', '!=', 'suspended')]))
-      .execute();
+    await updateServerRow(tx, server.id, { installed_at: now, updated_at: now });
+    await setStatusUnlessSuspended(tx, server.id, status);
   });
 }
 
@@ -66,24 +49,6 @@ export async function recordInstallResult(
  * result is the backup's).
  */
 export async function resetNodeServerStates(db: Db, nodeId: number, now: Date): Promise<void> {
-  await db
-    .updateTable('servers')
-    .set((eb) => ({
-      status: eb
-        .case()
-        .when('installed_at', 'is', null)
-        .then('install_failed')
-        .else('reinstall_failed')
-        .end(),
-      updated_at: now,
-    }))
-    .where('node_id', '=', nodeId)
-    .where('status', '=', 'installing')
-    .execute();
-  await db
-    .updateTable('servers')
-    .set({ status: null, updated_at: now })
-    .where('node_id', '=', nodeId)
-    .where('status', '=', 'restoring_backup')
-    .execute();
+  await failInterruptedInstalls(db, nodeId, now);
+  await endInterruptedRestores(db, nodeId, now);
 }

@@ -10,7 +10,8 @@ import type {
 import type { LaravelRule } from '@aerie/shared/validation/laravel-messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { daemonConfigurations, findNodeServer, pageOfNodeServers } from './daemon-configuration';
+import { daemonConfigurations } from './daemon-configuration';
+import { findNodeServer, pageOfNodeServers } from './daemon-configuration.repository';
 import { installScript, recordInstallResult, resetNodeServerStates } from './server-install';
 
 /** Servers per page of `GET /api/remote/servers` unless asked otherwise (what Wings asks for), and the most. */

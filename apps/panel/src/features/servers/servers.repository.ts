@@ -20,6 +20,11 @@ export async function findServerByIdentifier(db: Db, identifier: string): Promis
   return row ? toServerRecord(row) : null;
 }
 
+/** Every node (a revocation tells them all). */
+export async function listNodeRecords(db: Db): Promise<NodeRecord[]> {
+  return (await db.selectFrom('nodes').selectAll().execute()).map(toNodeRecord);
+}
+
 export async function findNodeById(db: Db, id: number): Promise<NodeRecord> {
   return toNodeRecord(
     await db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
