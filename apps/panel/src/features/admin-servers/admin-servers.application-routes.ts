@@ -1,7 +1,7 @@
 import type { AppContext } from '@aerie/panel/app-context';
-import { dialectOf } from '@aerie/panel/db/dialect';
 import { renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
-import { parseListQuery, runList } from '@aerie/panel/http/application/list-query';
+import { listServerRows } from '@aerie/panel/features/servers/servers.repository';
+import { parseListQuery } from '@aerie/panel/http/application/list-query';
 import { parseIncludes, renderItem, renderPage } from '@aerie/panel/http/application/transformer';
 import { notFound } from '@aerie/panel/http/errors';
 import { idParam, validateRouteBody } from '@aerie/panel/http/validate';
@@ -43,12 +43,7 @@ export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   app.get('', { config }, async (request) => {
     const list = parseListQuery(request.query as Record<string, string>, serverListSpec);
-    const { rows, total } = await runList(
-      dialectOf(ctx.db),
-      ctx.db.selectFrom('servers').selectAll(),
-      list,
-      'servers.id',
-    );
+    const { rows, total } = await listServerRows(ctx.db, list);
     return renderPage(
       request,
       renderContextFor(request, ctx),

@@ -1,7 +1,6 @@
 import type { AppContext } from '@aerie/panel/app-context';
-import { dialectOf } from '@aerie/panel/db/dialect';
 import { renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
-import { parseListQuery, runList } from '@aerie/panel/http/application/list-query';
+import { parseListQuery } from '@aerie/panel/http/application/list-query';
 import {
   parseIncludes,
   renderItem,
@@ -12,8 +11,8 @@ import { notFound } from '@aerie/panel/http/errors';
 import { idParam, validateRouteBody } from '@aerie/panel/http/validate';
 import { databaseHostBodySchema } from '@aerie/shared/databases/database-hosts-bodies';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { toDatabaseHost } from './database-host';
 import { databaseHostTransformer } from './database-host.transformer';
+import { listHosts } from './database-hosts.repository';
 
 const listSpec = {
   filters: { name: { column: 'database_hosts.name' }, host: { column: 'database_hosts.host' } },
@@ -36,17 +35,12 @@ export async function databaseHostRoutes(app: FastifyInstance, { ctx }: { ctx: A
 
   app.get('', { config }, async (request) => {
     const list = parseListQuery(request.query as Record<string, string>, listSpec);
-    const { rows, total } = await runList(
-      dialectOf(ctx.db),
-      ctx.db.selectFrom('database_hosts').selectAll(),
-      list,
-      'database_hosts.id',
-    );
+    const { rows, total } = await listHosts(ctx.db, list);
     return renderPage(
       request,
       renderContextFor(request, ctx),
       databaseHostTransformer,
-      { rows: rows.map(toDatabaseHost), total, page: list.page, perPage: list.perPage },
+      { rows, total, page: list.page, perPage: list.perPage },
       parseIncludes(request),
     );
   });

@@ -1,6 +1,8 @@
 import type { Db } from '@aerie/panel/db/database';
+import { dialectOf } from '@aerie/panel/db/dialect';
 import { insertReturningId } from '@aerie/panel/db/insert-id';
 import type { Tx } from '@aerie/panel/db/transaction';
+import { type ListQuery, runList } from '@aerie/panel/http/application/list-query';
 import { type DatabaseHost, toDatabaseHost } from './database-host';
 
 /** SQL of database hosts (the lists a server's databases read are in server-databases.repository.ts). */
@@ -73,8 +75,13 @@ export async function deleteHost(db: Db | Tx, id: number): Promise<boolean> {
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Whether the node a host is linked to exists. */
-export async function nodeExists(db: Db | Tx, nodeId: number): Promise<boolean> {
-  const node = await db.selectFrom('nodes').select('id').where('id', '=', nodeId).executeTakeFirst();
-  return node !== undefined;
+/** A page of hosts for the Application API's list (its filters and sort), and how many match. */
+export async function listHosts(db: Db, list: ListQuery) {
+  const { rows, total } = await runList(
+    dialectOf(db),
+    db.selectFrom('database_hosts').selectAll(),
+    list,
+    'database_hosts.id',
+  );
+  return { rows: rows.map(toDatabaseHost), total };
 }

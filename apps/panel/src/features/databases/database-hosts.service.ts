@@ -1,5 +1,6 @@
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { Db } from '@aerie/panel/db/database';
+import { nodeExists } from '@aerie/panel/features/nodes/node-lookups';
 import { displayError, HttpError, notFound } from '@aerie/panel/http/errors';
 import { fieldRuleFailed } from '@aerie/panel/http/validate';
 import { type DatabaseHostBody, databaseHostMessages } from '@aerie/shared/databases/database-hosts-bodies';
@@ -10,7 +11,6 @@ import {
   type HostValues,
   hostHasDatabases,
   insertHost,
-  nodeExists,
   updateHost,
 } from './database-hosts.repository';
 import { checkHostConnection } from './drivers/database-host-driver';

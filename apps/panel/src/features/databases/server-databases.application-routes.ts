@@ -1,5 +1,6 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import { renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
+import { findServerRow } from '@aerie/panel/features/servers/servers.repository';
 import {
   parseIncludes,
   renderItem,
@@ -31,7 +32,7 @@ export async function serverDatabaseApplicationRoutes(app: FastifyInstance, { ct
 
   const serverOf = async (request: FastifyRequest) => {
     const id = idParam((request.params as { id: string }).id);
-    const server = await ctx.db.selectFrom('servers').select('id').where('id', '=', id).executeTakeFirst();
+    const server = await findServerRow(ctx.db, { id });
     if (!server) throw notFound();
     return server;
   };

@@ -1,8 +1,9 @@
 import type { Db } from '@aerie/panel/db/database';
-import { readBool, readCount, readDate } from '@aerie/panel/db/dialect';
+import { dialectOf, readBool, readCount, readDate } from '@aerie/panel/db/dialect';
 import type { ServersTable } from '@aerie/panel/db/schema-servers';
 import type { Tx } from '@aerie/panel/db/transaction';
 import { type NodeRecord, toNodeRecord } from '@aerie/panel/features/nodes/node-record';
+import { type ListQuery, runList } from '@aerie/panel/http/application/list-query';
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { type ServerRecord, serverRecordColumns, toServerRecord } from './server-record';
 import { parsePermissions } from './stored-permissions';
@@ -67,6 +68,11 @@ export async function findServerRow(db: Db, where: { id: number } | { externalId
   return (
     'id' in where ? query.where('id', '=', where.id) : query.where('external_id', '=', where.externalId)
   ).executeTakeFirst();
+}
+
+/** A page of whole server rows for the Application API's list (its filters and sort), and how many match. */
+export async function listServerRows(db: Db, list: ListQuery) {
+  return runList(dialectOf(db), db.selectFrom('servers').selectAll(), list, 'servers.id');
 }
 
 /** Whole rows of the servers whose `column` is one of `ids`, in id order (a user's, node's, nest's or egg's). */
