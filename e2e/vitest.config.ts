@@ -6,6 +6,7 @@ export default defineProject({
     name: 'e2e',
     environment: 'node',
     include: ['src/**/*.test.ts'],
+    setupFiles: ['src/support/one-connection-per-call.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     // One panel and one browser at a time: the machine has two cores.
