@@ -4,7 +4,7 @@ import type { ServerJobs } from '@aerie/daemon/jobs/job-journal';
 import type { ExtractLimits } from './archive-extractor';
 import type { Denylist } from './denylist';
 import type { DiskQuota } from './disk-quota';
-import { FilesystemError, fromSystemError } from './filesystem-error';
+import { errnoOf, FilesystemError, fromSystemError } from './filesystem-error';
 import type { DirectoryHandle, Jail } from './jail';
 import { READ_FLAGS } from './open-flags';
 
@@ -73,6 +73,21 @@ export class JailPrimitives {
       await handle.close();
       throw error;
     }
+  }
+
+  /**
+   * What is at `name` in `directory` before it is written: undefined when nothing, the file's stat when a regular
+   * file; a link, a directory or anything else (a pipe, a device) is refused.
+   */
+  async regularOrNothing(directory: DirectoryHandle, name: string): Promise<Stats | undefined> {
+    const existing = await fs.lstat(directory.child(name)).catch((error: unknown) => {
+      if (errnoOf(error) === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (existing?.isSymbolicLink()) throw new FilesystemError('ESYMLINK');
+    if (existing?.isDirectory()) throw new FilesystemError('EISDIR');
+    if (existing !== undefined && !existing.isFile()) throw new FilesystemError('ENOTREGULAR');
+    return existing;
   }
 
   /** The root directory's own stat. */

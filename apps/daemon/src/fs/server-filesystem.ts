@@ -163,13 +163,7 @@ export class ServerFilesystem {
       typeof data === 'string' ? Buffer.from(data) : data instanceof Uint8Array ? data : undefined;
     const declared = bytes?.length ?? size;
     return this.primitives.withParent(components, true, async (directory, name) => {
-      const existing = await fs.lstat(directory.child(name)).catch((error: unknown) => {
-        if (errnoOf(error) === 'ENOENT') return undefined;
-        throw error;
-      });
-      if (existing?.isSymbolicLink()) throw new FilesystemError('ESYMLINK');
-      if (existing?.isDirectory()) throw new FilesystemError('EISDIR');
-      if (existing !== undefined && !existing.isFile()) throw new FilesystemError('ENOTREGULAR');
+      const existing = await this.primitives.regularOrNothing(directory, name);
       const oldSize = existing?.size ?? 0;
       // Held before the first byte: a declared size at once, a stream as it grows past the old file's size.
       const reservation = await this.primitives.quota.reserve(Math.max(0, (declared ?? 0) - oldSize));

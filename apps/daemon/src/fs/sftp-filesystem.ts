@@ -32,13 +32,7 @@ export class SftpFilesystem {
     const writes = mode.write || mode.truncate || mode.create;
     if (writes) this.primitives.assertAllowed(components);
     return this.primitives.withParent(components, mode.create, async (directory, name) => {
-      const existing = await fs.lstat(directory.child(name)).catch((error: unknown) => {
-        if (errnoOf(error) === 'ENOENT') return undefined;
-        throw error;
-      });
-      if (existing?.isSymbolicLink()) throw new FilesystemError('ESYMLINK');
-      if (existing?.isDirectory()) throw new FilesystemError('EISDIR');
-      if (existing !== undefined && !existing.isFile()) throw new FilesystemError('ENOTREGULAR');
+      const existing = await this.primitives.regularOrNothing(directory, name);
       if (existing !== undefined && mode.create && mode.exclusive) throw new FilesystemError('EEXISTS');
       if (existing === undefined && !mode.create) throw new FilesystemError('ENOTFOUND');
       const access = mode.read && writes ? O_RDWR : writes ? O_WRONLY : O_RDONLY;

@@ -23,38 +23,31 @@ export interface HostValues {
   nodeId: number | null;
 }
 
+/** The columns a host's form writes. */
+const hostColumns = (host: HostValues) => ({
+  name: host.name,
+  driver: host.driver,
+  host: host.host,
+  port: host.port,
+  username: host.username,
+  password: host.sealedPassword,
+  node_id: host.nodeId,
+});
+
 /** @returns the new host's id */
 export function insertHost(db: Db | Tx, host: HostValues, now: Date): Promise<number> {
   return insertReturningId(
     db,
-    db.insertInto('database_hosts').values({
-      name: host.name,
-      driver: host.driver,
-      host: host.host,
-      port: host.port,
-      username: host.username,
-      password: host.sealedPassword,
-      max_databases: null,
-      node_id: host.nodeId,
-      created_at: now,
-      updated_at: now,
-    }),
+    db
+      .insertInto('database_hosts')
+      .values({ ...hostColumns(host), max_databases: null, created_at: now, updated_at: now }),
   );
 }
 
 export async function updateHost(db: Db | Tx, id: number, host: HostValues, now: Date): Promise<void> {
   await db
     .updateTable('database_hosts')
-    .set({
-      name: host.name,
-      driver: host.driver,
-      host: host.host,
-      port: host.port,
-      username: host.username,
-      password: host.sealedPassword,
-      node_id: host.nodeId,
-      updated_at: now,
-    })
+    .set({ ...hostColumns(host), updated_at: now })
     .where('id', '=', id)
     .execute();
 }

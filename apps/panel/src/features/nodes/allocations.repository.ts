@@ -97,28 +97,23 @@ export async function listAllocations(db: Db, nodeId: number, query: AllocationL
   return { rows: rows.map(toApplicationAllocation), total };
 }
 
-/** The allocations servers hold, in id order (a server's `allocations` include). */
-export async function allocationsOfServers(db: Db, serverIds: number[]): Promise<ApplicationAllocation[]> {
-  if (serverIds.length === 0) return [];
+/** The allocations of these servers or nodes, in id order (a server's or node's `allocations` include). */
+async function allocationsWhere(db: Db, column: 'server_id' | 'node_id', ids: number[]) {
+  if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('allocations')
     .selectAll()
-    .where('server_id', 'in', [...new Set(serverIds)])
+    .where(column, 'in', [...new Set(ids)])
     .orderBy('id')
     .execute();
   return rows.map(toApplicationAllocation);
 }
 
-export async function allocationsOfNodes(db: Db, nodeIds: number[]): Promise<ApplicationAllocation[]> {
-  if (nodeIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('allocations')
-    .selectAll()
-    .where('node_id', 'in', [...new Set(nodeIds)])
-    .orderBy('id')
-    .execute();
-  return rows.map(toApplicationAllocation);
-}
+export const allocationsOfServers = (db: Db, serverIds: number[]): Promise<ApplicationAllocation[]> =>
+  allocationsWhere(db, 'server_id', serverIds);
+
+export const allocationsOfNodes = (db: Db, nodeIds: number[]): Promise<ApplicationAllocation[]> =>
+  allocationsWhere(db, 'node_id', nodeIds);
 
 // Allocations as servers take and give them back (creation, build changes, deletion).
 
