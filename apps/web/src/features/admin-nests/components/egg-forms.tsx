@@ -1,9 +1,8 @@
 import { eggUpdateBodySchema } from '@aerie/shared/eggs/egg-bodies';
-import { FormProvider, type Path, useForm } from 'react-hook-form';
+import { type Path, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Button } from '@/components/ui/button';
-import { ContentBox } from '@/components/ui/content-box';
 import { FormField, FormTextareaField } from '@/components/ui/field';
+import { FormBox } from '@/components/ui/form-box';
 import { type Egg, updateEgg, useNestsMutation } from '@/features/admin-nests/api/nests';
 import { applyServerErrors, type BodyForm, bodyResolver } from '@/features/admin-nests/utils/body-form';
 import { flashActions } from '@/stores/flash-store';
@@ -102,59 +101,48 @@ export function EggConfigurationForm({ egg }: { egg: Egg }) {
     done: egg.done.join('\n'),
   });
   return (
-    <ContentBox title={t('nests.egg.configuration')}>
-      <FormProvider {...form}>
-        <form
-          onSubmit={handleSubmit}
-          noValidate
-          className="space-y-5"
-          aria-label={t('nests.egg.configuration')}
-        >
-          <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
-            <FormField<ConfigurationValues> name="name" label={t('nests.name')} autoComplete="off" />
-            <FormField<ConfigurationValues>
-              name="configStop"
-              label={t('nests.egg.stop')}
-              description={t('nests.egg.stop_hint')}
-              className="font-mono"
-            />
-          </div>
-          <FormTextareaField<ConfigurationValues>
-            name="description"
-            label={t('nests.description')}
-            rows={3}
-          />
-          <FormTextareaField<ConfigurationValues>
-            name="dockerImages"
-            label={t('nests.egg.docker_images')}
-            description={t('nests.egg.docker_images_hint')}
-            rows={4}
-            spellCheck={false}
-            className="font-mono"
-          />
-          <FormTextareaField<ConfigurationValues>
-            name="startup"
-            label={t('nests.egg.startup')}
-            rows={3}
-            spellCheck={false}
-            className="font-mono"
-          />
-          <FormTextareaField<ConfigurationValues>
-            name="done"
-            label={t('nests.egg.done')}
-            description={t('nests.egg.done_hint')}
-            rows={2}
-            spellCheck={false}
-            className="font-mono"
-          />
-          <div className="flex justify-end">
-            <Button type="submit" isLoading={form.formState.isSubmitting}>
-              {t('actions.save')}
-            </Button>
-          </div>
-        </form>
-      </FormProvider>
-    </ContentBox>
+    <FormBox
+      title={t('nests.egg.configuration')}
+      form={form}
+      onSubmit={handleSubmit}
+      submitLabel={t('actions.save')}
+      isSaving={form.formState.isSubmitting}
+      label={t('nests.egg.configuration')}
+    >
+      <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
+        <FormField<ConfigurationValues> name="name" label={t('nests.name')} autoComplete="off" />
+        <FormField<ConfigurationValues>
+          name="configStop"
+          label={t('nests.egg.stop')}
+          description={t('nests.egg.stop_hint')}
+          className="font-mono"
+        />
+      </div>
+      <FormTextareaField<ConfigurationValues> name="description" label={t('nests.description')} rows={3} />
+      <FormTextareaField<ConfigurationValues>
+        name="dockerImages"
+        label={t('nests.egg.docker_images')}
+        description={t('nests.egg.docker_images_hint')}
+        rows={4}
+        spellCheck={false}
+        className="font-mono"
+      />
+      <FormTextareaField<ConfigurationValues>
+        name="startup"
+        label={t('nests.egg.startup')}
+        rows={3}
+        spellCheck={false}
+        className="font-mono"
+      />
+      <FormTextareaField<ConfigurationValues>
+        name="done"
+        label={t('nests.egg.done')}
+        description={t('nests.egg.done_hint')}
+        rows={2}
+        spellCheck={false}
+        className="font-mono"
+      />
+    </FormBox>
   );
 }
 
@@ -186,40 +174,33 @@ export function EggScriptForm({ egg }: { egg: Egg }) {
     scriptInstall: egg.scriptInstall,
   });
   return (
-    <ContentBox title={t('nests.egg.install_script')}>
-      <FormProvider {...form}>
-        <form
-          onSubmit={handleSubmit}
-          noValidate
-          className="space-y-5"
-          aria-label={t('nests.egg.install_script')}
-        >
-          <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
-            <FormField<ScriptValues>
-              name="scriptContainer"
-              label={t('nests.egg.script_container')}
-              className="font-mono"
-            />
-            <FormField<ScriptValues>
-              name="scriptEntry"
-              label={t('nests.egg.script_entry')}
-              className="font-mono"
-            />
-          </div>
-          <FormTextareaField<ScriptValues>
-            name="scriptInstall"
-            label={t('nests.egg.script')}
-            rows={16}
-            spellCheck={false}
-            className="font-mono text-xs"
-          />
-          <div className="flex justify-end">
-            <Button type="submit" isLoading={form.formState.isSubmitting}>
-              {t('actions.save')}
-            </Button>
-          </div>
-        </form>
-      </FormProvider>
-    </ContentBox>
+    <FormBox
+      title={t('nests.egg.install_script')}
+      form={form}
+      onSubmit={handleSubmit}
+      submitLabel={t('actions.save')}
+      isSaving={form.formState.isSubmitting}
+      label={t('nests.egg.install_script')}
+    >
+      <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
+        <FormField<ScriptValues>
+          name="scriptContainer"
+          label={t('nests.egg.script_container')}
+          className="font-mono"
+        />
+        <FormField<ScriptValues>
+          name="scriptEntry"
+          label={t('nests.egg.script_entry')}
+          className="font-mono"
+        />
+      </div>
+      <FormTextareaField<ScriptValues>
+        name="scriptInstall"
+        label={t('nests.egg.script')}
+        rows={16}
+        spellCheck={false}
+        className="font-mono text-xs"
+      />
+    </FormBox>
   );
 }

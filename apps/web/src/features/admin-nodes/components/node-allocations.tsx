@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type AdminColumn, AdminTable } from '@/components/admin/admin-table';
@@ -9,6 +8,7 @@ import { ConfirmationModal } from '@/components/ui/confirmation-modal';
 import { ContentBox } from '@/components/ui/content-box';
 import { FormField } from '@/components/ui/field';
 import { FlashMessageRender } from '@/components/ui/flash-message-render';
+import { FormBox } from '@/components/ui/form-box';
 import { Pagination } from '@/components/ui/pagination';
 import { SpinnerBlock } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
@@ -63,32 +63,30 @@ function AddAllocations({ node }: { node: AdminNode }) {
   });
 
   return (
-    <ContentBox title={t('nodes.allocations.add_title')}>
-      <FormProvider {...form}>
-        <form onSubmit={handleSubmit} noValidate className="space-y-4">
-          <FormField<AllocationFormValues>
-            name="ip"
-            label={t('nodes.allocations.fields.ip')}
-            description={t('nodes.allocations.hints.ip')}
-          />
-          <FormField<AllocationFormValues>
-            name="alias"
-            label={t('nodes.allocations.fields.alias')}
-            description={t('nodes.allocations.hints.alias')}
-          />
-          <FormField<AllocationFormValues>
-            name="ports"
-            label={t('nodes.allocations.fields.ports')}
-            description={t('nodes.allocations.hints.ports')}
-          />
-          <div className="flex justify-end">
-            <Button type="submit" isLoading={create.isPending}>
-              {t('nodes.allocations.add')}
-            </Button>
-          </div>
-        </form>
-      </FormProvider>
-    </ContentBox>
+    <FormBox
+      title={t('nodes.allocations.add_title')}
+      form={form}
+      onSubmit={handleSubmit}
+      submitLabel={t('nodes.allocations.add')}
+      isSaving={create.isPending}
+      className="space-y-4"
+    >
+      <FormField<AllocationFormValues>
+        name="ip"
+        label={t('nodes.allocations.fields.ip')}
+        description={t('nodes.allocations.hints.ip')}
+      />
+      <FormField<AllocationFormValues>
+        name="alias"
+        label={t('nodes.allocations.fields.alias')}
+        description={t('nodes.allocations.hints.alias')}
+      />
+      <FormField<AllocationFormValues>
+        name="ports"
+        label={t('nodes.allocations.fields.ports')}
+        description={t('nodes.allocations.hints.ports')}
+      />
+    </FormBox>
   );
 }
 

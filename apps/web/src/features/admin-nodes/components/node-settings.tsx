@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { ConfirmationModal } from '@/components/ui/confirmation-modal';
 import { ContentBox } from '@/components/ui/content-box';
+import { FormBox } from '@/components/ui/form-box';
 import { MessageBox } from '@/components/ui/message-box';
 import { paths } from '@/config/paths';
 import {
@@ -52,18 +52,16 @@ function NodeSettingsForm({ node }: { node: AdminNode }) {
   });
 
   return (
-    <ContentBox title={t('nodes.tabs.settings')}>
-      <FormProvider {...form}>
-        <form onSubmit={handleSubmit} noValidate>
-          <NodeFormFields />
-          <div className="mt-6 flex justify-end">
-            <Button type="submit" isLoading={update.isPending}>
-              {t('actions.save')}
-            </Button>
-          </div>
-        </form>
-      </FormProvider>
-    </ContentBox>
+    <FormBox
+      title={t('nodes.tabs.settings')}
+      form={form}
+      onSubmit={handleSubmit}
+      submitLabel={t('actions.save')}
+      isSaving={update.isPending}
+      className="space-y-6"
+    >
+      <NodeFormFields />
+    </FormBox>
   );
 }
 

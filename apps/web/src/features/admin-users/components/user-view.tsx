@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { AdminPage } from '@/components/admin/admin-page';
 import { Button } from '@/components/ui/button';
 import { ConfirmationModal } from '@/components/ui/confirmation-modal';
 import { ContentBox } from '@/components/ui/content-box';
+import { FormBox } from '@/components/ui/form-box';
 import { MessageBox } from '@/components/ui/message-box';
 import { SpinnerBlock } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
@@ -89,18 +89,16 @@ function EditUserForm({ user }: { user: AdminUser }) {
   });
 
   return (
-    <ContentBox title={t('users.details_title')}>
-      <FormProvider {...form}>
-        <form onSubmit={handleSubmit} noValidate>
-          <UserFormFields mode="edit" />
-          <div className="mt-6 flex justify-end">
-            <Button type="submit" isLoading={update.isPending}>
-              {t('actions.save')}
-            </Button>
-          </div>
-        </form>
-      </FormProvider>
-    </ContentBox>
+    <FormBox
+      title={t('users.details_title')}
+      form={form}
+      onSubmit={handleSubmit}
+      submitLabel={t('actions.save')}
+      isSaving={update.isPending}
+      className="space-y-6"
+    >
+      <UserFormFields mode="edit" />
+    </FormBox>
   );
 }
 

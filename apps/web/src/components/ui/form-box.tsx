@@ -1,0 +1,44 @@
+import type { FormEventHandler, ReactNode } from 'react';
+import { type FieldValues, FormProvider, type UseFormReturn } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { ContentBox } from '@/components/ui/content-box';
+
+interface FormBoxProps<TValues extends FieldValues> {
+  title: ReactNode;
+  form: UseFormReturn<TValues>;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  submitLabel: ReactNode;
+  isSaving: boolean;
+  /** The form's accessible name, when the page holds several forms. */
+  label?: string;
+  /** Spacing between the fields and the button. */
+  className?: string;
+  children: ReactNode;
+}
+
+/** A form in a titled box (the admin area's settings sections): its fields, then the submit button on the right. */
+export function FormBox<TValues extends FieldValues>({
+  title,
+  form,
+  onSubmit,
+  submitLabel,
+  isSaving,
+  label,
+  className = 'space-y-5',
+  children,
+}: FormBoxProps<TValues>) {
+  return (
+    <ContentBox title={title}>
+      <FormProvider {...form}>
+        <form onSubmit={onSubmit} noValidate className={className} aria-label={label}>
+          {children}
+          <div className="flex justify-end">
+            <Button type="submit" isLoading={isSaving}>
+              {submitLabel}
+            </Button>
+          </div>
+        </form>
+      </FormProvider>
+    </ContentBox>
+  );
+}
