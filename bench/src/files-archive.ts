@@ -27,7 +27,7 @@ export interface CompressRound {
 }
 
 /**
- * One round of `ServerFilesystem.compress('/', [tree])` against `tar -czf` (both gzip level 6) of the same tree.
+ * One round of `ServerFilesystem.archives.compress('/', [tree])` against `tar -czf` (both gzip level 6) of the same tree.
  * The daemon's archive is kept at `keepAs` (for a later check); the tar archive stays at `tarArchive`.
  */
 export async function compressRound(
@@ -40,7 +40,7 @@ export async function compressRound(
   const tarMs = await timeMs(() => run('tar', ['-czf', tarArchive, '-C', files.root, tree]));
   let archiveName = '';
   const serverFilesystemMs = await timeMs(async () => {
-    archiveName = (await files.compress('/', [tree], 'tar.gz')).name;
+    archiveName = (await files.archives.compress('/', [tree], 'tar.gz')).name;
   });
   const made = path.join(files.root, archiveName);
   await rename(made, keepAs);
@@ -77,7 +77,7 @@ export async function decompressRound(
   let entries = 0;
   let bytes = 0;
   const serverFilesystemMs = await timeMs(async () => {
-    const result = await files.decompress('/extract', 'input.tar.gz');
+    const result = await files.archives.decompress('/extract', 'input.tar.gz');
     entries = result.entries;
     bytes = result.bytes;
   });
