@@ -15,6 +15,7 @@ import { fieldRuleFailed } from '@aerie/panel/http/validate';
 import {
   type CreateServerBody,
   serverApplicationMessages,
+  serverAttributeNames,
 } from '@aerie/shared/servers/server-application-bodies';
 import { type AdminServer, findAdminServer } from './admin-server';
 import { assertExternalIdFree } from './server-checks';
@@ -96,7 +97,8 @@ export class ServerCreationService {
           continue;
         }
         if (error instanceof AllocationTaken) throw fieldRuleFailed('allocation.default', 'exists');
-        if (error instanceof ExternalIdTaken) await assertExternalIdFree(db, input.external_id ?? null);
+        if (error instanceof ExternalIdTaken)
+          throw fieldRuleFailed('external_id', 'unique', serverAttributeNames);
         if (error instanceof NodeFull) {
           throw deploy
             ? new HttpError(400, 'NoViableNodeException', serverApplicationMessages.noViableNode)
