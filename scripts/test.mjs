@@ -15,7 +15,7 @@ const run = (label, args, extraEnv = {}) => {
   console.log(`\n=== ${label} ===`);
   const result = spawnSync('npx', args, {
     stdio: 'inherit',
-    env: { ...process.env, AERIE_TEST_TALLY: tally, ...extraEnv },
+    env: { ...process.env, AERIE_TEST_TALLY: tally, AERIE_TEST_RUN_LABEL: label, ...extraEnv },
   });
   if (result.status !== 0) ok = false;
 };
@@ -28,12 +28,16 @@ for (const url of (process.env.AERIE_TEST_DATABASE_URLS ?? '').split(',').filter
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
 if (existsSync(tally)) {
   for (const line of readFileSync(tally, 'utf8').split('\n').filter(Boolean)) {
     const counts = JSON.parse(line);
     for (const key of Object.keys(totals)) totals[key] += counts[key];
+    for (const failure of counts.failures ?? []) failures.push(`[${counts.label}] ${failure}`);
   }
 }
+// Just above the closing line, so a log kept only by its tail still names what failed.
+if (failures.length > 0) console.log(`\nFailed:\n${failures.slice(0, 40).join('\n')}`);
 rmSync(dir, { recursive: true, force: true });
 if (totals.passed + totals.failed === 0) ok = false;
 console.log(`\nTests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
