@@ -3,7 +3,7 @@ import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import { deleteServerRows } from '@aerie/panel/features/servers/delete-server';
 import { findNodeById } from '@aerie/panel/features/servers/servers.repository';
 import type { AdminServer } from './admin-server';
-import { type AdminServerDeps, applicationDaemonError, daemonTarget, onDaemon } from './server-daemon';
+import { type AdminServerDeps, applicationDaemonError } from './server-daemon';
 
 /** What a feature removes of a server about to be deleted, given the server and its node. */
 export type ServerDeletionStep = (server: { id: number; uuid: string }, node: NodeRecord) => Promise<void>;
@@ -41,21 +41,21 @@ export class ServerDeletionService {
    * reached.
    */
   async delete(server: AdminServer, force: boolean): Promise<void> {
-    await this.runSteps(server, this.#beforeDaemon);
+    // Read once: the steps before and after, and the daemon call, all need the server's node.
+    const node = await findNodeById(this.deps.db, server.row.node_id);
+    await this.runSteps(server, node, this.#beforeDaemon);
     try {
-      await onDaemon(this.deps, daemonTarget(server), (daemon) => daemon.destroy());
+      await this.deps.daemon.forServer(node, server.row.uuid).destroy();
     } catch (error) {
       const gone = error instanceof DaemonResponseError && error.status === 404;
       if (!gone && !force) throw applicationDaemonError(error);
       if (!gone) this.deps.log.warn({ err: error }, `Deleting server ${server.row.uuid} without its daemon`);
     }
-    await this.runSteps(server, this.#afterDaemon);
+    await this.runSteps(server, node, this.#afterDaemon);
     await deleteServerRows(this.deps.db, server.row.id, this.deps.clock());
   }
 
-  private async runSteps(server: AdminServer, steps: ServerDeletionStep[]) {
-    if (steps.length === 0) return;
-    const node = await findNodeById(this.deps.db, server.row.node_id);
+  private async runSteps(server: AdminServer, node: NodeRecord, steps: ServerDeletionStep[]) {
     for (const step of steps) {
       await step({ id: server.row.id, uuid: server.row.uuid }, node).catch((error: unknown) =>
         this.deps.log.warn({ err: error }, `Could not clean up after server ${server.row.uuid}`),
