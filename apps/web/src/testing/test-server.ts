@@ -70,6 +70,9 @@ export async function startTestServer(initial: Record<string, TestHandler> = {})
     res.writeHead(answer.status ?? 200, {
       ...answer.headers,
       'content-type': answer.contentType ?? (answer.raw === undefined ? 'application/json' : 'text/plain'),
+      // A fresh connection per call: Node's fetch would otherwise reuse a kept-alive one the server may be closing
+      // at that moment on a busy machine, and a POST (not retried) then fails as a network error.
+      connection: 'close',
     });
     res.end(payload);
   });

@@ -215,7 +215,10 @@ describe('/admin/nests: egg import', () => {
     });
     const user = userEvent.setup();
     renderApp('/admin/nests', { user: admin() });
-    await user.click(await screen.findByRole('button', { name: 'Import egg' }));
+    const open = await screen.findByRole('button', { name: 'Import egg' });
+    // Enabled once the nests it imports into are loaded.
+    await waitFor(() => expect(open).toBeEnabled());
+    await user.click(open);
     const dialog = await screen.findByRole('dialog', { name: 'Import egg' });
     await user.selectOptions(within(dialog).getByLabelText('Into nest'), 'Empty');
     await user.click(within(dialog).getByLabelText('Or paste the file'));

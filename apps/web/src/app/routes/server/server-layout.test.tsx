@@ -69,7 +69,10 @@ describe('server area', () => {
         '/api/client/servers/abcd1234/websocket',
       ]),
     );
-    expect(FakeWebSocket.latest().url).toBe('wss://node.example.com:8080/api/servers/abcd1234/ws');
+    // The socket opens once the credentials' answer is read, a moment after the request is recorded.
+    await waitFor(() =>
+      expect(FakeWebSocket.latest().url).toBe('wss://node.example.com:8080/api/servers/abcd1234/ws'),
+    );
   });
 
   it('gives the owner every tab, each to its page', async () => {
