@@ -29,6 +29,10 @@ export type TestHandler = (request: RecordedRequest) => TestResponse | Promise<T
 export async function startTestServer(initial: Record<string, TestHandler> = {}) {
   const handlers = new Map(Object.entries(initial));
   const requests: RecordedRequest[] = [];
+  // Which reset a connection was opened after: a request a previous test's page sent just before it was unmounted
+  // may arrive after the next test's reset, and is not that test's to see.
+  let generation = 0;
+  const opened = new WeakMap<object, number>();
 
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -46,7 +50,7 @@ export async function startTestServer(initial: Record<string, TestHandler> = {})
       headers: req.headers,
       body,
     };
-    requests.push(recorded);
+    if (opened.get(req.socket) === generation) requests.push(recorded);
 
     const path = (req.url ?? '/').split('?')[0];
     const handler = handlers.get(`${req.method} ${path}`);
@@ -77,6 +81,7 @@ export async function startTestServer(initial: Record<string, TestHandler> = {})
     res.end(payload);
   });
 
+  server.on('connection', (socket) => opened.set(socket, generation));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -89,6 +94,7 @@ export async function startTestServer(initial: Record<string, TestHandler> = {})
     reset() {
       handlers.clear();
       requests.length = 0;
+      generation += 1;
     },
     close: () =>
       new Promise<void>((resolve) => {
