@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -199,6 +200,8 @@ describe('a daemon restart (process runtime)', { timeout: 90_000 }, () => {
     second.process.kill('SIGINT');
     expect(await second.exited).toBe(0);
     await expect.poll(() => isAlive(pid), { timeout: 5000 }).toBe(false);
+    // Its network went with it (a root daemon's namespace and forwarded ports), not left for a next boot.
+    expect(existsSync(`/run/netns/aerie-${UUID}`)).toBe(false);
     // Ctrl-C keeps what it ran: the next daemon starts it again.
     expect(JSON.parse(await readFile(path.join(dataDirectory, 'states.json'), 'utf8'))).toEqual({
       [UUID]: 'running',

@@ -185,7 +185,9 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Adopt
     const oomKilled = sandbox.oomKills(this.#uuid) > this.#oomKillsBefore;
     this.#holder?.release();
     await removeRunRecord(runDirectory, this.#uuid, 'server');
-    void sandbox.finished(this.#uuid);
+    // Awaited: a daemon stopping with its games (Ctrl-C) exits once they have, and a network namespace left behind
+    // would keep forwarding the game's host ports to nothing until a daemon on the same data directory swept it.
+    await sandbox.finished(this.#uuid).catch(() => {});
     this.#running = false;
     const result: RuntimeExit = oomKilled ? { ...exit, oomKilled } : { ...exit };
     this.emit('exit', result);
