@@ -87,6 +87,7 @@ export async function runDaemon(
     backups,
     pulls: new RemotePulls(config.pull),
     logger: { level: config.logLevel },
+    admission: config.admission,
     ...files,
     ...hooks,
   });

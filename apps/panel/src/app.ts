@@ -2,6 +2,7 @@ import type { Config } from '@aerie/panel/config/load-config';
 import { PANEL_VERSION } from '@aerie/panel/config/version';
 import type { Db } from '@aerie/panel/db/database';
 import { registerCsrf } from '@aerie/panel/features/auth/csrf';
+import { admitPanelRequests } from '@aerie/panel/http/admission';
 import { connectionServerOptions, guardPanelConnections } from '@aerie/panel/http/connection-guard';
 import { registerErrorHandling } from '@aerie/panel/http/error-handler';
 import { registerFormBodyParsers } from '@aerie/panel/http/form-body-parser';
@@ -71,6 +72,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logController: new LogController({ disableRequestLogging: true }),
   });
   guardPanelConnections(app, config.connections);
+  admitPanelRequests(app, config.admission);
   const ctx = createAppContext({ ...options, log: app.log });
   app.decorate('ctx', ctx);
   app.decorateRequest('session', null);

@@ -42,6 +42,10 @@ export async function buildTestApp(
     WEB_DIST: createWebDistFixture(dataDir),
     APP_URL: 'http://panel.test',
     LOG_LEVEL: 'silent',
+    // Admission control is tested on purpose (http/admission.test.ts); elsewhere a loaded CI machine must not make
+    // the panel shed a test's requests.
+    PANEL_MAX_EVENT_LOOP_DELAY: '0',
+    PANEL_MAX_IN_FLIGHT: '0',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });

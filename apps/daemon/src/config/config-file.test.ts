@@ -59,6 +59,7 @@ describe('DAEMON_CONFIG: the node configuration document', () => {
       gameNetworkAllow: [],
       pull: { allow: [], maxBytes: 10 * 1024 ** 3, timeoutMs: 12 * 3600_000, idleTimeoutMs: 60_000 },
       activitySendIntervalMs: 60_000,
+      admission: { maxEventLoopDelayMs: 500, maxInFlight: 256, reservedInFlight: 64 },
       logLevel: 'info',
     });
   });

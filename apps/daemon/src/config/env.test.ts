@@ -21,6 +21,7 @@ describe('loadDaemonConfig', () => {
       gameNetworkAllow: [],
       pull: { allow: [], maxBytes: 10 * 1024 ** 3, timeoutMs: 12 * 3600_000, idleTimeoutMs: 60_000 },
       activitySendIntervalMs: 60_000,
+      admission: { maxEventLoopDelayMs: 500, maxInFlight: 256, reservedInFlight: 64 },
       logLevel: 'info',
     });
     expect(loadDaemonConfig({ ...token, DATA_DIR: '/srv/aerie' }).dataDirectory).toBe('/srv/aerie/daemon');

@@ -6,6 +6,7 @@ import {
   parseAllowedDestinations,
 } from '@aerie/daemon/runtime/process/network/game-network-plan';
 import { fileLimits } from '@aerie/shared/files/file-wire';
+import { type AdmissionLimits, defaultAdmissionLimits } from '@aerie/shared/net/admission';
 import { z } from 'zod';
 import { readDaemonConfigFile } from './config-file';
 
@@ -95,6 +96,17 @@ const schema = z.object({
     1,
   ),
   DAEMON_ACTIVITY_SEND_INTERVAL_SECONDS: wholeNumber('seconds', '60', 1),
+  DAEMON_MAX_EVENT_LOOP_DELAY: wholeNumber(
+    'milliseconds (0 turns it off)',
+    String(defaultAdmissionLimits().maxEventLoopDelayMs),
+    0,
+  ),
+  DAEMON_MAX_IN_FLIGHT: wholeNumber(
+    'requests (0 turns it off)',
+    String(defaultAdmissionLimits().maxInFlight),
+    0,
+  ),
+  DAEMON_RESERVED_IN_FLIGHT: wholeNumber('requests', String(defaultAdmissionLimits().reservedInFlight), 0),
   RUNTIME: z
     .enum(['process', 'process-unsafe', 'docker'], { error: 'must be process, process-unsafe or docker' })
     .default('process'),
@@ -129,6 +141,11 @@ export interface DaemonConfig {
   gameNetworkAllow: AllowedDestination[];
   /** Remote pulls: networks opened to them (DAEMON_PULL_ALLOW), size and time bounds. */
   pull: PullSettings;
+  /**
+   * When the daemon refuses new requests with 503 rather than queueing them (DAEMON_MAX_EVENT_LOOP_DELAY in ms,
+   * DAEMON_MAX_IN_FLIGHT, DAEMON_RESERVED_IN_FLIGHT; 0 turns a bound off): packages/shared/src/net/admission.ts.
+   */
+  admission: AdmissionLimits;
   /** Between shipments of the activity outbox to the panel (Wings' activity_send_interval, 60 s). */
   activitySendIntervalMs: number;
   logLevel: z.output<typeof schema>['LOG_LEVEL'];
@@ -184,6 +201,11 @@ export function loadDaemonConfig(env: Record<string, string | undefined> = proce
       idleTimeoutMs: data.DAEMON_PULL_IDLE_TIMEOUT_SECONDS * 1000,
     },
     activitySendIntervalMs: data.DAEMON_ACTIVITY_SEND_INTERVAL_SECONDS * 1000,
+    admission: {
+      maxEventLoopDelayMs: data.DAEMON_MAX_EVENT_LOOP_DELAY,
+      maxInFlight: data.DAEMON_MAX_IN_FLIGHT,
+      reservedInFlight: data.DAEMON_RESERVED_IN_FLIGHT,
+    },
     logLevel: data.LOG_LEVEL,
   };
 }

@@ -2,9 +2,12 @@
 export class HttpError extends Error {
   override name = 'HttpError';
   readonly statusCode: number;
-  constructor(statusCode: number, message: string) {
+  /** Headers the answer carries besides the body (a refusal's Retry-After). */
+  readonly headers: Readonly<Record<string, string>>;
+  constructor(statusCode: number, message: string, headers: Readonly<Record<string, string>> = {}) {
     super(message);
     this.statusCode = statusCode;
+    this.headers = headers;
   }
 }
 

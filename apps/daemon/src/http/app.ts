@@ -14,7 +14,9 @@ import {
 import type { RemotePulls } from '@aerie/daemon/pull/remote-pulls';
 import type { ServerManager } from '@aerie/daemon/server/server-manager';
 import { systemInfo } from '@aerie/daemon/system/system-info';
+import type { AdmissionLimits } from '@aerie/shared/net/admission';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import { admitDaemonRequests } from './admission';
 import { type ConnectionLimits, defaultConnectionLimits } from './connection-limits';
 import { corsHook } from './cors';
 import { nodeTokenAuth } from './node-auth';
@@ -39,6 +41,11 @@ export interface DaemonAppOptions {
   backups?: BackupService;
   /** The remote downloads (`…/files/pull`) with the node's DAEMON_PULL_* settings; the defaults without it. */
   pulls?: RemotePulls;
+  /**
+   * Admission control (packages/shared/src/net/admission.ts): 503 with Retry-After while the event loop is behind
+   * or too many requests are in flight. Off without it (tests); the daemon's entry point gives DAEMON_MAX_*.
+   */
+  admission?: AdmissionLimits;
   /** Bounds on connections and their time-outs; `defaultConnectionLimits()` for what is not given. */
   connectionLimits?: Partial<ConnectionLimits>;
   /**
@@ -83,6 +90,7 @@ export function buildDaemonApp(options: DaemonAppOptions): FastifyInstance {
   });
 
   guardConnections(app, limits);
+  if (options.admission) admitDaemonRequests(app, options.admission);
 
   // An empty JSON body is no body: the panel posts /install, /sync… without one.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -95,7 +103,9 @@ export function buildDaemonApp(options: DaemonAppOptions): FastifyInstance {
   });
   app.addHook('onRequest', corsHook(config.panelUrl, config.allowedOrigins));
   app.setErrorHandler((error, request, reply) => {
-    if (error instanceof HttpError) return reply.status(error.statusCode).send({ error: error.message });
+    if (error instanceof HttpError) {
+      return reply.status(error.statusCode).headers(error.headers).send({ error: error.message });
+    }
     // A full disk wherever it was met (a file, a staged upload, the used-token file): one warning line, no stack,
     // and the file errors' answer. It passes on its own once space is freed.
     const diskFull = isDiskFull(error) ? new FilesystemError('ENOSPACE') : undefined;

@@ -142,6 +142,9 @@ export const envSchema = z
     PANEL_HEADERS_TIMEOUT: positiveCount('must be a whole number of seconds from 1'),
     PANEL_IDLE_TIMEOUT: positiveCount('must be a whole number of seconds from 1'),
     PANEL_KEEP_ALIVE_TIMEOUT: positiveCount('must be a whole number of seconds from 1'),
+    PANEL_MAX_EVENT_LOOP_DELAY: wholeNumber('500', 'must be a whole number of milliseconds (0 turns it off)'),
+    PANEL_MAX_IN_FLIGHT: wholeNumber('256', 'must be a whole number of requests (0 turns it off)'),
+    PANEL_RESERVED_IN_FLIGHT: wholeNumber('64', 'must be a whole number of requests'),
     REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
     REDIS_PREFIX: z
       .string()

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
+import type { AdmissionLimits } from '@aerie/shared/net/admission';
 import { type ConnectionLimits, defaultConnectionLimits } from '@aerie/shared/net/connection-limits';
 import ipaddr from 'ipaddr.js';
 import { type Env, envSchema } from './env';
@@ -52,6 +53,11 @@ export interface Config {
    * TRUST_PROXY says; see packages/shared/src/net/connection-limits.ts.
    */
   connections: ConnectionLimits;
+  /**
+   * When the panel refuses new requests with 503 rather than queueing them (PANEL_MAX_EVENT_LOOP_DELAY in ms,
+   * PANEL_MAX_IN_FLIGHT, PANEL_RESERVED_IN_FLIGHT; 0 turns a bound off); see packages/shared/src/net/admission.ts.
+   */
+  admission: AdmissionLimits;
   /**
    * Where state several panel processes share lives (REDIS_URL): rate limits, sign-in throttles, cross-process
    * events. Unset: in this process's memory. `prefix` (REDIS_PREFIX) starts every key and channel.
@@ -236,6 +242,11 @@ export function loadConfig(env: Source = process.env): Config {
     },
     trustProxy,
     connections: connectionLimits(e),
+    admission: {
+      maxEventLoopDelayMs: e.PANEL_MAX_EVENT_LOOP_DELAY,
+      maxInFlight: e.PANEL_MAX_IN_FLIGHT,
+      reservedInFlight: e.PANEL_RESERVED_IN_FLIGHT,
+    },
     redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_PREFIX } : undefined,
     daemon: { port: e.DAEMON_PORT, sftpPort: e.DAEMON_SFTP_PORT, runtime: e.RUNTIME },
     demoPortRange: { from: e.DEMO_PORT_RANGE[0], to: e.DEMO_PORT_RANGE[1] },

@@ -38,6 +38,12 @@ export const diskFull = () => new HttpError(507, 'HttpException', errorMessages.
 export const databaseUnavailable = () =>
   new HttpError(503, 'HttpException', errorMessages.databaseUnavailable, { headers: { 'retry-after': '5' } });
 
+/** Admission control's refusal (http/admission.ts): before any work, with when to try again. */
+export const overloaded = (retryAfterSeconds: number) =>
+  new HttpError(503, 'ServiceUnavailableHttpException', errorMessages.overloaded, {
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  });
+
 export const csrfMismatch = () => new HttpError(419, 'HttpException', errorMessages.csrfMismatch);
 
 /** A business rule refused the request (Pterodactyl's DisplayException, HTTP 400). */

@@ -18,6 +18,7 @@ export const errorMessages = {
   serverError: 'An unexpected error was encountered while processing this request, please try again.',
   diskFull: 'The panel cannot save this right now: its disk is full. Please try again later.',
   databaseUnavailable: 'The panel cannot reach its database right now. Please try again in a moment.',
+  overloaded: 'The panel is too busy to take this request right now. Please try again in a moment.',
   tooManyRequests: 'Too Many Attempts.',
   malformedJson: 'The JSON data passed in the request appears to be malformed: ',
   loginFailed: 'No account matching those credentials could be found.',
