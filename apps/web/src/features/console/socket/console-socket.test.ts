@@ -142,6 +142,53 @@ describe('console socket: authentication', () => {
     },
   );
 
+  it("asks for the next token at half the current one's life and authenticates with it on the same socket", async () => {
+    const jwt = (exp: number) => `h.${btoa(JSON.stringify({ exp })).replace(/=+$/, '')}.s`;
+    const first = jwt(Math.floor(Date.now() / 1000) + 3);
+    let calls = 0;
+    panel.on('GET /api/client/servers/abcd1234/websocket', () => {
+      calls += 1;
+      const token = calls === 1 ? first : jwt(Math.floor(Date.now() / 1000) + 600);
+      return { body: { data: { token, socket: 'wss://node.example.com:8080/api/servers/u/ws' } } };
+    });
+    const { fake } = await connected();
+    expect(fake.sent).toEqual([{ event: 'auth', args: [first] }]);
+    // No `token expiring` from the daemon: the socket asks on its own, about 1.5 s in.
+    await vi.waitFor(() => expect(fake.sent).toHaveLength(2), { timeout: 5000 });
+    expect(fake.sent[1]?.event).toBe('auth');
+    expect(fake.sent[1]?.args?.[0]).not.toBe(first);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+
+  it('keeps every console line while a refresh is refused, and tries again until it has a new token', {
+    timeout: 40_000,
+  }, async () => {
+    const { fake, socket, onFailure } = await connected();
+    const lines: string[] = [];
+    socket.on('console output', (line) => lines.push(line));
+    // Refused (the API client's own retries of a GET included) until the test lets it through.
+    let refusing = true;
+    panel.on('GET /api/client/servers/abcd1234/websocket', () =>
+      refusing
+        ? errorEnvelope(503, 'ServiceUnavailableHttpException', 'The panel is too busy.')
+        : {
+            body: { data: { token: 'token-after', socket: 'wss://node.example.com:8080/api/servers/u/ws' } },
+          },
+    );
+    fake.receive('token expiring');
+    await vi.waitFor(() => expect(onFailure).toHaveBeenCalledTimes(1), { timeout: 15_000 });
+    for (let line = 1; line <= 5; line++) fake.receive('console output', `line ${line}`);
+    refusing = false;
+    // Tried again on the same socket, with the old token still in use until then.
+    await vi.waitFor(() => expect(fake.sent.at(-1)).toEqual({ event: 'auth', args: ['token-after'] }), {
+      timeout: 15_000,
+    });
+    fake.receive('console output', 'line 6');
+    expect(lines).toEqual(['line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 6']);
+    expect(onFailure).toHaveBeenCalledTimes(1);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+
   it('reports a failed token fetch and opens nothing', async () => {
     panel.on('GET /api/client/servers/abcd1234/websocket', () =>
       errorEnvelope(

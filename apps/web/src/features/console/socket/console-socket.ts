@@ -40,9 +40,27 @@ type EventListener = (...args: string[]) => void;
 
 const OPEN = 1;
 
+/** A refresh that failed is tried again after 2 s, then twice as long each time, up to 30 s. */
+const REFRESH_RETRY_FIRST_MS = 2_000;
+const REFRESH_RETRY_MAX_MS = 30_000;
+
+/** The `exp` claim (seconds) of a JWT, or null for anything that is not one. */
+export function tokenExpiry(token: string): number | null {
+  const payload = token.split('.')[1];
+  if (!payload) return null;
+  try {
+    const claims: unknown = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
+    const exp = (claims as { exp?: unknown }).exp;
+    return typeof exp === 'number' && Number.isFinite(exp) ? exp : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * One server's console connection with Pterodactyl's lifecycle (spec §4 "Websocket lifecycle"): fetch a token,
- * connect, `auth`; refresh the token when the daemon says it is expiring, expired, or too old; a connection
+ * connect, `auth`; refresh the token at half its life and when the daemon says it is expiring, expired, or too
+ * old (a failed refresh is tried again, the old token kept meanwhile); a connection
  * attempt not open in time is dropped and retried with a time-out of 5 s growing by 2.5 s up to 20 s; an
  * unexpected close is retried after 1 s; codes 1000, 1001 and 1005 end the connection for good.
  */
@@ -61,6 +79,9 @@ export class ConsoleSocket {
   #connectTimer: ReturnType<typeof setTimeout> | undefined;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   #refreshing = false;
+  /** The proactive refresh at half the token's life, and the retry of a refresh that failed. */
+  #refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  #refreshRetryMs = REFRESH_RETRY_FIRST_MS;
   #closed = false;
 
   constructor(options: ConsoleSocketOptions) {
@@ -85,6 +106,7 @@ export class ConsoleSocket {
     if (this.#closed) return;
     this.#token = credentials.token;
     this.#url = credentials.socket;
+    this.#scheduleRefresh();
     this.#open();
   }
 
@@ -114,6 +136,7 @@ export class ConsoleSocket {
   /** Ends the connection for good and forgets every listener (leaving the server). */
   close(): void {
     this.#closed = true;
+    clearTimeout(this.#refreshTimer);
     this.#drop();
     this.#listeners.clear();
     this.#stateListeners.clear();
@@ -174,17 +197,38 @@ export class ConsoleSocket {
     if (this.#token) this.send('auth', this.#token);
   }
 
+  /**
+   * Asks for the next token at half the current one's life, well before the daemon's `token expiring` a minute
+   * ahead: on a busy panel the fetch can take seconds, and the socket keeps using the old token until the new one
+   * is there, so no line is missed across the change.
+   */
+  #scheduleRefresh(): void {
+    clearTimeout(this.#refreshTimer);
+    const exp = tokenExpiry(this.#token);
+    if (exp === null || this.#closed) return;
+    const delay = Math.max(1_000, (exp * 1000 - Date.now()) / 2);
+    this.#refreshTimer = setTimeout(() => void this.#refreshToken(), delay);
+  }
+
   async #refreshToken(): Promise<void> {
     // Expiring, expired and a jwt error can arrive together: one fetch serves them all.
     if (this.#refreshing) return;
     this.#refreshing = true;
+    clearTimeout(this.#refreshTimer);
     try {
       const { token } = await this.#fetchCredentials();
       if (this.#closed) return;
       this.#token = token;
+      this.#refreshRetryMs = REFRESH_RETRY_FIRST_MS;
+      this.#scheduleRefresh();
       this.#authenticate();
     } catch (error) {
-      this.#onFailure(error);
+      if (this.#closed) return;
+      // Said once per run of failures, not at every retry.
+      if (this.#refreshRetryMs === REFRESH_RETRY_FIRST_MS) this.#onFailure(error);
+      // A panel shedding load (503) or slow to answer: try again, more slowly each time, while the old token works.
+      this.#refreshTimer = setTimeout(() => void this.#refreshToken(), this.#refreshRetryMs);
+      this.#refreshRetryMs = Math.min(this.#refreshRetryMs * 2, REFRESH_RETRY_MAX_MS);
     } finally {
       this.#refreshing = false;
     }
