@@ -2,12 +2,9 @@
 export class HttpError extends Error {
   override name = 'HttpError';
   readonly statusCode: number;
-  /** Headers the answer carries besides the body (a refusal's Retry-After). */
-  readonly headers: Readonly<Record<string, string>>;
-  constructor(statusCode: number, message: string, headers: Readonly<Record<string, string>> = {}) {
+  constructor(statusCode: number, message: string) {
     super(message);
     this.statusCode = statusCode;
-    this.headers = headers;
   }
 }
 

@@ -32,7 +32,7 @@ describe('daemon admission control', () => {
     let health: Awaited<ReturnType<typeof app.inject>> | undefined;
     for (let round = 0; round < 20 && !refused; round++) {
       block(400);
-      // Long enough for the overdue sample to run, shorter than the next one (every 100 ms).
+      // Long enough for the overdue tick to run; every tick in the window is late, so the mean is too.
       await new Promise((resolve) => setTimeout(resolve, 20));
       const answer = await app.inject({ method: 'GET', url });
       if (answer.statusCode === 503) {

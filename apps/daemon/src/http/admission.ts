@@ -1,4 +1,3 @@
-import { HttpError } from '@aerie/daemon/http-kit/http-errors';
 import { type AdmissionLimits, admitRequests, RETRY_AFTER_SECONDS } from '@aerie/shared/net/admission';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
@@ -15,6 +14,10 @@ export const isReservedRequest = (request: FastifyRequest) =>
 export function admitDaemonRequests(app: FastifyInstance, limits: AdmissionLimits) {
   return admitRequests(app, limits, {
     reserved: isReservedRequest,
-    refusal: () => new HttpError(503, OVERLOADED_MESSAGE, { 'retry-after': String(RETRY_AFTER_SECONDS) }),
+    refuse: (reply) =>
+      reply
+        .status(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send({ error: OVERLOADED_MESSAGE }),
   });
 }

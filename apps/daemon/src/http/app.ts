@@ -103,9 +103,7 @@ export function buildDaemonApp(options: DaemonAppOptions): FastifyInstance {
   });
   app.addHook('onRequest', corsHook(config.panelUrl, config.allowedOrigins));
   app.setErrorHandler((error, request, reply) => {
-    if (error instanceof HttpError) {
-      return reply.status(error.statusCode).headers(error.headers).send({ error: error.message });
-    }
+    if (error instanceof HttpError) return reply.status(error.statusCode).send({ error: error.message });
     // A full disk wherever it was met (a file, a staged upload, the used-token file): one warning line, no stack,
     // and the file errors' answer. It passes on its own once space is freed.
     const diskFull = isDiskFull(error) ? new FilesystemError('ENOSPACE') : undefined;

@@ -17,12 +17,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('admission control', () => {
-  it('answers 503 with Retry-After in the error envelope while the event loop is behind, before even checking who asks, and still takes a sign-in', async () => {
+  it('answers 503 with Retry-After in the error envelope while the event loop is behind, before even checking who asks, and still takes a sign-in and the web app files', async () => {
     let refused: Awaited<ReturnType<typeof t.app.inject>> | undefined;
     let signIn: Awaited<ReturnType<typeof t.app.inject>> | undefined;
+    let asset: Awaited<ReturnType<typeof t.app.inject>> | undefined;
     for (let round = 0; round < 20 && !refused; round++) {
       block(400);
-      // Long enough for the overdue sample to run, shorter than the next one (every 100 ms).
+      // Long enough for the overdue tick to run; every tick in the window is late, so the mean is too.
       await new Promise((resolve) => setTimeout(resolve, 20));
       const answer = await t.app.inject({ method: 'GET', url: '/api/client' });
       if (answer.statusCode === 503) {
@@ -33,6 +34,7 @@ describe('admission control', () => {
           headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
           payload: { user: 'nobody', password: 'wrong' },
         });
+        asset = await t.app.inject({ method: 'GET', url: '/locales/en/translation.json' });
       }
     }
     expect(refused?.statusCode).toBe(503);
@@ -41,6 +43,8 @@ describe('admission control', () => {
       errors: [{ code: 'ServiceUnavailableHttpException', status: '503', detail: errorMessages.overloaded }],
     });
     expect(signIn?.statusCode).not.toBe(503);
+    // The web app's own files too: a page that loaded shows the API's refusals instead of breaking.
+    expect(asset?.statusCode).not.toBe(503);
     // Once the loop has caught up, the same request is checked as usual: no session, 401.
     await expect
       .poll(async () => (await t.app.inject({ method: 'GET', url: '/api/client' })).statusCode, {

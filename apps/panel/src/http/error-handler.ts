@@ -56,7 +56,8 @@ function sendPage(reply: FastifyReply, error: HttpError) {
     );
 }
 
-function send(reply: FastifyReply, error: HttpError) {
+/** Answers with `error` in the envelope, without the error handler (admission control's refusals). */
+export function sendError(reply: FastifyReply, error: HttpError) {
   return reply
     .status(error.statusCode)
     .headers(error.options.headers ?? {})
@@ -74,7 +75,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (!(error instanceof HttpError) && isDiskFull(error)) {
       logDiskFull(request, error);
-      return send(reply, diskFull());
+      return sendError(reply, diskFull());
     }
     if (!(error instanceof HttpError) && isDatabaseUnavailable(error)) {
       // One line, no stack: the database is down, not a bug; sessions and data are intact and it passes.
@@ -82,12 +83,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
       request.log.warn(
         `${request.method} ${request.url.split('?')[0]} refused, the database cannot be reached (${String(code)}: ${String(message)})`,
       );
-      return wantsPage(request) ? sendPage(reply, databaseUnavailable()) : send(reply, databaseUnavailable());
+      return wantsPage(request)
+        ? sendPage(reply, databaseUnavailable())
+        : sendError(reply, databaseUnavailable());
     }
     const httpError = toHttpError(error);
     if (httpError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-    return send(reply, httpError);
+    return sendError(reply, httpError);
   });
 
-  app.setNotFoundHandler((_request, reply) => send(reply, notFound()));
+  app.setNotFoundHandler((_request, reply) => sendError(reply, notFound()));
 }

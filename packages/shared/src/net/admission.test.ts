@@ -2,23 +2,16 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { admitRequests, RETRY_AFTER_SECONDS } from './admission';
 
-class Refused extends Error {
-  statusCode = 503;
-}
-
 /** An app whose `/slow` answers only when told, and whose `/reserved` is in the reserved share. */
-async function appWith(limits: Parameters<typeof admitRequests>[1]) {
-  const app = Fastify();
+async function appWith(limits: Parameters<typeof admitRequests>[1], warnings: string[] = []) {
+  const app = Fastify({
+    logger: { level: 'warn', stream: { write: (line: string) => warnings.push(JSON.parse(line).msg) } },
+  });
   const held: (() => void)[] = [];
   const admission = admitRequests(app, limits, {
     reserved: (request) => request.url === '/reserved',
-    refusal: () => new Refused('busy'),
-  });
-  app.setErrorHandler((error, _request, reply) => {
-    if (error instanceof Refused) {
-      return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ error: 'busy' });
-    }
-    return reply.send(error);
+    refuse: (reply) =>
+      reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ error: 'busy' }),
   });
   app.get('/slow', () => new Promise<string>((resolve) => held.push(() => resolve('done'))));
   app.get('/fast', async () => 'fast');
@@ -48,7 +41,8 @@ afterEach(async () => {
 
 describe('admission control', () => {
   it('refuses at once with 503 and Retry-After once requests in flight reach the bound, keeps a share for reserved routes, and admits again when they end', async () => {
-    const made = await appWith({ maxEventLoopDelayMs: 0, maxInFlight: 2, reservedInFlight: 1 });
+    const warnings: string[] = [];
+    const made = await appWith({ maxEventLoopDelayMs: 0, maxInFlight: 2, reservedInFlight: 1 }, warnings);
     app = made.app;
     const slow = [fetch(`${made.base}/slow`), fetch(`${made.base}/slow`)];
     await expect.poll(() => made.admission.inFlight()).toBe(2);
@@ -57,6 +51,13 @@ describe('admission control', () => {
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe(String(RETRY_AFTER_SECONDS));
     expect(await refused.json()).toEqual({ error: 'busy' });
+    // Refusals go into one warning line per ten seconds, not one each.
+    for (const again of await Promise.all([1, 2, 3].map(() => fetch(`${made.base}/fast`)))) {
+      expect(again.status).toBe(503);
+    }
+    expect(warnings).toEqual([
+      'overloaded: refused 1 request(s) since the last report (event loop 0 ms behind, 2 in flight)',
+    ]);
 
     const reserved = await fetch(`${made.base}/reserved`);
     expect(reserved.status).toBe(200);
@@ -67,6 +68,29 @@ describe('admission control', () => {
     expect((await fetch(`${made.base}/fast`)).status).toBe(200);
   });
 
+  it('admits from the first request, and after a pause shorter than the bound, however few samples were taken', async () => {
+    const made = await appWith({ maxEventLoopDelayMs: 500, maxInFlight: 0, reservedInFlight: 0 });
+    app = made.app;
+    const status = async () => (await made.app.inject({ method: 'GET', url: '/fast' })).statusCode;
+    // Before any sample: a started app is not a loaded one.
+    expect(await status()).toBe(200);
+    for (let round = 0; round < 5; round++) {
+      block(150);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await status()).toBe(200);
+    }
+    expect(made.admission.eventLoopDelay()).toBeLessThan(500);
+  });
+
+  it('takes the requests right behind one pause longer than the bound: a mean over the last second, not one tick', async () => {
+    const made = await appWith({ maxEventLoopDelayMs: 500, maxInFlight: 0, reservedInFlight: 0 });
+    app = made.app;
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    block(700);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await made.app.inject({ method: 'GET', url: '/fast' })).statusCode).toBe(200);
+  });
+
   it('refuses while the event loop is behind, except reserved routes, and admits again once it has caught up', async () => {
     const made = await appWith({ maxEventLoopDelayMs: 50, maxInFlight: 0, reservedInFlight: 0 });
     app = made.app;
@@ -75,7 +99,7 @@ describe('admission control', () => {
     let sawRefusal = false;
     for (let round = 0; round < 20 && !sawRefusal; round++) {
       block(400);
-      // Long enough for the overdue sample to run, shorter than the next one (every 100 ms).
+      // Long enough for the overdue tick to run; every tick in the window is late, so the mean is too.
       await new Promise((resolve) => setTimeout(resolve, 20));
       if ((await status('/fast')) === 503) {
         sawRefusal = true;
