@@ -25,6 +25,53 @@ export const clientAddress = (index: number) =>
 const LINE_MARK = '"args":["L ';
 const THROTTLE_TEXT = 'outputting console data too quickly';
 
+/**
+ * A console socket opened with the panel's Origin and authenticated with `token` (resolves on `auth success`);
+ * from `localAddress` (a 127.0.0.x) to come from another client address, as many browsers do. `listen` hears
+ * every message from the start, so none sent right behind `auth success` is missed.
+ */
+export async function openConsoleSocket(
+  url: string,
+  origin: string,
+  token: string,
+  { localAddress, listen }: { localAddress?: string; listen?: (text: string) => void } = {},
+): Promise<WebSocket> {
+  const ws = new WebSocket(url, { headers: { origin }, localAddress });
+  if (listen) ws.on('message', (data) => listen(data.toString()));
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+    ws.once('unexpected-response', (_request, response) =>
+      reject(new Error(`upgrade refused: ${response.statusCode}`)),
+    );
+  });
+  const authed = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no answer to auth')), 10_000);
+    const onMessage = (data: WebSocket.RawData) => {
+      const text = data.toString();
+      if (text.includes('"auth success"')) {
+        clearTimeout(timer);
+        ws.off('message', onMessage);
+        resolve();
+      }
+      if (text.includes('"jwt error"') || text.includes('"token expired"')) {
+        clearTimeout(timer);
+        reject(new Error(`auth refused: ${text}`));
+      }
+    };
+    ws.on('message', onMessage);
+    ws.once('close', () => reject(new Error('closed before auth')));
+  });
+  ws.send(JSON.stringify({ event: 'auth', args: [token] }));
+  try {
+    await authed;
+  } catch (error) {
+    ws.terminate();
+    throw error;
+  }
+  return ws;
+}
+
 /** One authenticated console socket. Lines are parsed by hand: 2 million JSON.parse calls would load the client. */
 export class BenchClient {
   record: ClientRecord = BenchClient.#fresh(0);
@@ -33,9 +80,8 @@ export class BenchClient {
   liveAgainNs: bigint | undefined;
   #waiters: Array<(line: string) => boolean> = [];
 
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => this.#onMessage(data.toString()));
-  }
+  private constructor() {}
+  ws!: WebSocket;
 
   /**
    * Opens the socket with the panel's Origin and authenticates with `token`; from `localAddress` (a 127.0.0.x) to
@@ -47,37 +93,11 @@ export class BenchClient {
     token: string,
     localAddress?: string,
   ): Promise<BenchClient> {
-    const ws = new WebSocket(url, { headers: { origin }, localAddress });
-    await new Promise((resolve, reject) => {
-      ws.once('open', resolve);
-      ws.once('error', reject);
-      ws.once('unexpected-response', (_request, response) =>
-        reject(new Error(`upgrade refused: ${response.statusCode}`)),
-      );
+    const client = new BenchClient();
+    client.ws = await openConsoleSocket(url, origin, token, {
+      localAddress,
+      listen: (text) => client.#onMessage(text),
     });
-    const client = new BenchClient(ws);
-    const authed = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no answer to auth')), 10_000);
-      ws.on('message', (data) => {
-        const text = data.toString();
-        if (text.includes('"auth success"')) {
-          clearTimeout(timer);
-          resolve();
-        }
-        if (text.includes('"jwt error"') || text.includes('"token expired"')) {
-          clearTimeout(timer);
-          reject(new Error(`auth refused: ${text}`));
-        }
-      });
-      ws.once('close', () => reject(new Error('closed before auth')));
-    });
-    ws.send(JSON.stringify({ event: 'auth', args: [token] }));
-    try {
-      await authed;
-    } catch (error) {
-      ws.terminate();
-      throw error;
-    }
     return client;
   }
 
