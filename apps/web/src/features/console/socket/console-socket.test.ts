@@ -60,6 +60,12 @@ async function connected() {
   return { ...made, fake };
 }
 
+/** A JWT-shaped token issued `offsetSeconds` from the browser's now and living `lifetime` seconds (unsigned). */
+const jwt = (lifetime: number, offsetSeconds = 0) => {
+  const iat = Math.floor(Date.now() / 1000) + offsetSeconds;
+  return `h.${btoa(JSON.stringify({ iat, exp: iat + lifetime })).replace(/=+$/, '')}.s`;
+};
+
 describe('console socket: authentication', () => {
   it('connects to the address the panel gives and authenticates with the fetched token', async () => {
     const { socket } = consoleSocket();
@@ -143,12 +149,11 @@ describe('console socket: authentication', () => {
   );
 
   it("asks for the next token at half the current one's life and authenticates with it on the same socket", async () => {
-    const jwt = (exp: number) => `h.${btoa(JSON.stringify({ exp })).replace(/=+$/, '')}.s`;
-    const first = jwt(Math.floor(Date.now() / 1000) + 3);
+    const first = jwt(3);
     let calls = 0;
     panel.on('GET /api/client/servers/abcd1234/websocket', () => {
       calls += 1;
-      const token = calls === 1 ? first : jwt(Math.floor(Date.now() / 1000) + 600);
+      const token = calls === 1 ? first : jwt(600);
       return { body: { data: { token, socket: 'wss://node.example.com:8080/api/servers/u/ws' } } };
     });
     const { fake } = await connected();
@@ -158,6 +163,18 @@ describe('console socket: authentication', () => {
     expect(fake.sent[1]?.event).toBe('auth');
     expect(fake.sent[1]?.args?.[0]).not.toBe(first);
     expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+
+  it("counts half a token's life from its arrival, not by the browser's clock, however far off that is", async () => {
+    // Issued an hour before the browser's now: a browser clock an hour fast. Still ten minutes of life.
+    const skewed = jwt(600, -3600);
+    panel.on('GET /api/client/servers/abcd1234/websocket', () => ({
+      body: { data: { token: skewed, socket: 'wss://node.example.com:8080/api/servers/u/ws' } },
+    }));
+    const { fake } = await connected();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(tokenRequests()).toHaveLength(1);
+    expect(fake.sent).toEqual([{ event: 'auth', args: [skewed] }]);
   });
 
   it('keeps every console line while a refresh is refused, and tries again until it has a new token', {

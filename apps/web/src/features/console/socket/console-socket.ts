@@ -44,14 +44,21 @@ const OPEN = 1;
 const REFRESH_RETRY_FIRST_MS = 2_000;
 const REFRESH_RETRY_MAX_MS = 30_000;
 
-/** The `exp` claim (seconds) of a JWT, or null for anything that is not one. */
-export function tokenExpiry(token: string): number | null {
+/**
+ * How long a JWT lives (`exp` − `iat`, in seconds), or null for anything that is not one with both claims. Both are
+ * the panel's clock: the browser's own clock, which may be off by hours, is never compared with them.
+ */
+export function tokenLifetime(token: string): number | null {
   const payload = token.split('.')[1];
   if (!payload) return null;
   try {
-    const claims: unknown = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
-    const exp = (claims as { exp?: unknown }).exp;
-    return typeof exp === 'number' && Number.isFinite(exp) ? exp : null;
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as {
+      iat?: unknown;
+      exp?: unknown;
+    };
+    const { iat, exp } = claims;
+    if (typeof iat !== 'number' || typeof exp !== 'number' || !(exp > iat)) return null;
+    return Number.isFinite(exp - iat) ? exp - iat : null;
   } catch {
     return null;
   }
@@ -204,9 +211,10 @@ export class ConsoleSocket {
    */
   #scheduleRefresh(): void {
     clearTimeout(this.#refreshTimer);
-    const exp = tokenExpiry(this.#token);
-    if (exp === null || this.#closed) return;
-    const delay = Math.max(1_000, (exp * 1000 - Date.now()) / 2);
+    const lifetime = tokenLifetime(this.#token);
+    if (lifetime === null || this.#closed) return;
+    // Counted from now, when the token arrived: half its life is left however far off the browser's clock is.
+    const delay = Math.max(1_000, (lifetime * 1000) / 2);
     this.#refreshTimer = setTimeout(() => void this.#refreshToken(), delay);
   }
 
