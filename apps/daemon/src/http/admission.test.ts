@@ -1,15 +1,8 @@
 import type { ServerManager } from '@aerie/daemon/server/server-manager';
+import { whileEventLoopBehind } from '@aerie/shared/net/testing/event-loop-behind';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OVERLOADED_MESSAGE } from './admission';
 import { buildDaemonApp } from './app';
-
-/** Blocks the daemon's event loop (this process's) for `ms`, as a flood of work would. */
-function block(ms: number) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    // busy on purpose
-  }
-}
 
 // Only requests refused before the node token, or by it, are made: no server is ever looked up.
 const app = buildDaemonApp({
@@ -28,18 +21,12 @@ describe('daemon admission control', () => {
     // Without the node token this is refused by the token check: what it answers when the daemon is not loaded.
     const usual = (await app.inject({ method: 'GET', url })).statusCode;
     expect(usual).toBe(401);
-    let refused: Awaited<ReturnType<typeof app.inject>> | undefined;
-    let health: Awaited<ReturnType<typeof app.inject>> | undefined;
-    for (let round = 0; round < 20 && !refused; round++) {
-      block(400);
-      // Long enough for the overdue tick to run; every tick in the window is late, so the mean is too.
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      const answer = await app.inject({ method: 'GET', url });
-      if (answer.statusCode === 503) {
-        refused = answer;
-        health = await app.inject({ method: 'GET', url: '/api/system' });
-      }
-    }
+    const seen = await whileEventLoopBehind(async () => {
+      const refused = await app.inject({ method: 'GET', url });
+      if (refused.statusCode !== 503) return undefined;
+      return { refused, health: await app.inject({ method: 'GET', url: '/api/system' }) };
+    });
+    const { refused, health } = seen ?? {};
     expect(refused?.statusCode).toBe(503);
     expect(refused?.headers['retry-after']).toBe('2');
     expect(refused?.json()).toEqual({ error: OVERLOADED_MESSAGE });

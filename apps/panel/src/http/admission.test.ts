@@ -1,14 +1,7 @@
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
+import { whileEventLoopBehind } from '@aerie/shared/net/testing/event-loop-behind';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-/** Blocks the panel's event loop (this process's) for `ms`, as a flood of work would. */
-function block(ms: number) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    // busy on purpose
-  }
-}
 
 let t: TestApp;
 beforeAll(async () => {
@@ -18,25 +11,19 @@ afterAll(() => t.close());
 
 describe('admission control', () => {
   it('answers 503 with Retry-After in the error envelope while the event loop is behind, before even checking who asks, and still takes a sign-in and the web app files', async () => {
-    let refused: Awaited<ReturnType<typeof t.app.inject>> | undefined;
-    let signIn: Awaited<ReturnType<typeof t.app.inject>> | undefined;
-    let asset: Awaited<ReturnType<typeof t.app.inject>> | undefined;
-    for (let round = 0; round < 20 && !refused; round++) {
-      block(400);
-      // Long enough for the overdue tick to run; every tick in the window is late, so the mean is too.
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      const answer = await t.app.inject({ method: 'GET', url: '/api/client' });
-      if (answer.statusCode === 503) {
-        refused = answer;
-        signIn = await t.app.inject({
-          method: 'POST',
-          url: '/auth/login',
-          headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
-          payload: { user: 'nobody', password: 'wrong' },
-        });
-        asset = await t.app.inject({ method: 'GET', url: '/locales/en/translation.json' });
-      }
-    }
+    const seen = await whileEventLoopBehind(async () => {
+      const refused = await t.app.inject({ method: 'GET', url: '/api/client' });
+      if (refused.statusCode !== 503) return undefined;
+      const signIn = await t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+        payload: { user: 'nobody', password: 'wrong' },
+      });
+      const asset = await t.app.inject({ method: 'GET', url: '/locales/en/translation.json' });
+      return { refused, signIn, asset };
+    });
+    const { refused, signIn, asset } = seen ?? {};
     expect(refused?.statusCode).toBe(503);
     expect(refused?.headers['retry-after']).toBe('2');
     expect(refused?.json()).toEqual({
