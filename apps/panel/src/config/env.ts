@@ -1,4 +1,8 @@
+import { defaultAdmissionLimits } from '@aerie/shared/net/admission';
 import { z } from 'zod';
+
+/** The panel's and the daemon's admission bounds share their defaults (packages/shared/src/net/admission.ts). */
+const admissionDefaults = defaultAdmissionLimits();
 
 /** Strings like "true", "1", "yes" from the environment; anything else is refused rather than read as false. */
 const booleanFlag = z
@@ -142,9 +146,18 @@ export const envSchema = z
     PANEL_HEADERS_TIMEOUT: positiveCount('must be a whole number of seconds from 1'),
     PANEL_IDLE_TIMEOUT: positiveCount('must be a whole number of seconds from 1'),
     PANEL_KEEP_ALIVE_TIMEOUT: positiveCount('must be a whole number of seconds from 1'),
-    PANEL_MAX_EVENT_LOOP_DELAY: wholeNumber('500', 'must be a whole number of milliseconds (0 turns it off)'),
-    PANEL_MAX_IN_FLIGHT: wholeNumber('256', 'must be a whole number of requests (0 turns it off)'),
-    PANEL_RESERVED_IN_FLIGHT: wholeNumber('64', 'must be a whole number of requests'),
+    PANEL_MAX_EVENT_LOOP_DELAY: wholeNumber(
+      String(admissionDefaults.maxEventLoopDelayMs),
+      'must be a whole number of milliseconds (0 turns it off)',
+    ),
+    PANEL_MAX_IN_FLIGHT: wholeNumber(
+      String(admissionDefaults.maxInFlight),
+      'must be a whole number of requests (0 turns it off)',
+    ),
+    PANEL_RESERVED_IN_FLIGHT: wholeNumber(
+      String(admissionDefaults.reservedInFlight),
+      'must be a whole number of requests',
+    ),
     REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
     REDIS_PREFIX: z
       .string()
