@@ -2,15 +2,20 @@ import { type ChildProcess, spawn } from 'node:child_process';
 
 export interface ChildServer {
   url: string;
+  pid: number;
   stop: () => Promise<void>;
 }
 
-/** Starts a server in its own process and resolves once `readyUrl` answers. */
+/**
+ * Starts a server in its own process and resolves once `readyUrl` answers; `stop` sends SIGINT and kills it after
+ * `stopWithinMs`.
+ */
 export async function startChildServer(
   args: string[],
   env: Record<string, string>,
   url: string,
   readyPath: string,
+  { stopWithinMs = 10_000 }: { stopWithinMs?: number } = {},
 ): Promise<ChildServer> {
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: new URL('../..', import.meta.url).pathname,
@@ -37,10 +42,11 @@ export async function startChildServer(
   }
   return {
     url,
+    pid: child.pid ?? 0,
     stop: async () => {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGINT');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      await Promise.race([exited, new Promise((r) => setTimeout(r, stopWithinMs))]);
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };

@@ -1,5 +1,6 @@
 import type WebSocket from 'ws';
 import { clientAddress, openConsoleSocket } from './console-clients';
+import { sessionApiHeaders } from './sign-in';
 import type { SoakServer } from './soak-panel';
 
 /** The demo game prints `[Server] <text>` for `say <text>`: every socket of the server should see each one. */
@@ -49,11 +50,7 @@ export async function openSoakConsoles(options: {
   const credentials = async (server: number, session: number) => {
     const identifier = servers[server]?.identifier ?? '';
     const response = await fetch(`${url}/api/client/servers/${identifier}/websocket`, {
-      headers: {
-        cookie: sessions[session] ?? '',
-        accept: 'application/json',
-        'x-requested-with': 'XMLHttpRequest',
-      },
+      headers: sessionApiHeaders(sessions[session] ?? ''),
       signal: AbortSignal.timeout(15_000),
     });
     if (!response.ok) throw new Error(`websocket credentials: ${response.status}`);

@@ -1,7 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
-import { benchAdmin, freePort, preparePanel, repoRoot, runNode } from './bench-setup';
-import { signIn } from './sign-in';
+import { readFileSync } from 'node:fs';
+import { benchAdmin, freePort, preparePanel, runNode } from './bench-setup';
+import { startChildServer } from './child-server';
+import { sessionApiHeaders, signIn } from './sign-in';
 
 /** A soak server as the client API names it. */
 export interface SoakServer {
@@ -41,32 +41,19 @@ export async function startSoakPanel(count: number): Promise<SoakPanel> {
     .trim()
     .split('\n')
     .at(-1);
-  const child: ChildProcess = spawn(process.execPath, ['bin/aerie.mjs', 'up'], {
-    cwd: repoRoot,
-    env: { ...process.env, ...prepared.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stdout?.on('data', (chunk) => {
-    if (process.env.SOAK_UP_LOG) appendFileSync(process.env.SOAK_UP_LOG, chunk);
-  });
-  child.stderr?.on('data', (chunk) => {
-    log = (log + chunk).slice(-20_000);
-    if (process.env.SOAK_UP_LOG) appendFileSync(process.env.SOAK_UP_LOG, chunk);
-  });
   const url = `http://127.0.0.1:${prepared.port}`;
+  // Stopping ends every game first (Ctrl-C's behaviour): give it time.
+  const child = await startChildServer(['bin/aerie.mjs', 'up'], prepared.env, url, '/auth/login', {
+    stopWithinMs: 60_000,
+  }).catch((error: unknown) => {
+    prepared.cleanUp();
+    throw error;
+  });
   const stop = async () => {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGINT');
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 60_000))]);
-    if (child.exitCode === null) child.kill('SIGKILL');
+    await child.stop();
     prepared.cleanUp();
   };
   try {
-    await waitFor(`aerie up at ${url}`, 120_000, async () => {
-      if (child.exitCode !== null) throw new Error(`aerie up exited:\n${log}`);
-      return (await fetch(`${url}/auth/login`).catch(() => undefined))?.ok === true;
-    });
     // The panel answers before its daemon does; anything but a refused connection means it listens.
     await waitFor('the local daemon', 120_000, async () =>
       fetch(`http://127.0.0.1:${prepared.env.DAEMON_PORT}/api/system`).then(
@@ -86,8 +73,8 @@ export async function startSoakPanel(count: number): Promise<SoakPanel> {
     await startAll(url, sessions[1] ?? '', servers);
     return {
       url,
-      panelPid: child.pid ?? 0,
-      daemonPid: daemonOf(child.pid ?? 0),
+      panelPid: child.pid,
+      daemonPid: daemonOf(child.pid),
       servers,
       sessions,
       stop,
@@ -236,10 +223,8 @@ async function withXsrfToken(url: string, cookie: string): Promise<string> {
 export function sessionWriteHeaders(cookie: string): Record<string, string> {
   const xsrf = /(?:^|; )XSRF-TOKEN=([^;]*)/.exec(cookie)?.[1];
   return {
-    cookie,
-    accept: 'application/json',
+    ...sessionApiHeaders(cookie),
     'content-type': 'application/json',
-    'x-requested-with': 'XMLHttpRequest',
     ...(xsrf ? { 'x-xsrf-token': decodeURIComponent(xsrf) } : {}),
   };
 }
