@@ -5,7 +5,7 @@
 // goals as ratios (errors, p99, console lines, refusals' p99, memory growth).
 import { readFileSync } from 'node:fs';
 import { buildWeb } from './src/bench-setup';
-import { cpuMs, rssBytes } from './src/console-rss';
+import { cpuMs, rssBytes, sampleRss } from './src/console-rss';
 import { mib, printTable } from './src/measure';
 import { runApiMix } from './src/soak-api';
 import { openSoakConsoles } from './src/soak-consoles';
@@ -48,10 +48,7 @@ try {
   for (const rate of rates) {
     console.log(`${rate} req/s for ${seconds} s…`);
     consoles.reset();
-    let panelPeak = rssBytes(panel.panelPid);
-    const sampler = setInterval(() => {
-      panelPeak = Math.max(panelPeak, rssBytes(panel.panelPid));
-    }, 1000);
+    const sampler = sampleRss(panel.panelPid, 1000);
     const commands = setInterval(() => consoles.sendCommands(), commandMs);
     const machineBefore = machineTicks();
     const panelCpuBefore = cpuMs(panel.panelPid);
@@ -63,7 +60,7 @@ try {
     const daemonCpu = cpuMs(panel.daemonPid) - daemonCpuBefore;
     // Lines still on their way when the commands stop.
     await new Promise((resolve) => setTimeout(resolve, 5000));
-    clearInterval(sampler);
+    const panelPeak = sampler.stop();
     const lines = consoles.result();
     const answered = api.ok + api.refused + api.errors;
     const busy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
