@@ -150,7 +150,8 @@ async function createServers(api: Api, count: number): Promise<SoakServer[]> {
       docker_image: Object.values(egg.docker_images)[0],
       startup: egg.startup,
       environment: { MOTD: 'soak', MAX_PLAYERS: '10' },
-      limits: { memory: 256, swap: 0, disk: 1024, io: 500, cpu: 0 },
+      // Unlimited (0): the local node is sized for a few servers, not a hundred.
+      limits: { memory: 0, swap: 0, disk: 0, io: 500, cpu: 0 },
       feature_limits: { databases: 0, allocations: 1, backups: 0 },
       allocation: { default: allocation.id },
       start_on_completion: true,

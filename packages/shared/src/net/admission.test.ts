@@ -1,5 +1,7 @@
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { admitRequests, RETRY_AFTER_SECONDS } from './admission';
 import { blockEventLoop, whileEventLoopBehind } from './testing/event-loop-behind';
 
@@ -17,6 +19,8 @@ async function appWith(limits: Parameters<typeof admitRequests>[1], warnings: st
   app.get('/slow', () => new Promise<string>((resolve) => held.push(() => resolve('done'))));
   app.get('/fast', async () => 'fast');
   app.get('/reserved', async () => 'reserved');
+  await app.register(websocket);
+  app.get('/socket', { websocket: true }, (socket) => socket.send('hello'));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -59,6 +63,40 @@ describe('admission control', () => {
     for (const answer of await Promise.all(slow)) expect(await answer.text()).toBe('done');
     await expect.poll(() => made.admission.inFlight()).toBe(0);
     expect((await fetch(`${made.base}/fast`)).status).toBe(200);
+  });
+
+  it('does not count open websockets as requests in flight: more open consoles than the bound leave the API answering', async () => {
+    const made = await appWith({ maxEventLoopDelayMs: 0, maxInFlight: 2, reservedInFlight: 1 });
+    app = made.app;
+    const sockets = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const socket = new WebSocket(`${made.base.replace('http', 'ws')}/socket`);
+        await new Promise((resolve, reject) => {
+          socket.once('message', resolve);
+          socket.once('unexpected-response', (_request, response) =>
+            reject(new Error(`refused: ${response.statusCode}`)),
+          );
+        });
+        return socket;
+      }),
+    );
+    expect(made.admission.inFlight()).toBe(0);
+    expect((await fetch(`${made.base}/fast`)).status).toBe(200);
+    // A handshake is still checked like any request: with the bound reached, a new socket is refused.
+    const slow = [fetch(`${made.base}/slow`), fetch(`${made.base}/slow`)];
+    await expect.poll(() => made.admission.inFlight()).toBe(2);
+    const refused = await new Promise<number>((resolve) => {
+      const socket = new WebSocket(`${made.base.replace('http', 'ws')}/socket`);
+      socket.once('unexpected-response', (request, response) => {
+        request.destroy();
+        resolve(response.statusCode ?? 0);
+      });
+      socket.once('open', () => resolve(101));
+    });
+    expect(refused).toBe(503);
+    made.release();
+    await Promise.all(slow);
+    for (const socket of sockets) socket.terminate();
   });
 
   it('admits from the first request, and after a pause shorter than the bound, however few samples were taken', async () => {

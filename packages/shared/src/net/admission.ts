@@ -89,10 +89,19 @@ export function admitRequests(
   };
 
   app.addHook('onRequest', async (request, reply) => {
+    const upgrade = request.headers.upgrade !== undefined;
     const reserved = options.reserved(request);
-    if (loop && !reserved && loop.delay() > limits.maxEventLoopDelayMs) return refuse(reply);
-    const bound = limits.maxInFlight + (reserved ? limits.reservedInFlight : 0);
-    if (limits.maxInFlight > 0 && inFlight >= bound) return refuse(reply);
+    const overloaded =
+      (loop && !reserved && loop.delay() > limits.maxEventLoopDelayMs) ||
+      (limits.maxInFlight > 0 && inFlight >= limits.maxInFlight + (reserved ? limits.reservedInFlight : 0));
+    if (overloaded) {
+      // The websocket plugin closes a refused upgrade's socket from a hook this refusal skips: close it here.
+      if (upgrade) reply.raw.once('finish', () => request.raw.socket?.destroy());
+      return refuse(reply);
+    }
+    // An upgraded socket lives as long as its console stays open: counted, 2,000 open consoles would refuse
+    // everything. Its handshake is checked like any request; open sockets are bounded by the connection guard.
+    if (upgrade) return;
     inFlight += 1;
     // 'close' comes once however the exchange ends: answered, failed or abandoned by the client.
     reply.raw.once('close', () => {
