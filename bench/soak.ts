@@ -3,11 +3,13 @@
 // and the client API mix (server list, server, resources, file list, file write + read-back) at each rate of
 // SOAK_RATES (requests/s, "300,400,500") for SOAK_SECONDS (600) each. Prints issue 42's table per rate, then the
 // goals as ratios (errors, p99, console lines, refusals' p99, memory growth).
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildWeb } from './src/bench-setup';
-import { cpuMs, rssBytes, sampleRss } from './src/console-rss';
+import { cpuMs, descendants, rssBytes, sampleRss } from './src/console-rss';
+import { profileRunningProcess, startProfiling } from './src/inspector-profile';
 import { mib, printTable } from './src/measure';
-import { runApiMix } from './src/soak-api';
+import { routeCosts, runApiMix } from './src/soak-api';
 import { openSoakConsoles } from './src/soak-consoles';
 import { sessionWriteHeaders, startSoakPanel } from './src/soak-panel';
 import { reportSummary, type SummaryRow } from './src/summary';
@@ -17,6 +19,8 @@ const perServer = Number(process.env.SOAK_SOCKETS ?? 20);
 const rates = (process.env.SOAK_RATES ?? '300,400,500').split(',').map(Number);
 const seconds = Number(process.env.SOAK_SECONDS ?? 600);
 const commandMs = Number(process.env.SOAK_COMMAND_MS ?? 500);
+/** Requests of each route asked alone, for the per-route table. */
+const routeRequests = Number(process.env.SOAK_ROUTE_REQUESTS ?? 600);
 
 /** Busy and total jiffies of the whole machine, from the first line of /proc/stat. */
 function machineTicks() {
@@ -28,6 +32,20 @@ function machineTicks() {
   const total = fields.reduce((sum, value) => sum + value, 0);
   const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
   return { busy: total - idle, total };
+}
+
+/**
+ * SOAK_PROFILE_DIR: CPU profiles of the panel during each route asked alone (panel-<route>.cpuprofile), then of the
+ * daemon and the panel for a third of the first rate's time each after 10 s (daemon-<rate>, panel-<rate>). Read
+ * them with src/profile-top.ts.
+ */
+const profileDir = process.env.SOAK_PROFILE_DIR;
+async function profileBoth(directory: string, rate: number) {
+  const each = Math.max(5, Math.floor((seconds - 20) / 3));
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
+  mkdirSync(directory, { recursive: true });
+  await profileRunningProcess(panel.daemonPid, each, join(directory, `daemon-${rate}.cpuprofile`));
+  await profileRunningProcess(panel.panelPid, each, join(directory, `panel-${rate}.cpuprofile`));
 }
 
 buildWeb({ onlyIfMissing: true });
@@ -44,6 +62,47 @@ try {
     perServer,
   });
   const headers = sessionWriteHeaders(panel.sessions[0] ?? '');
+  // What the host spends with nothing asked: the games, the daemon watching them, the panel. Every figure below
+  // includes it.
+  const games = () => descendants(panel.daemonPid).reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const idleBefore = {
+    panel: cpuMs(panel.panelPid),
+    daemon: cpuMs(panel.daemonPid),
+    games: games(),
+    machine: machineTicks(),
+  };
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
+  const idleMachine = machineTicks();
+  console.log(
+    `\nidle, consoles open (CPU ms per second): panel ${((cpuMs(panel.panelPid) - idleBefore.panel) / 10).toFixed(0)}, daemon ${((cpuMs(panel.daemonPid) - idleBefore.daemon) / 10).toFixed(0)}, games ${((games() - idleBefore.games) / 10).toFixed(0)}; machine busy ${(((idleMachine.busy - idleBefore.machine.busy) / (idleMachine.total - idleBefore.machine.total)) * 100).toFixed(0)} %`,
+  );
+  const costs = await routeCosts({
+    url: panel.url,
+    headers,
+    servers: panel.servers,
+    requests: routeRequests,
+    concurrency: 8,
+    cpuMs: () => ({ panel: cpuMs(panel.panelPid), daemon: cpuMs(panel.daemonPid) }),
+    around: profileDir
+      ? async (name) => {
+          mkdirSync(profileDir, { recursive: true });
+          const profiler = await startProfiling(panel.panelPid);
+          return () => profiler.stop(join(profileDir, `panel-${name.replace(/\W+/g, '-')}.cpuprofile`));
+        }
+      : undefined,
+  });
+  console.log(
+    `\nCPU per request of each route of the mix, asked alone (${routeRequests} requests, 8 at a time; consoles open, idle)`,
+  );
+  printTable(
+    ['route', 'panel', 'daemon', 'failed'],
+    costs.map((cost) => [
+      cost.name,
+      `${cost.panelMs.toFixed(2)} ms`,
+      `${cost.daemonMs.toFixed(2)} ms`,
+      String(cost.failed),
+    ]),
+  );
   const panelRssAtStart = rssBytes(panel.panelPid);
   for (const rate of rates) {
     console.log(`${rate} req/s for ${seconds} s…`);
@@ -53,7 +112,9 @@ try {
     const machineBefore = machineTicks();
     const panelCpuBefore = cpuMs(panel.panelPid);
     const daemonCpuBefore = cpuMs(panel.daemonPid);
+    const profiling = rate === rates[0] && profileDir ? profileBoth(profileDir, rate) : undefined;
     const api = await runApiMix({ url: panel.url, headers, servers: panel.servers, rate, seconds });
+    await profiling;
     clearInterval(commands);
     const machineAfter = machineTicks();
     const panelCpu = cpuMs(panel.panelPid) - panelCpuBefore;

@@ -27,6 +27,9 @@ type Call = (
 const file = (cycle: number) => `%2Fsoak-${cycle % 8}.txt`;
 const fileText = (server: SoakServer, cycle: number) => `soak ${server.identifier} ${cycle % 8}\n`;
 
+/** What each call of MIX is, for the per-route table. */
+export const MIX_NAMES = ['server list', 'server', 'resources', 'file list', 'file write', 'file read-back'];
+
 /**
  * The issue's mix, one after the other per server: the server list, the server, its resources, its file list, a
  * file written and the same file read back.
@@ -100,7 +103,10 @@ export async function runApiMix(options: {
       else if (expect !== undefined && text !== expect) fail(`${path}: read back "${text.slice(0, 80)}"`);
       else okMs.push(ms);
     } catch (error) {
-      fail(`${method} ${path}: ${(error as Error).name} ${(error as Error).message}`);
+      // fetch's own message ("fetch failed") hides what happened: the cause says it (ECONNRESET, a closed socket…).
+      const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+      const why = cause ? ` (${cause.code ?? cause.message})` : '';
+      fail(`${method} ${path}: ${(error as Error).name} ${(error as Error).message}${why}`);
     }
   };
 
@@ -127,4 +133,54 @@ export async function runApiMix(options: {
     okP99Ms: percentile(okMs, 0.99),
     refusedP99Ms: percentile(refusedMs, 0.99),
   };
+}
+
+/**
+ * CPU time of the panel and the daemon per request of each call of the mix, asked alone: `requests` of it spread over
+ * the servers, `concurrency` at a time (closed loop, so the processes are busy but never behind). Where the time of
+ * the mix goes, route by route.
+ */
+export async function routeCosts(options: {
+  url: string;
+  headers: Record<string, string>;
+  servers: readonly SoakServer[];
+  requests: number;
+  concurrency: number;
+  cpuMs: () => { panel: number; daemon: number };
+  /** Called around each route's requests: a profiler started before and stopped after, for one. */
+  around?: (name: string) => Promise<() => Promise<void>>;
+}): Promise<{ name: string; panelMs: number; daemonMs: number; failed: number }[]> {
+  const { url, headers, servers, requests, concurrency, cpuMs } = options;
+  const costs = [];
+  for (const [index, call] of MIX.entries()) {
+    let next = 0;
+    let failed = 0;
+    const worker = async () => {
+      for (let sent = next++; sent < requests; sent = next++) {
+        const server = servers[sent % servers.length];
+        if (!server) return;
+        const { method, path, body } = call(server, Math.floor(sent / servers.length));
+        const response = await fetch(`${url}${path}`, {
+          method,
+          headers: body === undefined ? headers : { ...headers, 'content-type': 'text/plain' },
+          body,
+        });
+        await response.arrayBuffer();
+        if (!response.ok && response.status !== 404) failed += 1;
+      }
+    };
+    const name = MIX_NAMES[index] ?? String(index);
+    const done = await options.around?.(name);
+    const before = cpuMs();
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    const after = cpuMs();
+    await done?.();
+    costs.push({
+      name,
+      panelMs: (after.panel - before.panel) / requests,
+      daemonMs: (after.daemon - before.daemon) / requests,
+      failed,
+    });
+  }
+  return costs;
 }

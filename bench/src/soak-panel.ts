@@ -31,6 +31,8 @@ export async function startSoakPanel(count: number): Promise<SoakPanel> {
   const prepared = await preparePanel();
   Object.assign(prepared.env, {
     API_APPLICATION_RATELIMIT: '0',
+    // The API mix stands for many users but comes from one address: the per-address bound would cut it short.
+    PANEL_MAX_CONNECTIONS_PER_ADDRESS: '100000',
     DAEMON_PORT: String(await freePort()),
     DAEMON_SFTP_PORT: String(await freePort()),
   });

@@ -4,6 +4,7 @@ import { SecretBox } from '@aerie/panel/crypto/secret-box';
 import { startDaemonStandIn } from '@aerie/panel/test/daemon-stand-in';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DaemonClient, type DaemonNode, DaemonResponseError, DaemonUnreachableError } from './daemon-client';
+import { CONNECTIONS_PER_DAEMON } from './daemon-transport';
 
 const secretBox = new SecretBox(randomBytes(32));
 const token = 'n'.repeat(64);
@@ -125,5 +126,34 @@ describe('DaemonClient', () => {
     });
     expect(write?.headers['content-length']).toBe('3');
     expect(write?.body).toEqual(Buffer.from([0, 1, 2]));
+  });
+
+  it('opens at most CONNECTIONS_PER_DAEMON connections to a daemon, whatever asks: 300 calls at once all answered', async () => {
+    let open = 0;
+    let most = 0;
+    // Each answer takes a while, so the calls pile up as they do on a loaded panel.
+    const slow = createServer((_request, response) => {
+      setTimeout(() => response.end('{"version":"1.0.0"}'), 20);
+    });
+    slow.on('connection', (socket) => {
+      open += 1;
+      most = Math.max(most, open);
+      socket.once('close', () => {
+        open -= 1;
+      });
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const slowNode = { ...node, daemonListen: (slow.address() as { port: number }).port };
+      const another = new DaemonClient(secretBox, { timeoutMs: 10_000 });
+      const answers = await Promise.all(
+        Array.from({ length: 300 }, (_, index) => (index % 2 ? client : another).system(slowNode)),
+      );
+      expect(answers.every((answer) => answer.version === '1.0.0')).toBe(true);
+      expect(most).toBe(CONNECTIONS_PER_DAEMON);
+    } finally {
+      slow.closeAllConnections();
+      slow.close();
+    }
   });
 });

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type {
   ChmodFilesBody,
   DaemonCreateDirectoryBody,
@@ -62,8 +61,7 @@ export class DaemonServerFiles {
     const response = await this.#transport.send(this.#node, 'GET', this.#path('contents', { file }), {
       timeoutMs: fileCallTimeoutsMs.contents,
     });
-    // fetch's body is Node's web stream; named so here because a DOM lib (the benchmarks') types it apart.
-    const body = response.body ? Readable.fromWeb(response.body as NodeReadableStream) : Readable.from([]);
+    const { body } = response;
     // A body nobody reads any more (the route failed after the call, the client left) still errors when its
     // time-out fires or the daemon goes: with no listener that error would end the panel's process. Whoever reads
     // it sees the error through the stream as before.
@@ -79,10 +77,10 @@ export class DaemonServerFiles {
     const response = await this.#transport.send(this.#node, 'POST', this.#path('write', { file }), {
       // The daemon takes the body as it is, whatever the client declared it to be.
       headers: { 'content-type': 'application/octet-stream', 'content-length': String(upload.length) },
-      body: Readable.toWeb(upload.stream) as ReadableStream<Uint8Array>,
+      body: upload.stream,
       timeoutMs: fileCallTimeoutsMs.write,
     });
-    await response.body?.cancel();
+    response.body.resume();
   }
 
   async createDirectory(body: DaemonCreateDirectoryBody): Promise<void> {

@@ -1,23 +1,27 @@
 import type { Db } from '@aerie/panel/db/database';
 import { dialectOf, readBool, readCount, readDate } from '@aerie/panel/db/dialect';
+import { reusableQuery } from '@aerie/panel/db/reusable-query';
 import type { ServersTable } from '@aerie/panel/db/schema-servers';
 import type { Tx } from '@aerie/panel/db/transaction';
 import { type NodeRecord, toNodeRecord } from '@aerie/panel/features/nodes/node-record';
 import { type ListQuery, runList } from '@aerie/panel/http/application/list-query';
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { type Insertable, NoResultError, type Selectable, type Updateable } from 'kysely';
 import { type ServerRecord, serverRecordColumns, toServerRecord } from './server-record';
 import { parsePermissions } from './stored-permissions';
+
+const serverByShortId = reusableQuery((db: Db, identifier: string) =>
+  db.selectFrom('servers').select(serverRecordColumns).where('uuid_short', '=', identifier),
+);
+const serverByUuid = reusableQuery((db: Db, identifier: string) =>
+  db.selectFrom('servers').select(serverRecordColumns).where('uuid', '=', identifier),
+);
 
 /**
  * The server named in a URL: exactly 8 characters is the short identifier, anything else the full uuid
  * (Pterodactyl's route binding). Null when there is none.
  */
 export async function findServerByIdentifier(db: Db, identifier: string): Promise<ServerRecord | null> {
-  const row = await db
-    .selectFrom('servers')
-    .select(serverRecordColumns)
-    .where(identifier.length === 8 ? 'uuid_short' : 'uuid', '=', identifier)
-    .executeTakeFirst();
+  const [row] = await (identifier.length === 8 ? serverByShortId : serverByUuid)(db, identifier);
   return row ? toServerRecord(row) : null;
 }
 
@@ -26,11 +30,32 @@ export async function listNodeRecords(db: Db): Promise<NodeRecord[]> {
   return (await db.selectFrom('nodes').selectAll().execute()).map(toNodeRecord);
 }
 
+const nodeById = reusableQuery((db: Db, id: number) =>
+  db.selectFrom('nodes').selectAll().where('id', '=', id),
+);
+
 export async function findNodeById(db: Db, id: number): Promise<NodeRecord> {
-  return toNodeRecord(
-    await db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
-  );
+  const [row] = await nodeById(db, id);
+  if (!row)
+    throw new NoResultError(db.selectFrom('nodes').selectAll().where('id', '=', id).toOperationNode());
+  return toNodeRecord(row);
 }
+
+// The one-server forms of the two look-ups below, which every server route makes: compiled once.
+const subuserOnServer = reusableQuery((db: Db, userId: number, serverId: number) =>
+  db
+    .selectFrom('subusers')
+    .select(['server_id', 'permissions'])
+    .where('user_id', '=', userId)
+    .where('server_id', '=', serverId),
+);
+const transferOfServer = reusableQuery((db: Db, serverId: number) =>
+  db
+    .selectFrom('server_transfers')
+    .select('server_id')
+    .where('server_id', '=', serverId)
+    .where('successful', 'is', null),
+);
 
 /** The stored permissions of `userId` on each of `serverIds` where it is a subuser. */
 export async function subuserPermissionsOf(
@@ -39,24 +64,32 @@ export async function subuserPermissionsOf(
   serverIds: readonly number[],
 ): Promise<Map<number, string[]>> {
   if (serverIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('subusers')
-    .select(['server_id', 'permissions'])
-    .where('user_id', '=', userId)
-    .where('server_id', 'in', serverIds)
-    .execute();
+  const [only] = serverIds;
+  const rows =
+    serverIds.length === 1 && only !== undefined
+      ? await subuserOnServer(db, userId, only)
+      : await db
+          .selectFrom('subusers')
+          .select(['server_id', 'permissions'])
+          .where('user_id', '=', userId)
+          .where('server_id', 'in', serverIds)
+          .execute();
   return new Map(rows.map((row) => [row.server_id, parsePermissions(row.permissions)]));
 }
 
 /** Which of `serverIds` have a transfer still running (successful not yet decided). */
 export async function transferringServerIds(db: Db, serverIds: readonly number[]): Promise<Set<number>> {
   if (serverIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('server_transfers')
-    .select('server_id')
-    .where('server_id', 'in', serverIds)
-    .where('successful', 'is', null)
-    .execute();
+  const [only] = serverIds;
+  const rows =
+    serverIds.length === 1 && only !== undefined
+      ? await transferOfServer(db, only)
+      : await db
+          .selectFrom('server_transfers')
+          .select('server_id')
+          .where('server_id', 'in', serverIds)
+          .where('successful', 'is', null)
+          .execute();
   return new Set(rows.map((row) => row.server_id));
 }
 

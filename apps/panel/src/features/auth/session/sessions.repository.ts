@@ -7,20 +7,22 @@ import { reusableQuery } from '@aerie/panel/db/reusable-query';
  * The look-up every request with a session cookie runs: the session by id with its user's columns (left join),
  * compiled once (see reusableQuery).
  */
+const sessionLookup = reusableQuery((db: Db, id: string) =>
+  db
+    .selectFrom('sessions')
+    .leftJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select([
+      'sessions.id as session_id',
+      'sessions.user_id as session_user_id',
+      'sessions.data as session_data',
+      'sessions.expires_at as session_expires_at',
+    ])
+    .where('sessions.id', '=', id),
+);
+
 export function compileSessionLookup(db: Db) {
-  return reusableQuery(db, (id) =>
-    db
-      .selectFrom('sessions')
-      .leftJoin('users', 'users.id', 'sessions.user_id')
-      .selectAll('users')
-      .select([
-        'sessions.id as session_id',
-        'sessions.user_id as session_user_id',
-        'sessions.data as session_data',
-        'sessions.expires_at as session_expires_at',
-      ])
-      .where('sessions.id', '=', id),
-  );
+  return (id: string) => sessionLookup(db, id);
 }
 
 export async function insertSession(
