@@ -74,6 +74,8 @@ export async function runApiMix(options: {
   };
 
   const positions = servers.map(() => 0);
+  /** The files a write has made, by server and file. */
+  const written = new Set<string>();
   const send = async (index: number) => {
     const serverIndex = index % servers.length;
     const server = servers[serverIndex];
@@ -83,8 +85,10 @@ export async function runApiMix(options: {
     if (!server || !call) return;
     const cycle = Math.floor(position / MIX.length);
     const { method, path, body, expect } = call(server, cycle);
-    // The first read-back of a file may overtake its write: not there yet is a right answer then.
-    const notYet = (status: number) => expect !== undefined && status === 404 && cycle < 8;
+    // A read-back of a file no write has made yet (its write still on its way, or refused with a 503): not there
+    // yet is the right answer then.
+    const key = `${server.identifier} ${cycle % 8}`;
+    const notYet = (status: number) => expect !== undefined && status === 404 && !written.has(key);
     const started = performance.now();
     try {
       const response = await fetch(`${url}${path}`, {
@@ -95,6 +99,7 @@ export async function runApiMix(options: {
       });
       const text = await response.text();
       const ms = performance.now() - started;
+      if (method === 'POST' && response.ok) written.add(key);
       if (response.status === 503) refusedMs.push(ms);
       else if (notYet(response.status)) okMs.push(ms);
       else if (!response.ok) fail(`${method} ${path}: ${response.status} ${text.slice(0, 160)}`);
