@@ -39,7 +39,8 @@ describe('the daemon supervisor', () => {
     const child = supervise({
       name: 'steady',
       ...node(
-        'console.log("ready"); process.on("SIGTERM", () => { console.log("bye"); process.exit(0); }); setInterval(() => {}, 1000)',
+        // The handler first: "ready" is read by the test only once the child can answer the signal.
+        'process.on("SIGTERM", () => { console.log("bye"); process.exit(0); }); console.log("ready"); setInterval(() => {}, 1000)',
       ),
       print: (line) => lines.push(line),
     });

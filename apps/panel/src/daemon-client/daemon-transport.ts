@@ -1,8 +1,9 @@
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
 import { PassThrough, type Readable } from 'node:stream';
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import { nodeAddress } from '@aerie/panel/features/nodes/nodes.service';
-import { Agent, request } from 'undici';
 
 /** The daemon could not be reached (refused, reset, DNS, time-out). */
 export class DaemonUnreachableError extends Error {
@@ -43,8 +44,15 @@ export interface DaemonUpload {
  */
 export const CONNECTIONS_PER_DAEMON = 64;
 
-/** One pool for every DaemonClient of the process, so the bound holds per daemon whatever asks. */
-const daemonConnections = new Agent({ connections: CONNECTIONS_PER_DAEMON });
+/**
+ * One pool for every DaemonClient of the process, so the bound holds per daemon (`maxSockets` is per host and port)
+ * whatever asks. Node's own client rather than the undici package, whose import replaces the dispatcher of Node
+ * 20's global fetch with its own (S3 uploads through fetch then failed on their headers).
+ */
+const daemonConnections = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS_PER_DAEMON }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: CONNECTIONS_PER_DAEMON }),
+};
 
 /**
  * The transport every daemon call goes through (reference/wings.md §1.3): `Authorization: Bearer <node token>`
@@ -91,8 +99,8 @@ export class DaemonTransport {
 
   /**
    * One authenticated call; throws for an unreachable daemon or a non-2xx answer (its body read for the error).
-   * Made with undici's `request` rather than `fetch`: Node streams in and out, none of fetch's web streams, Request
-   * and Response objects, which were a tenth of a loaded panel's CPU.
+   * Made with Node's `http.request` rather than `fetch`: Node streams in and out, none of fetch's web streams,
+   * Request and Response objects, which were a tenth of a loaded panel's CPU.
    */
   async send(
     node: DaemonNode,
@@ -101,39 +109,72 @@ export class DaemonTransport {
     init: { headers?: Record<string, string>; body?: string | Readable; timeoutMs: number },
   ): Promise<DaemonStream> {
     const token = this.#token(node.daemonToken);
-    const body = typeof init.body === 'object' ? detached(init.body) : init.body;
-    let answer: Awaited<ReturnType<typeof request>>;
+    let answer: IncomingMessage;
     try {
-      answer = await request(`${nodeAddress(node)}${path}`, {
-        method: method as 'GET',
-        headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...init.headers },
-        body,
-        // The whole exchange, the answer's body included, as fetch's signal did.
-        signal: AbortSignal.timeout(init.timeoutMs),
-        dispatcher: daemonConnections,
+      answer = await exchange(new URL(`${nodeAddress(node)}${path}`), {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: 'application/json',
+          ...(typeof init.body === 'string'
+            ? { 'content-length': String(Buffer.byteLength(init.body)) }
+            : {}),
+          ...init.headers,
+        },
+        body: init.body,
+        timeoutMs: init.timeoutMs,
       });
     } catch (error) {
       throw unreachable(node, error);
     }
+    const status = answer.statusCode ?? 0;
     const headers = new Headers();
     for (const [name, value] of Object.entries(answer.headers)) {
       if (typeof value === 'string') headers.set(name, value);
       else for (const each of value ?? []) headers.append(name, each);
     }
-    const response = { status: answer.statusCode, headers, body: answer.body };
-    if (answer.statusCode < 200 || answer.statusCode > 299) {
+    const response = { status, headers, body: answer as Readable };
+    if (status < 200 || status > 299) {
       const parsed = parse(await readText(node, response));
-      const message = typeof parsed?.error === 'string' ? parsed.error : `HTTP ${answer.statusCode}`;
-      throw new DaemonResponseError(answer.statusCode, message);
+      const message = typeof parsed?.error === 'string' ? parsed.error : `HTTP ${status}`;
+      throw new DaemonResponseError(status, message);
     }
     return response;
   }
 }
 
 /**
- * What undici sends of a streamed body. undici destroys a body it could not send with its error; given the client's
- * own request stream, that would cut the client's connection before the 502 reaches it. The source's own failure
- * (the client went) still fails the call at once.
+ * One request over the pool, resolved with the answer once its head arrives. The time-out covers the whole exchange,
+ * the answer's body included: past it the request is destroyed and a body being read fails.
+ */
+function exchange(
+  url: URL,
+  options: { method: string; headers: Record<string, string>; body?: string | Readable; timeoutMs: number },
+): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http;
+    const request = client.request(url, {
+      method: options.method,
+      headers: options.headers,
+      agent: daemonConnections[url.protocol === 'https:' ? 'https:' : 'http:'],
+      signal: AbortSignal.timeout(options.timeoutMs),
+    });
+    request.once('response', resolve);
+    request.on('error', reject);
+    if (typeof options.body !== 'object') {
+      request.end(options.body);
+      return;
+    }
+    const body = detached(options.body);
+    body.once('error', (error) => request.destroy(error));
+    body.pipe(request);
+  });
+}
+
+/**
+ * What is sent of a streamed body: the client's own request stream is never destroyed by a failed call, which would
+ * cut the client's connection before the 502 reaches it. The source's own failure (the client went) still fails the
+ * call at once.
  */
 function detached(source: Readable): Readable {
   const body = new PassThrough();
