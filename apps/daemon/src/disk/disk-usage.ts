@@ -48,6 +48,8 @@ export class DiskUsage {
   #counting: Promise<number> | undefined;
   /** How long the last walk took, in ms of the clock given. */
   #lastWalkMs = 0;
+  /** Bytes the daemon's own writes added while a walk was under way (see add). */
+  #grownDuringWalk = 0;
 
   constructor(directory: string, options: { staleAfterMs?: number; now?: () => number } = {}) {
     this.#directory = directory;
@@ -78,12 +80,13 @@ export class DiskUsage {
   count(): Promise<number> {
     if (!this.#counting) {
       const began = this.#now();
+      this.#grownDuringWalk = 0;
       this.#counting = countDirectoryBytes(this.#directory)
         .then((bytes) => {
-          this.#bytes = bytes;
+          this.#bytes = bytes + this.#grownDuringWalk;
           this.#countedAt = this.#now();
           this.#lastWalkMs = this.#countedAt - began;
-          return bytes;
+          return this.#bytes;
         })
         .finally(() => {
           this.#counting = undefined;
@@ -94,10 +97,14 @@ export class DiskUsage {
 
   /**
    * Wings' in-memory counter: the daemon's own writes (file API, uploads, archives) adjust the last count at
-   * once, so a quota check between two walks sees them. A walk under way replaces it with what it found.
+   * once, so a quota check between two walks sees them. A walk replaces the count with what it found, plus what
+   * writes added while it walked: a file it measured before an upload grew it would otherwise lose those bytes from
+   * the count, and an upload could pass the limit. A growth the walk did see is counted twice until the next walk,
+   * which errs toward refusing; shrinking during a walk is left to the next one for the same reason.
    */
   add(deltaBytes: number): void {
     this.#bytes = Math.max(0, this.#bytes + deltaBytes);
+    if (this.#counting && deltaBytes > 0) this.#grownDuringWalk += deltaBytes;
   }
 
   /** A fresh count when a running game's volume is due (dueWhileRunning), else the last one. */

@@ -299,8 +299,11 @@ describeWithEngine('DockerRuntime (real engine)', docker, () => {
   it('reports usage while running: memory in use, the container limit, network counters', async () => {
     const { runtime, exited, started } = await start(await demoServer());
     await started;
+    // Started is the container's start: the game inside may still be loading, its memory not yet counted.
+    await expect
+      .poll(async () => (await runtime.usage()).memoryBytes, { timeout: 20_000, interval: 200 })
+      .toBeGreaterThan(1_000_000);
     const usage = await runtime.usage();
-    expect(usage.memoryBytes).toBeGreaterThan(1_000_000);
     expect(usage.memoryBytes).toBeLessThan(256_000_000);
     expect(usage.memoryLimitBytes).toBe(256_000_000);
     expect(usage.cpuAbsolute).toBeGreaterThanOrEqual(0);
