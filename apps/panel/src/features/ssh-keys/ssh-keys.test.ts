@@ -2,9 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser } from '@aerie/panel/test/factories';
-import { ed25519KeyPair } from '@aerie/panel/test/ssh-key-pair';
+import { ed25519KeyPair, sshKeyPair } from '@aerie/panel/test/ssh-key-pair';
 import { sshKeyMessages } from '@aerie/shared/ssh-keys/ssh-keys-wire';
-import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSshPublicKey, type SshPublicKey } from './ssh-public-key';
 
@@ -90,7 +89,7 @@ describe('POST /api/client/account/ssh-keys', () => {
 
   it('takes an OpenSSH line and stores it as PEM with the fingerprint ssh-keygen shows', async () => {
     const { browser } = await signedIn();
-    const pair = ssh2.utils.generateKeyPairSync('ed25519', { comment: 'me@laptop' });
+    const pair = sshKeyPair('ed25519', { comment: 'me@laptop' });
     const response = await browser.post('/api/client/account/ssh-keys', {
       name: 'From authorized_keys',
       public_key: `${pair.public}\n`,
@@ -133,7 +132,7 @@ describe('POST /api/client/account/ssh-keys', () => {
     const { user, browser } = await signedIn();
     const privateKeys = [
       generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      ssh2.utils.generateKeyPairSync('ed25519').private,
+      sshKeyPair().private,
     ];
     for (const publicKey of ['invalid', ...privateKeys]) {
       const response = await browser.post('/api/client/account/ssh-keys', {
