@@ -14,12 +14,7 @@ import {
   serverStateConflict,
 } from './server-access';
 import type { ServerRecord } from './server-record';
-import {
-  findNodeById,
-  findServerByIdentifier,
-  subuserPermissionsOf,
-  transferringServerIds,
-} from './servers.repository';
+import { findServerAccess } from './servers.repository';
 
 /**
  * Which routes still work while the server is in a conflict state (409 otherwise):
@@ -58,8 +53,9 @@ export async function serverAccessHook(request: FastifyRequest): Promise<void> {
   const { db } = request.server.ctx;
   const user = request.user as User;
   const identifier = (request.params as { server?: string }).server ?? '';
-  const server = await findServerByIdentifier(db, identifier);
-  if (!server) throw notFound();
+  const found = await findServerAccess(db, identifier, user.id);
+  if (!found) throw notFound();
+  const { server, node } = found;
   const config = request.routeOptions.config;
   if (config.serverChild) {
     const child = await config.serverChild(db, server, request.params as Record<string, string>);
@@ -67,17 +63,10 @@ export async function serverAccessHook(request: FastifyRequest): Promise<void> {
     request.serverChild = child;
   }
   const isOwner = server.ownerId === user.id;
-  const subuser =
-    isOwner || user.rootAdmin
-      ? undefined
-      : (await subuserPermissionsOf(db, user.id, [server.id])).get(server.id);
+  const subuser = isOwner || user.rootAdmin ? undefined : found.subuserPermissions;
   if (!isOwner && !user.rootAdmin && !subuser) throw notFound(serverMessages.notAccessible);
 
-  const [node, transferring] = await Promise.all([
-    findNodeById(db, server.nodeId),
-    transferringServerIds(db, [server.id]),
-  ]);
-  const state = { server, node, isTransferring: transferring.has(server.id) };
+  const state = { server, node, isTransferring: found.isTransferring };
   const conflict = serverStateConflict(state);
   if (conflict && !isExempt(config.stateExemption, user, state)) throw conflict;
 

@@ -25,6 +25,87 @@ export async function findServerByIdentifier(db: Db, identifier: string): Promis
   return row ? toServerRecord(row) : null;
 }
 
+const accessColumns = (db: Db) =>
+  db
+    .selectFrom('servers')
+    .innerJoin('nodes', 'nodes.id', 'servers.node_id')
+    .select(serverRecordColumns)
+    .select([
+      'nodes.uuid as node_uuid',
+      'nodes.name as node_name',
+      'nodes.fqdn as node_fqdn',
+      'nodes.scheme as node_scheme',
+      'nodes.maintenance_mode as node_maintenance_mode',
+      'nodes.daemon_listen as node_daemon_listen',
+      'nodes.daemon_sftp as node_daemon_sftp',
+      'nodes.daemon_token_id as node_daemon_token_id',
+      'nodes.daemon_token as node_daemon_token',
+    ])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('server_transfers')
+            .select('server_transfers.id')
+            .whereRef('server_transfers.server_id', '=', 'servers.id')
+            .where('server_transfers.successful', 'is', null),
+        )
+        .as('transferring'),
+    );
+const accessByShortId = reusableQuery((db: Db, userId: number, identifier: string) =>
+  accessColumns(db)
+    .leftJoin('subusers', (join) =>
+      join.onRef('subusers.server_id', '=', 'servers.id').on('subusers.user_id', '=', userId),
+    )
+    .select('subusers.permissions as subuser_permissions')
+    .where('servers.uuid_short', '=', identifier),
+);
+const accessByUuid = reusableQuery((db: Db, userId: number, identifier: string) =>
+  accessColumns(db)
+    .leftJoin('subusers', (join) =>
+      join.onRef('subusers.server_id', '=', 'servers.id').on('subusers.user_id', '=', userId),
+    )
+    .select('subusers.permissions as subuser_permissions')
+    .where('servers.uuid', '=', identifier),
+);
+
+/** What every server route checks, read in one query: the server, its node, the caller as subuser, a transfer. */
+export interface ServerAccessRecord {
+  server: ServerRecord;
+  node: NodeRecord;
+  /** The caller's stored permissions when it is a subuser of the server. */
+  subuserPermissions: string[] | undefined;
+  isTransferring: boolean;
+}
+
+/** The server named in a URL (as findServerByIdentifier) with what its access check needs; null when there is none. */
+export async function findServerAccess(
+  db: Db,
+  identifier: string,
+  userId: number,
+): Promise<ServerAccessRecord | null> {
+  const [row] = await (identifier.length === 8 ? accessByShortId : accessByUuid)(db, userId, identifier);
+  if (!row) return null;
+  return {
+    server: toServerRecord(row),
+    node: {
+      id: row.node_id,
+      uuid: row.node_uuid,
+      name: row.node_name,
+      fqdn: row.node_fqdn,
+      scheme: row.node_scheme,
+      maintenanceMode: readBool(row.node_maintenance_mode),
+      daemonListen: row.node_daemon_listen,
+      daemonSftp: row.node_daemon_sftp,
+      daemonTokenId: row.node_daemon_token_id,
+      daemonToken: row.node_daemon_token,
+    },
+    subuserPermissions:
+      row.subuser_permissions === null ? undefined : parsePermissions(row.subuser_permissions),
+    isTransferring: readBool(row.transferring as unknown as number | boolean),
+  };
+}
+
 /** Every node (a revocation tells them all). */
 export async function listNodeRecords(db: Db): Promise<NodeRecord[]> {
   return (await db.selectFrom('nodes').selectAll().execute()).map(toNodeRecord);
