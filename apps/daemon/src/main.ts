@@ -58,6 +58,7 @@ export async function runDaemon(
     driver,
     panel,
     pauseJobsAt: env.AERIE_TEST_PAUSE_JOB,
+    mounts: { allowed: config.allowedMounts, backupDirectory: config.backupDirectory },
   });
   // What SFTP users did, kept on disk until the panel has it (Wings' wings.db activity rows).
   const outbox = await ActivityOutbox.open({

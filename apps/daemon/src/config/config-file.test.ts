@@ -22,7 +22,7 @@ const document = (env: Record<string, unknown>) => ({
   token: 'ignored',
   api: { host: '0.0.0.0', port: 1, ssl: { enabled: false }, upload_limit: 1 },
   system: { data: '/var/lib/pterodactyl/volumes', sftp: { bind_port: 2022 } },
-  allowed_mounts: [],
+  allowed_mounts: ['/mnt/maps'],
   remote: 'https://ignored.example.com',
   aerie: { env },
 });
@@ -52,6 +52,7 @@ describe('DAEMON_CONFIG: the node configuration document', () => {
       token: TOKEN,
       panelUrl: 'https://panel.example.com',
       allowedOrigins: [],
+      allowedMounts: ['/mnt/maps'],
       dataDirectory: '/srv/aerie-daemon',
       backupDirectory: '/srv/aerie-daemon/backups',
       uploadLimitMb: 256,

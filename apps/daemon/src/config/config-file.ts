@@ -13,6 +13,7 @@ export const CONFIG_FILE_KEYS = [
   'DAEMON_TOKEN',
   'PANEL_URL',
   'DAEMON_ALLOWED_ORIGINS',
+  'DAEMON_ALLOWED_MOUNTS',
   'DAEMON_DATA_DIR',
   'DAEMON_UPLOAD_LIMIT_MB',
   'RUNTIME',
@@ -54,6 +55,11 @@ export function readDaemonConfigFile(file: string): Record<string, string> {
   for (const key of CONFIG_FILE_KEYS) {
     const value = (env as Record<string, unknown>)[key];
     if (typeof value === 'string' || typeof value === 'number') values[key] = String(value);
+  }
+  // Wings' own key, which the panel fills from the node's mounts: the daemon's setting when `aerie.env` has none.
+  const wingsMounts = (document as { allowed_mounts?: unknown }).allowed_mounts;
+  if (values.DAEMON_ALLOWED_MOUNTS === undefined && Array.isArray(wingsMounts)) {
+    values.DAEMON_ALLOWED_MOUNTS = wingsMounts.filter((entry) => typeof entry === 'string').join(',');
   }
   return values;
 }

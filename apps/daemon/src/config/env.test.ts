@@ -14,6 +14,7 @@ describe('loadDaemonConfig', () => {
       token: 'x'.repeat(32),
       panelUrl: 'http://127.0.0.1:8080',
       allowedOrigins: [],
+      allowedMounts: [],
       dataDirectory: path.resolve('data/daemon'),
       backupDirectory: path.resolve('data/daemon/backups'),
       uploadLimitMb: 100,
@@ -106,5 +107,14 @@ describe('loadDaemonConfig', () => {
         /DAEMON_ACTIVITY_SEND_INTERVAL_SECONDS: must be a whole number of seconds, at least 1/,
       );
     }
+  });
+
+  it('reads the allowed mounts (DAEMON_ALLOWED_MOUNTS) as absolute paths, refusing relative ones', () => {
+    expect(
+      loadDaemonConfig({ ...token, DAEMON_ALLOWED_MOUNTS: '/mnt/maps/, /srv/shared/../cache' }).allowedMounts,
+    ).toEqual(['/mnt/maps', '/srv/cache']);
+    expect(() => loadDaemonConfig({ ...token, DAEMON_ALLOWED_MOUNTS: '/mnt/maps,maps' })).toThrow(
+      /DAEMON_ALLOWED_MOUNTS: must be absolute host paths, separated by commas/,
+    );
   });
 });

@@ -57,6 +57,19 @@ const schema = z.object({
         .map((origin) => origin.trim().replace(/\/+$/, ''))
         .filter(Boolean),
     ),
+  DAEMON_ALLOWED_MOUNTS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .refine((entries) => entries.every((entry) => entry.startsWith('/') && !entry.includes('\0')), {
+      message: 'must be absolute host paths, separated by commas',
+    })
+    .transform((entries) => entries.map((entry) => path.resolve(entry))),
   DATA_DIR: z.string().trim().default('./data'),
   DAEMON_DATA_DIR: z.string().trim().optional(),
   DAEMON_BACKUP_DIR: z.string().trim().optional(),
@@ -129,6 +142,11 @@ export interface DaemonConfig {
   panelUrl: string;
   /** Further origins allowed for CORS and the websocket (`*` allows any). */
   allowedOrigins: string[];
+  /**
+   * Wings' `allowed_mounts`: host paths the panel's mounts may come from (a mount's source must resolve within one,
+   * by whole path names); empty allows none.
+   */
+  allowedMounts: string[];
   /** Absolute: `volumes/<uuid>`, `states.json`, `logs/install/<uuid>.log`, `tmp/`. */
   dataDirectory: string;
   /** Local backups (`<backup uuid>.tar.gz`) and the temporary archives of both adapters; `<dataDirectory>/backups`. */
@@ -189,6 +207,7 @@ export function loadDaemonConfig(env: Record<string, string | undefined> = proce
     token: data.DAEMON_TOKEN,
     panelUrl: data.PANEL_URL,
     allowedOrigins: data.DAEMON_ALLOWED_ORIGINS,
+    allowedMounts: data.DAEMON_ALLOWED_MOUNTS,
     dataDirectory,
     backupDirectory: path.resolve(data.DAEMON_BACKUP_DIR ?? path.join(dataDirectory, 'backups')),
     uploadLimitMb: data.DAEMON_UPLOAD_LIMIT_MB,

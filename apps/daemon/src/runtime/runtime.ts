@@ -1,4 +1,5 @@
 import type { EventEmitter } from 'node:events';
+import type { CustomMount } from '@aerie/daemon/server/custom-mounts';
 
 /** The server's resource limits as the panel sends them (Wings' `build`), in the panel's units. */
 export interface RuntimeLimits {
@@ -37,6 +38,8 @@ export interface RuntimeStartOptions {
   image: string;
   limits: RuntimeLimits;
   allocations: RuntimeAllocations;
+  /** Host paths shown to the game, already checked against the node's allowed mounts (server/custom-mounts.ts). */
+  mounts?: readonly CustomMount[];
 }
 
 /** How the server's process ended: an exit code, or the signal that ended it. */

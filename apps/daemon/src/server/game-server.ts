@@ -205,6 +205,7 @@ export class GameServer extends EventEmitter<GameServerEvents> {
         image: options.image,
         limits: options.limits,
         allocations: options.allocations,
+        mounts: options.mounts,
       });
       this.#startedAt = Date.now();
     } catch (error) {

@@ -1,4 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
 import {
@@ -15,8 +16,10 @@ const FLOOD = '6a7b8c9d-0e1f-4a2b-bc3d-4e5f6a7b8c9d';
 const FULL = '7b8c9d0e-1f2a-4b3c-8d4e-5f6a7b8c9d0e';
 const GROWING = '8c9d0e1f-2a3b-4c4d-9e5f-6a7b8c9d0e1f';
 const LONG_LINE = '9d0e1f2a-3b4c-4d5e-af6a-7b8c9d0e1f2a';
+const MOUNTED = 'ad0e1f2a-3b4c-4d5e-af6a-7b8c9d0e1f2b';
 let panel: PanelStandIn;
 let daemon: TestDaemon;
+let shared: string;
 
 /** A one-file game in the server's directory: `stop` on stdin ends it. */
 const script = (body: string) =>
@@ -33,7 +36,21 @@ beforeAll(async () => {
   game(FULL, { diskMb: 1 });
   game(GROWING, { diskMb: 1 });
   game(LONG_LINE);
-  daemon = await startTestDaemon({ panel, serverOptions: { diskCheckIntervalMs: 300 } });
+  game(MOUNTED);
+  shared = await mkdtemp(path.join(tmpdir(), 'aerie-shared-'));
+  await mkdir(path.join(shared, 'allowed', 'maps'), { recursive: true });
+  await mkdir(path.join(shared, 'allowed-not'), { recursive: true });
+  const mounted = panel.servers.get(MOUNTED);
+  if (mounted)
+    mounted.settings.mounts = [
+      { source: path.join(shared, 'allowed', 'maps'), target: '/mnt/maps', read_only: true },
+      { source: path.join(shared, 'allowed-not'), target: '/mnt/other', read_only: true },
+    ];
+  daemon = await startTestDaemon({
+    panel,
+    serverOptions: { diskCheckIntervalMs: 300 },
+    mounts: { allowed: [path.join(shared, 'allowed')], backupDirectory: path.join(shared, 'backups') },
+  });
   const write = (uuid: string, source: string) =>
     writeFile(path.join(daemon.dataDirectory, 'volumes', uuid, 'game.cjs'), source);
   await write(
@@ -54,10 +71,12 @@ beforeAll(async () => {
     ),
   );
   await write(LONG_LINE, script('console.log("a".repeat(100000)); console.log("ready");'));
+  await write(MOUNTED, script('console.log("ready");'));
 });
 afterAll(async () => {
   await daemon.close();
   await panel.close();
+  await rm(shared, { recursive: true, force: true });
 });
 
 const serverOf = (uuid: string) => {
@@ -130,6 +149,24 @@ describe('ManagedServer', () => {
     // The world file and the game's script.
     expect(server.stats().disk_bytes).toBeGreaterThan(2 * 1024 * 1024);
     expect(server.stats().disk_bytes).toBeLessThan(2 * 1024 * 1024 + 1000);
+  });
+
+  it('says on the console which of its mounts the node does not allow, and starts with the others', {
+    timeout: 15_000,
+  }, async () => {
+    const server = serverOf(MOUNTED);
+    const messages: string[] = [];
+    server.on('daemon message', (line) => messages.push(line));
+    const running = becomes(MOUNTED, 'running');
+    await server.power('start');
+    await running;
+    // `allowed-not` starts with the allowed path's text: a plain string prefix (Wings) would let it through.
+    expect(messages).toEqual([
+      `${DAEMON_MESSAGE_PREFIX}Mount /mnt/other was not attached: its source is not within the allowed mounts of this node.`,
+    ]);
+    const offline = becomes(MOUNTED, 'offline');
+    await server.power('stop');
+    await offline;
   });
 
   it('stops a running server once it exceeds its disk limit, saying so once', {

@@ -18,6 +18,7 @@ import type {
   ServerState,
   ServerStats,
 } from './console-server';
+import { type MountPolicy, resolveCustomMounts } from './custom-mounts';
 import { daemonMessage } from './daemon-message';
 import { GameServer, ServerStateError } from './game-server';
 import { configuredSettings, diskLimitBytes } from './server-configuration';
@@ -72,6 +73,8 @@ export interface ManagedServerOptions {
   crashTimeoutMs?: number;
   /** Where its archive, decompress and restore jobs are journaled while they write. */
   jobs?: ServerJobs;
+  /** The node's allowed mounts; without it, no custom mount is attached. */
+  mountPolicy?: MountPolicy;
 }
 
 /**
@@ -376,6 +379,7 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
     if (this.#restoring) throw new ServerStateError(RESTORING_MESSAGE);
     this.#apply(await this.#options.panel.getServer(this.uuid));
     if (this.isSuspended) throw new ServerStateError(SUSPENDED_MESSAGE);
+    await this.#attachMounts();
     const limit = diskLimitBytes(this.#configuration);
     if (limit > 0) {
       this.#say('Checking server disk space usage, this could take a few seconds...');
@@ -384,6 +388,15 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
       void this.#disk.count().catch(() => {});
     }
     this.#diskStopIssued = false;
+  }
+
+  /** The configuration's mounts that this node allows, for the start to come; the console says which it left out. */
+  async #attachMounts(): Promise<void> {
+    const requested = this.#configuration.settings.mounts ?? [];
+    const policy = this.#options.mountPolicy ?? { allowed: [], protectedPaths: [] };
+    const { mounts, refused } = await resolveCustomMounts(requested, policy);
+    for (const { target, reason } of refused) this.#say(`Mount ${target} was not attached: ${reason}.`);
+    this.#game.reconfigure({ mounts });
   }
 
   #onStatus(state: ServerState): void {

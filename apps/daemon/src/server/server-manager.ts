@@ -20,6 +20,8 @@ export interface ServerManagerOptions {
     ManagedServerOptions,
     'statsIntervalMs' | 'diskCheckIntervalMs' | 'throttle' | 'stopTimeoutMs' | 'crashTimeoutMs'
   >;
+  /** DAEMON_ALLOWED_MOUNTS: host paths custom mounts may come from; never the data or backup directory. */
+  mounts?: { allowed: readonly string[]; backupDirectory: string };
   statesDebounceMs?: number;
   /** Crash tests only (AERIE_TEST_PAUSE_JOB): jobs of this kind stop before their output is renamed into place. */
   pauseJobsAt?: string;
@@ -142,6 +144,12 @@ export class ServerManager {
       panel: this.#options.panel,
       installLogDirectory: path.join(this.#options.dataDirectory, 'logs', 'install'),
       jobs: this.#jobs.forServer(uuid),
+      mountPolicy: {
+        allowed: this.#options.mounts?.allowed ?? [],
+        protectedPaths: [this.#options.dataDirectory, this.#options.mounts?.backupDirectory ?? ''].filter(
+          Boolean,
+        ),
+      },
     });
     server.on('status', (state) => {
       if (!this.#shuttingDown && this.#servers.get(uuid) === server) this.#states.set(uuid, state);

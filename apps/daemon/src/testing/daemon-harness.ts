@@ -42,6 +42,8 @@ export async function startTestDaemon(options: {
   /** The backup service's settings (a given `backups` is used as is, e.g. one also given to the signed routes). */
   backupOptions?: Partial<BackupServiceOptions>;
   backups?: BackupService;
+  /** The node's allowed mounts (DAEMON_ALLOWED_MOUNTS). */
+  mounts?: ServerManagerOptions['mounts'];
 }): Promise<TestDaemon> {
   const dataDirectory = options.dataDirectory ?? (await mkdtemp(path.join(tmpdir(), 'aerie-daemon-data-')));
   const panel = new PanelClient({
@@ -61,6 +63,7 @@ export async function startTestDaemon(options: {
     panel,
     serverOptions: { crashTimeoutMs: 60_000, stopTimeoutMs: 5000, ...options.serverOptions },
     statesDebounceMs: 50,
+    mounts: options.mounts,
   });
   await manager.boot();
   const backups =

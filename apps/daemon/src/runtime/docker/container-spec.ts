@@ -156,7 +156,15 @@ export function serverContainerSpec(
     ExposedPorts,
     Labels: { ...settings.labels, ...SERVICE_LABEL, ContainerType: 'server_process' },
     HostConfig: {
-      Mounts: [{ Type: 'bind', Source: options.directory, Target: CONTAINER_HOME, ReadOnly: false }],
+      Mounts: [
+        { Type: 'bind', Source: options.directory, Target: CONTAINER_HOME, ReadOnly: false },
+        ...(options.mounts ?? []).map(({ source, target, readOnly }) => ({
+          Type: 'bind' as const,
+          Source: source,
+          Target: target,
+          ReadOnly: readOnly,
+        })),
+      ],
       Tmpfs: { '/tmp': `rw,exec,nosuid,size=${settings.tmpfsSizeMb}M` },
       ReadonlyRootfs: true,
       SecurityOpt: ['no-new-privileges'],

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -284,6 +284,34 @@ describeWithEngine('DockerRuntime (real engine)', docker, () => {
       'NoNewPrivs: 1',
     ]);
     expect(runtime.running).toBe(false);
+  }, 60_000);
+
+  it('shows custom mounts at their targets: a read-only one cannot be written, a writable one can', async () => {
+    const shared = await mkdtemp(path.join(tmpdir(), 'aerie-docker-mount-'));
+    directories.push(shared);
+    const maps = path.join(shared, 'maps');
+    const cache = path.join(shared, 'cache');
+    await mkdir(maps);
+    await mkdir(cache);
+    await writeFile(path.join(maps, 'world.txt'), 'a shared map\n');
+    // The game runs as uid 988: it reads what anyone may read, and writes the cache opened to all.
+    await chmod(shared, 0o755);
+    await chmod(maps, 0o755);
+    await chmod(cache, 0o777);
+    const { exited, lines } = await start(
+      await demoServer({
+        startup:
+          'cat /mnt/maps/world.txt; (echo x > /mnt/maps/world.txt) 2>/dev/null && echo ro-written || echo ro-refused; echo cached > /srv/cache/item && echo rw-written',
+        mounts: [
+          { source: maps, target: '/mnt/maps', readOnly: true },
+          { source: cache, target: '/srv/cache', readOnly: false },
+        ],
+      }),
+    );
+    expect((await exited).code).toBe(0);
+    expect(lines).toEqual(['a shared map', 'ro-refused', 'rw-written']);
+    expect(await readFile(path.join(maps, 'world.txt'), 'utf8')).toBe('a shared map\n');
+    expect(await readFile(path.join(cache, 'item'), 'utf8')).toBe('cached\n');
   }, 60_000);
 
   it('splits the TTY stream into lines without \\r, a line over 64 KiB cut there', async () => {

@@ -93,6 +93,7 @@ export class ProcessRuntime extends EventEmitter<RuntimeEvents> implements Adopt
       environment: options.environment,
       limits: options.limits,
       allocations: options.allocations,
+      mounts: options.mounts,
     });
     this.#uuid = options.uuid;
     try {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ProcessDriver } from '@aerie/daemon/runtime/process/process-driver';
 import type { RuntimeExit, RuntimeLimits } from '@aerie/daemon/runtime/runtime';
+import type { CustomMount } from '@aerie/daemon/server/custom-mounts';
 import { startOptions, TEST_LIMITS, waitForEvent } from '@aerie/daemon/testing/server-fixtures';
 import { testProcessRuntime } from '@aerie/daemon/testing/test-run-directory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +43,10 @@ async function volume(name: string = randomUUID()): Promise<{ uuid: string; dire
 }
 
 /** Runs a startup in a fresh sandboxed server and returns its console and exit. */
-async function runGame(startup: string, options: { limits?: Partial<RuntimeLimits>; uuid?: string } = {}) {
+async function runGame(
+  startup: string,
+  options: { limits?: Partial<RuntimeLimits>; uuid?: string; mounts?: CustomMount[] } = {},
+) {
   const { uuid, directory } = await volume(options.uuid);
   const runtime = testProcessRuntime(sandbox);
   const lines: string[] = [];
@@ -53,6 +57,7 @@ async function runGame(startup: string, options: { limits?: Partial<RuntimeLimit
     ...startOptions({ directory, startup }),
     uuid,
     limits: { ...TEST_LIMITS, ...options.limits },
+    mounts: options.mounts,
   });
   return { runtime, lines, exited, directory, uuid };
 }
@@ -113,6 +118,40 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
       if (root) {
         expect(uid).toBeGreaterThanOrEqual(SERVER_UID_BASE);
         expect((await stat(path.join(directory, 'mine.txt'))).uid).toBe(uid);
+      }
+    });
+
+    it('shows a custom mount at its target: a read-only one cannot be written, a writable one can', async () => {
+      const shared = await mkdtemp(path.join(tmpdir(), 'aerie-mount-'));
+      const maps = path.join(shared, 'maps');
+      const cache = path.join(shared, 'cache');
+      await mkdir(maps);
+      await mkdir(cache);
+      await writeFile(path.join(maps, 'world.txt'), 'a shared map\n', { mode: 0o644 });
+      // The game's uid (root daemon) must reach them as any other user would.
+      const { chmod } = await import('node:fs/promises');
+      for (const folder of [shared, maps]) await chmod(folder, 0o755);
+      await chmod(cache, 0o777);
+      const probe = [
+        'cat /mnt/maps/world.txt',
+        '(echo x > /mnt/maps/world.txt) 2>/dev/null && echo "ro: written" || echo "ro: refused"',
+        'touch /mnt/maps/new 2>/dev/null && echo "ro new: written" || echo "ro new: refused"',
+        'echo cached > /srv/cache/item && echo "rw: written"',
+      ].join('\n');
+      try {
+        const { lines, exited } = await runGame(probe, {
+          mounts: [
+            { source: maps, target: '/mnt/maps', readOnly: true },
+            { source: cache, target: '/srv/cache', readOnly: false },
+          ],
+        });
+        expect((await exited).code).toBe(0);
+        expect(lines).toEqual(['a shared map', 'ro: refused', 'ro new: refused', 'rw: written']);
+        expect(await readFile(path.join(maps, 'world.txt'), 'utf8')).toBe('a shared map\n');
+        expect(existsSync(path.join(maps, 'new'))).toBe(false);
+        expect(await readFile(path.join(cache, 'item'), 'utf8')).toBe('cached\n');
+      } finally {
+        await rm(shared, { recursive: true, force: true });
       }
     });
 

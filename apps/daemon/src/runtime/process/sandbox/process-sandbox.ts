@@ -6,6 +6,7 @@ import { chownTreeNoFollow } from '@aerie/daemon/fs/ownership';
 import { detectGameNetwork, type GameNetwork } from '@aerie/daemon/runtime/process/network/game-network';
 import type { AllowedDestination } from '@aerie/daemon/runtime/process/network/game-network-plan';
 import type { RuntimeAllocations, RuntimeLimits } from '@aerie/daemon/runtime/runtime';
+import type { CustomMount } from '@aerie/daemon/server/custom-mounts';
 import { type Bind, bubblewrapArgs, TMP_SIZE_BYTES } from './bubblewrap-args';
 import { type CgroupSupport, detectCgroups, SERVER_PIDS_LIMIT, ServerCgroups } from './cgroups';
 import { nodeRuntimePrefix, SANDBOX_HOME, sandboxPath, systemMounts } from './sandbox-mounts';
@@ -33,6 +34,8 @@ export interface SandboxLaunchSpec {
   mountPoint: string;
   /** Further host paths bound read-only (the install script's folder at /mnt/install). */
   readonly?: readonly { source: string; target: string }[];
+  /** The server's custom mounts, checked against the node's allowed mounts. */
+  mounts?: readonly CustomMount[];
   /** The command as it runs inside (`/bin/sh -c …`). */
   command: readonly string[];
   environment: Readonly<Record<string, string>>;
@@ -217,6 +220,7 @@ export class ProcessSandbox {
     const binds: Bind[] = [
       { source: spec.volume, target: spec.mountPoint, writable: true },
       ...(spec.readonly ?? []).map((bind) => ({ ...bind, writable: false })),
+      ...(spec.mounts ?? []).map(({ source, target, readOnly }) => ({ source, target, writable: !readOnly })),
       ...(nodePrefix ? [{ source: nodePrefix, target: nodePrefix, writable: false }] : []),
     ];
     // A host resolving through 127.0.0.53 shows the game the servers behind it (bubblewrap only: the unshare
