@@ -8,6 +8,7 @@ import { createBackupsFeature } from '@aerie/panel/features/backups/backups.feat
 import { createDatabasesFeature } from '@aerie/panel/features/databases/databases.feature';
 import { createEggsFeature } from '@aerie/panel/features/eggs/eggs.feature';
 import { createLocationsFeature } from '@aerie/panel/features/locations/locations.feature';
+import { createMountsFeature } from '@aerie/panel/features/mounts/mounts.feature';
 import { createNetworkFeature } from '@aerie/panel/features/network/network.feature';
 import { createNodesFeature } from '@aerie/panel/features/nodes/nodes.feature';
 import { createOverviewFeature } from '@aerie/panel/features/overview/overview.feature';
@@ -46,6 +47,7 @@ function createFeatures(infrastructure: Infrastructure) {
     ...createApiKeysFeature(infrastructure, activity),
     ...createPanelSettingsFeature(infrastructure),
     ...createLocationsFeature(infrastructure),
+    ...createMountsFeature(infrastructure),
     ...createDatabasesFeature(infrastructure, { ...activity, ...adminServers }),
     ...createOverviewFeature(infrastructure),
     ...createUsersFeature(infrastructure),

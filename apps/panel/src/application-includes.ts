@@ -1,4 +1,4 @@
-import type { AdminServer } from '@aerie/panel/features/admin-servers/admin-server';
+import { type AdminServer, loadAdminServers } from '@aerie/panel/features/admin-servers/admin-server';
 import { serverTransformer } from '@aerie/panel/features/admin-servers/server.transformer';
 import {
   serverById,
@@ -8,20 +8,24 @@ import {
 import { serverDatabasesRelation } from '@aerie/panel/features/databases/server-database.transformer';
 import { eggTransformer } from '@aerie/panel/features/eggs/egg.transformer';
 import { eggById, nestById } from '@aerie/panel/features/eggs/egg-relations';
-import type { Egg, Nest } from '@aerie/panel/features/eggs/eggs.repository';
+import { type Egg, findEggs, type Nest } from '@aerie/panel/features/eggs/eggs.repository';
 import { nestTransformer } from '@aerie/panel/features/eggs/nest.transformer';
 import type { Location } from '@aerie/panel/features/locations/location';
 import { locationTransformer } from '@aerie/panel/features/locations/location.transformer';
 import { locationById, locationOfNode } from '@aerie/panel/features/locations/location-relations';
+import type { Mount } from '@aerie/panel/features/mounts/mount';
+import { mountTransformer } from '@aerie/panel/features/mounts/mount.transformer';
+import { mountRelation } from '@aerie/panel/features/mounts/mount-relations';
 import { allocationTransformer } from '@aerie/panel/features/nodes/allocation.transformer';
 import type { ApplicationAllocation } from '@aerie/panel/features/nodes/allocations.repository';
 import { nodeTransformer } from '@aerie/panel/features/nodes/node.transformer';
 import { allocationsOfServer, nodeById, nodesInLocation } from '@aerie/panel/features/nodes/node-relations';
-import type { ApplicationNode } from '@aerie/panel/features/nodes/nodes.repository';
+import { type ApplicationNode, findNodes } from '@aerie/panel/features/nodes/nodes.repository';
+import { serverRowsWhere } from '@aerie/panel/features/servers/servers.repository';
 import type { User } from '@aerie/panel/features/users/user';
 import { userTransformer } from '@aerie/panel/features/users/user.transformer';
 import { userById } from '@aerie/panel/features/users/user-relations';
-import { createIncludeRegistry } from '@aerie/panel/http/application/transformer';
+import { createIncludeRegistry, type Relation } from '@aerie/panel/http/application/transformer';
 
 /**
  * The Application API's include registry (reference application API §2.3): every transformer by its `object`,
@@ -38,6 +42,7 @@ export const applicationIncludes = createIncludeRegistry(
     locationTransformer,
     nestTransformer,
     eggTransformer,
+    mountTransformer,
   ],
   {
     server: {
@@ -61,5 +66,16 @@ export const applicationIncludes = createIncludeRegistry(
     },
     nest: { servers: serversOf('nest_id', (nest: Nest) => nest.id) },
     egg: { servers: serversOf('egg_id', (egg: Egg) => egg.id) },
+    mount: {
+      eggs: mountRelation('eggs', 'eggs', 'egg', findEggs, (egg: Egg) => egg.id),
+      nodes: mountRelation('nodes', 'nodes', 'node', findNodes, (node: ApplicationNode) => node.id),
+      servers: mountRelation(
+        'servers',
+        'servers',
+        'server',
+        async (db, ids) => loadAdminServers(db, await serverRowsWhere(db, 'id', ids)),
+        (server: AdminServer) => server.row.id,
+      ),
+    } satisfies Record<string, Relation<Mount>>,
   },
 );

@@ -8,6 +8,7 @@ import { loadConfig } from '@aerie/panel/config/load-config';
 import { SecretBox } from '@aerie/panel/crypto/secret-box';
 import { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import type { Db } from '@aerie/panel/db/database';
+import { allowedMountsOfNode } from '@aerie/panel/features/mounts/mount-lookups';
 import { findNodeById } from '@aerie/panel/features/servers/servers.repository';
 import { bootstrapFirstAdmin } from '@aerie/panel/features/users/bootstrap-admin';
 import { findUserByLogin } from '@aerie/panel/features/users/users.repository';
@@ -38,6 +39,9 @@ export async function up(): Promise<void> {
     print: console.log,
   });
   const node = await findNodeById(prepared.db, nodeId);
+  // The local node's mounts may come from the folders its mounts name, unless the operator set the list.
+  const allowedMounts =
+    process.env.DAEMON_ALLOWED_MOUNTS ?? (await allowedMountsOfNode(prepared.db, nodeId)).join(',');
   const { app, url } = await servePanel(config, prepared);
   const daemon = supervise({
     name: 'daemon',
@@ -55,6 +59,7 @@ export async function up(): Promise<void> {
       PANEL_URL: config.port === 0 ? url : config.appUrl,
       DAEMON_DATA_DIR: join(config.dataDir, 'daemon'),
       RUNTIME: config.daemon.runtime,
+      DAEMON_ALLOWED_MOUNTS: allowedMounts,
       // The daemon stops itself should this process die without stopping it (kill -9, a crash).
       AERIE_SUPERVISOR_PID: String(process.pid),
     }),

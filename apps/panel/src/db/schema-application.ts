@@ -44,6 +44,7 @@ export interface ApplicationKeyColumns {
   r_eggs: ResourceBits;
   r_database_hosts: ResourceBits;
   r_server_databases: ResourceBits;
+  r_mounts: ResourceBits;
 }
 
 export interface ApplicationTables {

@@ -5,6 +5,7 @@ import type { ApplicationTables } from './schema-application';
 import type { BackupTables } from './schema-backups';
 import type { DbBool, DbDate } from './schema-columns';
 import type { DatabaseTables } from './schema-databases';
+import type { MountTables } from './schema-mounts';
 import type { ScheduleTables } from './schema-schedules';
 import type { ServerTables } from './schema-servers';
 
@@ -73,7 +74,8 @@ export interface Database
     ActivityTables,
     ScheduleTables,
     BackupTables,
-    DatabaseTables {
+    DatabaseTables,
+    MountTables {
   users: UsersTable;
   sessions: SessionsTable;
   recovery_tokens: RecoveryTokensTable;

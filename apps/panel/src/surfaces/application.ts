@@ -7,6 +7,7 @@ import { databaseHostRoutes } from '@aerie/panel/features/databases/database-hos
 import { serverDatabaseApplicationRoutes } from '@aerie/panel/features/databases/server-databases.application-routes';
 import { nestRoutes } from '@aerie/panel/features/eggs/nests.application-routes';
 import { locationRoutes } from '@aerie/panel/features/locations/locations.application-routes';
+import { mountRoutes } from '@aerie/panel/features/mounts/mounts.application-routes';
 import { nodeRoutes } from '@aerie/panel/features/nodes/nodes.application-routes';
 import { overviewRoutes } from '@aerie/panel/features/overview/overview.application-routes';
 import { panelSettingsRoutes } from '@aerie/panel/features/panel-settings/panel-settings.application-routes';
@@ -44,6 +45,7 @@ export async function applicationSurface(app: FastifyInstance, { ctx }: { ctx: A
   await app.register(serverRoutes, { ctx, prefix: '/servers' });
   await app.register(serverDatabaseApplicationRoutes, { ctx, prefix: '/servers' });
   await app.register(databaseHostRoutes, { ctx, prefix: '/database-hosts' });
+  await app.register(mountRoutes, { ctx, prefix: '/mounts' });
   await app.register(overviewRoutes, { ctx, prefix: '/overview' });
   await app.register(panelSettingsRoutes, { ctx, prefix: '/settings' });
 }

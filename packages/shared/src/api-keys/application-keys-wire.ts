@@ -15,6 +15,7 @@ export const adminResources = [
   'eggs',
   'database_hosts',
   'server_databases',
+  'mounts',
 ] as const;
 
 export type AdminResource = (typeof adminResources)[number];

@@ -16,9 +16,15 @@ import { type NodeRow, openDaemonToken } from './nodes.service';
  * Wings' and is not used by Aerie). An Aerie daemon speaks plain HTTP: a node with scheme `https` needs a TLS
  * proxy in front of it. Wings ignores the unknown `aerie` key, so `wings configure` still reads this document.
  *
- * `allowed_mounts` is always empty: Aerie has no mounts.
+ * `allowed_mounts` lists the sources of the mounts attached to the node: the daemon reads it (as Wings' config.yml)
+ * when its `aerie.env` has no DAEMON_ALLOWED_MOUNTS, and binds a mount only from within one of them.
  */
-export function nodeConfiguration(secretBox: SecretBox, node: NodeRow, panelUrl: string) {
+export function nodeConfiguration(
+  secretBox: SecretBox,
+  node: NodeRow,
+  panelUrl: string,
+  allowedMounts: readonly string[] = [],
+) {
   const token = openDaemonToken(secretBox, node);
   const fqdn = node.fqdn.toLowerCase();
   return {
@@ -37,7 +43,7 @@ export function nodeConfiguration(secretBox: SecretBox, node: NodeRow, panelUrl:
       upload_limit: node.upload_size,
     },
     system: { data: node.daemon_base, sftp: { bind_port: node.daemon_sftp } },
-    allowed_mounts: [] as string[],
+    allowed_mounts: [...allowedMounts],
     remote: panelUrl,
     aerie: {
       env: {

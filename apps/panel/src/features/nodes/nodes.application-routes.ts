@@ -1,6 +1,7 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import { renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
 import { locationExists } from '@aerie/panel/features/locations/location-lookups';
+import { allowedMountsOfNode } from '@aerie/panel/features/mounts/mount-lookups';
 import { parseListQuery, type RawQuery } from '@aerie/panel/http/application/list-query';
 import {
   parseIncludes,
@@ -117,7 +118,12 @@ export async function nodeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     async (request) => {
       const node = await findNodeRow(ctx.db, idParam((request.params as { id: string }).id));
       if (!node) throw notFound();
-      return nodeConfiguration(ctx.secretBox, node, panelRootUrl(request, ctx.config.appUrl));
+      return nodeConfiguration(
+        ctx.secretBox,
+        node,
+        panelRootUrl(request, ctx.config.appUrl),
+        await allowedMountsOfNode(ctx.db, node.id),
+      );
     },
   );
 

@@ -4,6 +4,7 @@ import {
   configPlaceholders,
   eggProcessConfiguration,
 } from '@aerie/panel/features/eggs/egg-process-configuration';
+import { daemonMountsByServer } from '@aerie/panel/features/mounts/mount-lookups';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire';
 import {
@@ -37,10 +38,11 @@ export async function daemonConfigurations(
   if (servers.length === 0) return result;
   const ids = servers.map((server) => server.id);
   const eggIds = [...new Set(servers.map((server) => server.egg_id))];
-  const [eggs, allocations, variables] = await Promise.all([
+  const [eggs, allocations, variables, mounts] = await Promise.all([
     eggConfigurationsOf(db, eggIds),
     allocationsOnNode(db, node.id, ids),
     variableValuesOf(db, ids),
+    daemonMountsByServer(db, node.id, ids),
   ]);
   const eggById = new Map(eggs.map((egg) => [egg.id, egg]));
   for (const server of servers) {
@@ -83,7 +85,7 @@ export async function daemonConfigurations(
         },
         container: { image: server.image },
         allocations: { force_outgoing_ip: false, default: { ip, port }, mappings },
-        mounts: [],
+        mounts: mounts.get(server.id) ?? [],
         egg: {
           id: egg?.uuid ?? '',
           file_denylist: jsonList(inherited ? (egg?.parent_denylist ?? null) : (egg?.file_denylist ?? null)),

@@ -23,6 +23,7 @@ const keyItem = (identifier: string, memo: string, lastUsedAt: string | null = n
     r_eggs: 0,
     r_database_hosts: 0,
     r_server_databases: 0,
+    r_mounts: 0,
     last_used_at: lastUsedAt,
     created_at: new Date(2026, 0, 2, 3, 4).toISOString(),
   },
@@ -137,6 +138,7 @@ describe('/admin/api/new', () => {
       r_eggs: 0,
       r_database_hosts: 0,
       r_server_databases: 0,
+      r_mounts: 0,
     });
 
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
