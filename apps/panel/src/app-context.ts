@@ -47,7 +47,7 @@ function createFeatures(infrastructure: Infrastructure) {
     ...createApiKeysFeature(infrastructure, activity),
     ...createPanelSettingsFeature(infrastructure),
     ...createLocationsFeature(infrastructure),
-    ...createMountsFeature(infrastructure),
+    ...createMountsFeature(infrastructure, activity),
     ...createDatabasesFeature(infrastructure, { ...activity, ...adminServers }),
     ...createOverviewFeature(infrastructure),
     ...createUsersFeature(infrastructure),

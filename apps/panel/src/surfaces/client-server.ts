@@ -4,6 +4,7 @@ import { backupRoutes } from '@aerie/panel/features/backups/backups.client-route
 import { websocketRoutes } from '@aerie/panel/features/console/websocket.client-routes';
 import { serverDatabaseRoutes } from '@aerie/panel/features/databases/server-databases.client-routes';
 import { fileRoutes } from '@aerie/panel/features/files/files.client-routes';
+import { serverMountRoutes } from '@aerie/panel/features/mounts/mounts.client-routes';
 import { networkRoutes } from '@aerie/panel/features/network/network.client-routes';
 import { scheduleTaskRoutes } from '@aerie/panel/features/schedules/schedule-tasks.client-routes';
 import { scheduleRoutes } from '@aerie/panel/features/schedules/schedules.client-routes';
@@ -31,6 +32,7 @@ export async function clientServerSurface(app: FastifyInstance, { ctx }: { ctx: 
   await app.register(serverSettingsRoutes, { ctx });
   await app.register(startupRoutes, { ctx });
   await app.register(networkRoutes, { ctx });
+  await app.register(serverMountRoutes, { ctx });
   await app.register(scheduleRoutes, { ctx });
   await app.register(scheduleTaskRoutes, { ctx });
   await app.register(subuserRoutes, { ctx });

@@ -84,6 +84,8 @@ export const activityDescriptions: Record<ActivityEvent, ActivityDescription> = 
   'server:allocation.notes': 'Updated the notes for :allocation from ":old" to ":new"',
   'server:allocation.primary': 'Set :allocation as the primary server allocation',
   'server:allocation.delete': 'Deleted the :allocation allocation',
+  'server:mount.attach': 'Attached the :name mount at :target',
+  'server:mount.detach': 'Detached the :name mount from :target',
   'server:subuser.create': 'Added :email as a subuser',
   'server:subuser.update': 'Updated the subuser permissions for :email',
   'server:subuser.delete': 'Removed :email as a subuser',

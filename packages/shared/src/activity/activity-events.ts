@@ -64,6 +64,8 @@ export const activityEvents = [
   'server:allocation.notes',
   'server:allocation.primary',
   'server:allocation.delete',
+  'server:mount.attach',
+  'server:mount.detach',
   'server:subuser.create',
   'server:subuser.update',
   'server:subuser.delete',

@@ -8,7 +8,7 @@ import {
 } from './permissions';
 
 describe('permission catalogue', () => {
-  it('lists the 11 categories in the order of the client API', () => {
+  it("lists Pterodactyl's 11 categories in the order of the client API, then Aerie's own", () => {
     expect(Object.keys(permissionCatalogue)).toEqual([
       'websocket',
       'control',
@@ -21,12 +21,13 @@ describe('permission catalogue', () => {
       'schedule',
       'settings',
       'activity',
+      'mount',
     ]);
   });
 
-  it('holds the 40 permission strings, in catalogue order', () => {
-    expect(allPermissions).toHaveLength(40);
-    expect(new Set(allPermissions).size).toBe(40);
+  it('holds the 42 permission strings, in catalogue order', () => {
+    expect(allPermissions).toHaveLength(42);
+    expect(new Set(allPermissions).size).toBe(42);
     expect(allPermissions.slice(0, 6)).toEqual([
       'websocket.connect',
       'control.console',
@@ -48,7 +49,7 @@ describe('permission catalogue', () => {
         'activity.read',
       ]),
     );
-    expect(allPermissions.at(-1)).toBe('activity.read');
+    expect(allPermissions.slice(-3)).toEqual(['activity.read', 'mount.read', 'mount.update']);
   });
 
   it('describes every category and every key in a sentence', () => {
@@ -62,7 +63,7 @@ describe('permission catalogue', () => {
   it('answers GET /api/client/permissions in the Pterodactyl envelope', () => {
     const body = JSON.parse(JSON.stringify(systemPermissionsResponse()));
     expect(body.object).toBe('system_permissions');
-    expect(Object.keys(body.attributes.permissions)).toHaveLength(11);
+    expect(Object.keys(body.attributes.permissions)).toHaveLength(12);
     expect(Object.keys(body.attributes.permissions.file.keys)).toEqual([
       'create',
       'read',

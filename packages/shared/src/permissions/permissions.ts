@@ -1,6 +1,7 @@
 /**
- * The subuser permission catalogue: 11 categories, 40 keys, in the order `GET /api/client/permissions`
- * lists them. A permission string is `<category>.<key>`. Descriptions are our own wording.
+ * The subuser permission catalogue: Pterodactyl's 11 categories and 40 keys in the order `GET /api/client/permissions`
+ * lists them, then Aerie's own (`mount`). A permission string is `<category>.<key>`. Descriptions are our own
+ * wording.
  */
 export const permissionCatalogue = {
   websocket: {
@@ -99,6 +100,13 @@ export const permissionCatalogue = {
       read: 'See the activity log of the server.',
     },
   },
+  mount: {
+    description: 'Use folders the host shares with servers, such as maps or mod packs.',
+    keys: {
+      read: 'See the shared folders this server uses and those it may use.',
+      update: 'Attach the shared folders that users may attach to this server, and detach them.',
+    },
+  },
 } as const satisfies Record<string, { description: string; keys: Record<string, string> }>;
 
 export type PermissionCategory = keyof typeof permissionCatalogue;
@@ -134,7 +142,7 @@ export const rootAdminPermissions: readonly string[] = [
 
 export const permissionCategories = Object.keys(permissionCatalogue) as PermissionCategory[];
 
-/** All 40 permissions in catalogue order. */
+/** All 42 permissions in catalogue order. */
 export const allPermissions: readonly Permission[] = permissionCategories.flatMap((category) =>
   Object.keys(permissionCatalogue[category].keys).map((key) => `${category}.${key}` as Permission),
 );

@@ -183,6 +183,16 @@ export async function mountsAllowedForServer(
   return (await query.orderBy('mounts.id').execute()).map(toMount);
 }
 
+/** The ids of the mounts a server uses (attached, whether or not still on its egg and node). */
+export async function mountIdsOfServer(db: Db | Tx, serverId: number): Promise<Set<number>> {
+  const rows = await db
+    .selectFrom('mount_server')
+    .select('mount_id')
+    .where('server_id', '=', serverId)
+    .execute();
+  return new Set(rows.map((row) => row.mount_id));
+}
+
 /** The egg and node of each of these servers. */
 export async function placementsOfServers(db: Db | Tx, ids: readonly number[]) {
   if (ids.length === 0) return [];

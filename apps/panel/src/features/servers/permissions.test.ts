@@ -11,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('GET /api/client/permissions', () => {
-  it('answers the 40 permissions of the catalogue by category, in the reference order', async () => {
+  it("answers the reference's 40 permissions by category in its order, then Aerie's mount permissions", async () => {
     const { user, password } = await createTestUser(t.ctx);
     const browser = new TestBrowser(t.app);
     await browser.signIn(user.username, password);
@@ -33,11 +33,13 @@ describe('GET /api/client/permissions', () => {
       'schedule',
       'settings',
       'activity',
+      'mount',
     ]);
     const keys = categories.flatMap((category) =>
       Object.keys(body.attributes.permissions[category].keys).map((key) => `${category}.${key}`),
     );
-    expect(keys).toHaveLength(40);
+    expect(keys).toHaveLength(42);
+    expect(keys.slice(-2)).toEqual(['mount.read', 'mount.update']);
     expect(keys.slice(0, 5)).toEqual([
       'websocket.connect',
       'control.console',

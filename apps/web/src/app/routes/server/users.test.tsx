@@ -179,6 +179,7 @@ describe('users: create', () => {
       'schedule',
       'settings',
       'activity',
+      'mount',
     ]);
     expect(within(dialog).queryByRole('group', { name: 'websocket' })).not.toBeInTheDocument();
     expect(within(dialog).queryByRole('checkbox', { name: 'websocket.connect' })).not.toBeInTheDocument();
