@@ -61,6 +61,7 @@ describe('/admin', () => {
       'Servers',
       'Users',
       'Nests',
+      'Mounts',
     ]);
     expect(within(menu).getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
     expect(await screen.findByText('Panel version 0.1.0')).toBeInTheDocument();

@@ -14,6 +14,7 @@ export const adminSections: readonly { path: string; nav: NavKey }[] = [
   { path: 'servers', nav: 'servers' },
   { path: 'users', nav: 'users' },
   { path: 'nests', nav: 'nests' },
+  { path: 'mounts', nav: 'mounts' },
 ];
 
 /** A page of the admin area, loaded in its own chunk when first opened. */
@@ -50,4 +51,7 @@ export const adminRoutes: AdminRoute[] = [
   { path: 'nests', lazy: lazyPage(() => import('@/app/routes/admin/nests')) },
   { path: 'nests/view/:id', lazy: lazyPage(() => import('@/app/routes/admin/nest-view')) },
   { path: 'nests/egg/:id', lazy: lazyPage(() => import('@/app/routes/admin/egg-view')) },
+  { path: 'mounts', lazy: lazyPage(() => import('@/app/routes/admin/mounts')) },
+  { path: 'mounts/new', lazy: lazyPage(() => import('@/app/routes/admin/mount-new')) },
+  { path: 'mounts/:id', lazy: lazyPage(() => import('@/app/routes/admin/mount')) },
 ];
