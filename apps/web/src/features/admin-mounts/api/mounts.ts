@@ -20,6 +20,8 @@ export interface Mount {
   userMountable: boolean;
   eggs: Named[];
   nodes: Named[];
+  /** The ids of the servers that use it (when asked for with the `servers` include). */
+  serverIds: number[];
 }
 
 interface Related {
@@ -36,7 +38,7 @@ export interface MountAttributes {
   target: string;
   read_only: boolean;
   user_mountable: boolean;
-  relationships?: { eggs?: Related; nodes?: Related };
+  relationships?: { eggs?: Related; nodes?: Related; servers?: Related };
 }
 
 const named = (related: Related | undefined): Named[] =>
@@ -53,6 +55,7 @@ export const toMount = (attributes: MountAttributes): Mount => ({
   userMountable: attributes.user_mountable,
   eggs: named(attributes.relationships?.eggs),
   nodes: named(attributes.relationships?.nodes),
+  serverIds: named(attributes.relationships?.servers).map((server) => server.id),
 });
 
 export const mountKeys = {
@@ -75,14 +78,26 @@ export const updateMount = mounts.update;
 /** Refused (400) while a server uses it. */
 export const deleteMount = mounts.remove;
 
-export type MountRelation = 'eggs' | 'nodes';
+export type MountRelation = 'eggs' | 'nodes' | 'servers';
 
-/** POST /api/application/mounts/{id}/eggs|nodes: where the mount may be used. */
+/** Every mount (up to the API's 1,000 a page) with where it may be used and who uses it, for a server's Mounts tab. */
+export async function getAllMounts(signal?: AbortSignal): Promise<Mount[]> {
+  const list = await apiClient.get<ApplicationList<MountAttributes>>('/api/application/mounts', {
+    params: { per_page: 1000, include: 'eggs,nodes,servers' },
+    signal,
+  });
+  return list.data.map(({ attributes }) => toMount(attributes));
+}
+
+export const allMountsQueryOptions = () =>
+  queryOptions({ queryKey: [...mountKeys.all, 'every'], queryFn: ({ signal }) => getAllMounts(signal) });
+
+/** POST /api/application/mounts/{id}/eggs|nodes|servers: where the mount may be used, or who uses it. */
 export async function attachMount(id: number, relation: MountRelation, ids: number[]) {
   await apiClient.post(`/api/application/mounts/${id}/${relation}`, { [relation]: ids });
 }
 
-/** DELETE /api/application/mounts/{id}/eggs|nodes/{other} */
+/** DELETE /api/application/mounts/{id}/eggs|nodes|servers/{other} */
 export async function detachMount(id: number, relation: MountRelation, other: number) {
   await apiClient.delete(`/api/application/mounts/${id}/${relation}/${other}`);
 }

@@ -48,7 +48,7 @@ export function MountUsage({ mount, flashKey }: { mount: Mount; flashKey: string
 
 interface UsageBoxProps {
   mount: Mount;
-  relation: MountRelation;
+  relation: Exclude<MountRelation, 'servers'>;
   flashKey: string;
   attached: { id: number; name: string }[];
   choices: { id: number; name: string }[];

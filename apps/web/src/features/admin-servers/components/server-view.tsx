@@ -10,16 +10,20 @@ import { ServerBuildTab } from '@/features/admin-servers/components/server-build
 import { ServerDatabasesTab } from '@/features/admin-servers/components/server-databases-tab';
 import { ServerDetailsTab } from '@/features/admin-servers/components/server-details-tab';
 import { ServerManageTab } from '@/features/admin-servers/components/server-manage-tab';
+import { ServerMountsTab } from '@/features/admin-servers/components/server-mounts-tab';
 import { ServerStartupTab } from '@/features/admin-servers/components/server-startup-tab';
 import { ServerStatusBadge } from '@/features/admin-servers/components/server-status-badge';
 import { useTabFlashes } from '@/hooks/use-tab-flashes';
 
-const tabs = ['details', 'build', 'startup', 'databases', 'manage'] as const;
+const tabs = ['details', 'build', 'startup', 'databases', 'mounts', 'manage'] as const;
 type Tab = (typeof tabs)[number];
 
 export const serverFlashKey = 'admin:server';
 
-/** A server in the admin area: tabs for details, build, startup, databases and manage (`/admin/servers/view/{id}/{tab}`). */
+/**
+ * A server in the admin area: tabs for details, build, startup, databases, mounts and manage
+ * (`/admin/servers/view/{id}/{tab}`).
+ */
 export function ServerView() {
   const { t } = useTranslation('admin');
   const params = useParams();
@@ -66,6 +70,7 @@ export function ServerView() {
       {tab === 'build' && <ServerBuildTab server={server} />}
       {tab === 'startup' && <ServerStartupTab server={server} />}
       {tab === 'databases' && <ServerDatabasesTab server={server} />}
+      {tab === 'mounts' && <ServerMountsTab server={server} />}
       {tab === 'manage' && <ServerManageTab server={server} />}
     </AdminPage>
   );
