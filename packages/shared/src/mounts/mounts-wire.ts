@@ -1,5 +1,18 @@
 import type { Item, List } from '../servers/server-wire';
 
+/** `mount` of the Application API (`/api/application/mounts`). */
+export interface MountAttributes {
+  id: number;
+  uuid: string;
+  name: string;
+  description: string | null;
+  /** The folder on the node's host. */
+  source: string;
+  target: string;
+  read_only: boolean;
+  user_mountable: boolean;
+}
+
 /**
  * `/api/client/servers/{server}/mounts`: the mounts a server uses and those its users may attach. The host folder a
  * mount shows (`source`) is the host's business and is not sent.

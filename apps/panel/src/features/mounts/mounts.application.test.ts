@@ -16,6 +16,7 @@ import {
   type ServerRow,
 } from '@aerie/panel/test/server-factories';
 import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire';
+import type { MountAttributes } from '@aerie/shared/mounts/mounts-wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
@@ -41,17 +42,6 @@ afterAll(() => t.close());
 
 const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, key = bearer) =>
   applicationRequest(t.app, key, method, url, body);
-
-interface MountAttributes {
-  id: number;
-  uuid: string;
-  name: string;
-  description: string | null;
-  source: string;
-  target: string;
-  read_only: boolean;
-  user_mountable: boolean;
-}
 
 async function newMount(overrides: Record<string, unknown> = {}): Promise<MountAttributes> {
   sequence++;

@@ -1,4 +1,5 @@
 import type { MountBody } from '@aerie/shared/mounts/mounts-bodies';
+import type { MountAttributes as MountWire } from '@aerie/shared/mounts/mounts-wire';
 import { queryOptions } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { type ApplicationList, applicationResource, listQuery, type Page } from '@/lib/application-api';
@@ -28,16 +29,8 @@ interface Related {
   data: { attributes: Named }[];
 }
 
-/** `mount` attributes of the Application API, with its `eggs` and `nodes` includes. */
-export interface MountAttributes {
-  id: number;
-  uuid: string;
-  name: string;
-  description: string | null;
-  source: string;
-  target: string;
-  read_only: boolean;
-  user_mountable: boolean;
+/** `mount` attributes of the Application API, with its includes. */
+export interface MountAttributes extends MountWire {
   relationships?: { eggs?: Related; nodes?: Related; servers?: Related };
 }
 

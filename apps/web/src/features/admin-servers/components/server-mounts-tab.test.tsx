@@ -1,32 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { adminServerAttributes } from '@/testing/admin-server-fixtures';
 import { setUpPanelTestServer } from '@/testing/panel-test-hooks';
 import { pageUser, renderApp } from '@/testing/render-app';
 
 const panel = setUpPanelTestServer();
 const admin = { user: pageUser({ root_admin: true }) };
 
-const server = {
-  object: 'server',
-  attributes: {
-    id: 7,
-    external_id: null,
-    uuid: '6f1c2d3e-0000-4000-8000-000000000007',
-    identifier: '6f1c2d3e',
-    name: 'Survival',
-    description: '',
-    status: null,
-    suspended: false,
-    limits: { memory: 1024, swap: 0, disk: 5120, io: 500, cpu: 100, threads: null, oom_disabled: true },
-    feature_limits: { databases: 0, allocations: 1, backups: 2 },
-    user: 3,
-    node: 1,
-    allocation: 11,
-    nest: 1,
-    egg: 2,
-    container: { startup_command: 'node demo-server.mjs', image: 'node:20', installed: 1, environment: {} },
-  },
-};
+const server = { object: 'server', attributes: adminServerAttributes() };
 
 const related = (items: number[]) => ({
   object: 'list',

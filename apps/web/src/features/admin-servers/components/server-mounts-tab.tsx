@@ -54,14 +54,14 @@ export function ServerMountsTab({ server }: { server: AdminServer }) {
       ),
     },
     {
-      key: 'source',
-      header: t('mounts.columns.source'),
-      cell: (mount) => <code className="font-mono text-xs">{mount.source}</code>,
-    },
-    {
-      key: 'target',
-      header: t('mounts.columns.target'),
-      cell: (mount) => <code className="font-mono text-xs">{mount.target}</code>,
+      key: 'paths',
+      header: t('servers.view.mounts.paths'),
+      cell: (mount) => (
+        <code className="font-mono text-xs">
+          {mount.source} → {mount.target}
+          {mount.readOnly ? ` (${t('mounts.read_only')})` : ''}
+        </code>
+      ),
     },
     {
       key: 'action',
