@@ -10,7 +10,7 @@ import { cpuMs, descendants, rssBytes, sampleRss } from './src/console-rss';
 import { profileRunningProcess, startProfiling } from './src/inspector-profile';
 import { mib, printTable } from './src/measure';
 import { routeCosts, runApiMix } from './src/soak-api';
-import { openSoakConsoles } from './src/soak-consoles';
+import { openSoakConsolesThread } from './src/soak-consoles-thread';
 import { sessionWriteHeaders, startSoakPanel } from './src/soak-panel';
 import { reportSummary, type SummaryRow } from './src/summary';
 
@@ -55,7 +55,7 @@ const rows: string[][] = [];
 const summary: SummaryRow[] = [];
 try {
   console.log(`opening ${serverCount * perServer} console sockets…`);
-  const consoles = await openSoakConsoles({
+  const consoles = await openSoakConsolesThread({
     url: panel.url,
     sessions: panel.sessions,
     servers: panel.servers,
@@ -106,23 +106,22 @@ try {
   const panelRssAtStart = rssBytes(panel.panelPid);
   for (const rate of rates) {
     console.log(`${rate} req/s for ${seconds} s…`);
-    consoles.reset();
+    await consoles.start(commandMs);
     const sampler = sampleRss(panel.panelPid, 1000);
-    const commands = setInterval(() => consoles.sendCommands(), commandMs);
     const machineBefore = machineTicks();
     const panelCpuBefore = cpuMs(panel.panelPid);
     const daemonCpuBefore = cpuMs(panel.daemonPid);
     const profiling = rate === rates[0] && profileDir ? profileBoth(profileDir, rate) : undefined;
     const api = await runApiMix({ url: panel.url, headers, servers: panel.servers, rate, seconds });
     await profiling;
-    clearInterval(commands);
+    await consoles.stop();
     const machineAfter = machineTicks();
     const panelCpu = cpuMs(panel.panelPid) - panelCpuBefore;
     const daemonCpu = cpuMs(panel.daemonPid) - daemonCpuBefore;
     // Lines still on their way when the commands stop.
     await new Promise((resolve) => setTimeout(resolve, 5000));
     const panelPeak = sampler.stop();
-    const lines = consoles.result();
+    const lines = await consoles.result();
     const answered = api.ok + api.refused + api.errors;
     const busy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
     const delivered = lines.expected === 0 ? 0 : lines.delivered / lines.expected;
@@ -139,6 +138,7 @@ try {
       `${(busy * 100).toFixed(0)} %`,
       `${(panelCpu / answered).toFixed(2)} / ${(daemonCpu / answered).toFixed(2)} ms`,
       `${mib(panelRssAtStart)} → ${mib(panelPeak)} → ${mib(panelRssEnd)}`,
+      `${api.loopDelayP99Ms.toFixed(0)} / ${lines.loopDelayP99Ms.toFixed(0)} ms`,
     ]);
     if (api.errorSamples.length > 0)
       console.log(`errors at ${rate} req/s:\n  ${api.errorSamples.join('\n  ')}`);
@@ -182,7 +182,7 @@ try {
       });
     }
   }
-  consoles.close();
+  await consoles.close();
 } finally {
   await panel.stop();
 }
@@ -203,6 +203,7 @@ printTable(
     'machine busy',
     'CPU/request panel / daemon',
     'panel RSS start → peak → end',
+    'generator lag p99 api / consoles',
   ],
   rows,
 );

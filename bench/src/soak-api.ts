@@ -1,4 +1,4 @@
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { percentile } from './measure';
 import type { SoakServer } from './soak-panel';
 
@@ -15,6 +15,11 @@ export interface ApiMixResult {
   okP50Ms: number;
   okP99Ms: number;
   refusedP99Ms: number;
+  /**
+   * The generator's own event-loop delay (p99): a request answered meanwhile is timed late by up to this much, so a
+   * latency near it says more about the generator than about the panel.
+   */
+  loopDelayP99Ms: number;
 }
 
 /** What one request of the mix asks, for the server it goes to, in that server's `cycle` through the mix. */
@@ -116,6 +121,8 @@ export async function runApiMix(options: {
   };
 
   const inFlight = new Set<Promise<void>>();
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
   const start = performance.now();
   for (let sent = 0; sent < total; ) {
     const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate));
@@ -126,6 +133,7 @@ export async function runApiMix(options: {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   await Promise.all(inFlight);
+  lag.disable();
   okMs.sort((a, b) => a - b);
   refusedMs.sort((a, b) => a - b);
   return {
@@ -137,6 +145,7 @@ export async function runApiMix(options: {
     okP50Ms: percentile(okMs, 0.5),
     okP99Ms: percentile(okMs, 0.99),
     refusedP99Ms: percentile(refusedMs, 0.99),
+    loopDelayP99Ms: lag.percentile(99) / 1e6,
   };
 }
 
