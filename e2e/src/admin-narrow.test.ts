@@ -134,12 +134,15 @@ describe('the admin area at 390 px', () => {
       `/admin/servers/view/${server}/build`,
       `/admin/servers/view/${server}/startup`,
       `/admin/servers/view/${server}/databases`,
+      `/admin/servers/view/${server}/mounts`,
       `/admin/servers/view/${server}/manage`,
       '/admin/users',
       `/admin/users/view/${user}`,
       '/admin/nests',
       `/admin/nests/view/${nest}`,
       `/admin/nests/egg/${egg}`,
+      '/admin/mounts',
+      '/admin/mounts/new',
     ];
     const wide: Record<string, unknown> = {};
     for (const path of pages) {

@@ -46,7 +46,8 @@ export function ServerView() {
         </div>
       }
     >
-      <nav aria-label={server.name} className="mb-6 flex gap-1 border-b border-ink-800">
+      {/* Six tabs pass a phone's width: they wrap rather than widen the page. */}
+      <nav aria-label={server.name} className="mb-6 flex flex-wrap gap-1 border-b border-ink-800">
         {tabs.map((name) => (
           <NavLink
             key={name}
