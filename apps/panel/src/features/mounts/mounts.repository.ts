@@ -44,16 +44,6 @@ export async function findMount(db: Db | Tx, id: number): Promise<Mount | null> 
   return row ? toMount(row) : null;
 }
 
-export async function findMounts(db: Db, ids: readonly number[]): Promise<Mount[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('mounts')
-    .selectAll()
-    .where('id', 'in', [...new Set(ids)])
-    .execute();
-  return rows.map(toMount);
-}
-
 /** Inserts a mount and returns its id; a taken name fails on the unique index. */
 export async function insertMount(db: Db, uuid: string, fields: MountFields): Promise<number> {
   return insertReturningId(db, db.insertInto('mounts').values({ uuid, ...toColumns(fields) }));
@@ -163,23 +153,18 @@ export async function pivotsOfMounts(
   }));
 }
 
-/**
- * The mounts a server may use: attached to both its egg and its node. With `userMountable`, only those its users
- * may attach themselves.
- */
+/** The mounts a server may use: attached to both its egg and its node. */
 export async function mountsAllowedForServer(
   db: Db | Tx,
   server: { eggId: number; nodeId: number },
-  options: { userMountable?: boolean } = {},
 ): Promise<Mount[]> {
-  let query = db
+  const query = db
     .selectFrom('mounts')
     .innerJoin('egg_mount', 'egg_mount.mount_id', 'mounts.id')
     .innerJoin('mount_node', 'mount_node.mount_id', 'mounts.id')
     .selectAll('mounts')
     .where('egg_mount.egg_id', '=', server.eggId)
     .where('mount_node.node_id', '=', server.nodeId);
-  if (options.userMountable) query = query.where('mounts.user_mountable', '=', true);
   return (await query.orderBy('mounts.id').execute()).map(toMount);
 }
 

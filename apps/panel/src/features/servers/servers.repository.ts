@@ -9,22 +9,6 @@ import { type Insertable, NoResultError, type Selectable, type Updateable } from
 import { type ServerRecord, serverRecordColumns, toServerRecord } from './server-record';
 import { parsePermissions } from './stored-permissions';
 
-const serverByShortId = reusableQuery((db: Db, identifier: string) =>
-  db.selectFrom('servers').select(serverRecordColumns).where('uuid_short', '=', identifier),
-);
-const serverByUuid = reusableQuery((db: Db, identifier: string) =>
-  db.selectFrom('servers').select(serverRecordColumns).where('uuid', '=', identifier),
-);
-
-/**
- * The server named in a URL: exactly 8 characters is the short identifier, anything else the full uuid
- * (Pterodactyl's route binding). Null when there is none.
- */
-export async function findServerByIdentifier(db: Db, identifier: string): Promise<ServerRecord | null> {
-  const [row] = await (identifier.length === 8 ? serverByShortId : serverByUuid)(db, identifier);
-  return row ? toServerRecord(row) : null;
-}
-
 const accessColumns = (db: Db) =>
   db
     .selectFrom('servers')
@@ -52,22 +36,18 @@ const accessColumns = (db: Db) =>
         )
         .as('transferring'),
     );
-const accessByShortId = reusableQuery((db: Db, userId: number, identifier: string) =>
-  accessColumns(db)
-    .leftJoin('subusers', (join) =>
-      join.onRef('subusers.server_id', '=', 'servers.id').on('subusers.user_id', '=', userId),
-    )
-    .select('subusers.permissions as subuser_permissions')
-    .where('servers.uuid_short', '=', identifier),
-);
-const accessByUuid = reusableQuery((db: Db, userId: number, identifier: string) =>
-  accessColumns(db)
-    .leftJoin('subusers', (join) =>
-      join.onRef('subusers.server_id', '=', 'servers.id').on('subusers.user_id', '=', userId),
-    )
-    .select('subusers.permissions as subuser_permissions')
-    .where('servers.uuid', '=', identifier),
-);
+/** The access look-up by one identifier column, compiled once per database (see reusableQuery). */
+const accessBy = (column: 'servers.uuid_short' | 'servers.uuid') =>
+  reusableQuery((db: Db, userId: number, identifier: string) =>
+    accessColumns(db)
+      .leftJoin('subusers', (join) =>
+        join.onRef('subusers.server_id', '=', 'servers.id').on('subusers.user_id', '=', userId),
+      )
+      .select('subusers.permissions as subuser_permissions')
+      .where(column, '=', identifier),
+  );
+const accessByShortId = accessBy('servers.uuid_short');
+const accessByUuid = accessBy('servers.uuid');
 
 /** What every server route checks, read in one query: the server, its node, the caller as subuser, a transfer. */
 export interface ServerAccessRecord {
@@ -78,7 +58,10 @@ export interface ServerAccessRecord {
   isTransferring: boolean;
 }
 
-/** The server named in a URL (as findServerByIdentifier) with what its access check needs; null when there is none. */
+/**
+ * The server named in a URL, with what its access check needs: exactly 8 characters is the short identifier,
+ * anything else the full uuid (Pterodactyl's route binding). Null when there is none.
+ */
 export async function findServerAccess(
   db: Db,
   identifier: string,
