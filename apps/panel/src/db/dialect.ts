@@ -1,6 +1,7 @@
 import {
   type ColumnDefinitionBuilder,
   type CreateTableBuilder,
+  type InsertQueryBuilder,
   type Kysely,
   MysqlAdapter,
   PostgresAdapter,
@@ -45,6 +46,20 @@ export const readNullableDate = (value: DbDate | null): Date | null =>
 
 /** The wire format of timestamps: ISO 8601 in UTC with an explicit `+00:00` offset, without milliseconds. */
 export const toWireDate = (date: Date): string => `${date.toISOString().slice(0, 19)}+00:00`;
+
+/**
+ * An insert that skips rows clashing with the unique key `columns` (a repeated or concurrent insert changes
+ * nothing): `INSERT IGNORE` on MySQL, `ON CONFLICT (…) DO NOTHING` elsewhere.
+ */
+export function skippingDuplicates<DB, TB extends keyof DB & string, O>(
+  db: Kysely<DB>,
+  insert: InsertQueryBuilder<DB, TB, O>,
+  columns: readonly string[],
+): InsertQueryBuilder<DB, TB, O> {
+  return dialectOf(db) === 'mysql'
+    ? insert.ignore()
+    : insert.onConflict((conflict) => conflict.columns(columns as never).doNothing());
+}
 
 /** True when `error` is a unique-constraint violation, whatever the driver. */
 export function isUniqueViolation(error: unknown): boolean {

@@ -1,5 +1,5 @@
 import type { Db } from '@aerie/panel/db/database';
-import { dialectOf } from '@aerie/panel/db/dialect';
+import { dialectOf, skippingDuplicates } from '@aerie/panel/db/dialect';
 import { insertReturningId } from '@aerie/panel/db/insert-id';
 import type { Tx } from '@aerie/panel/db/transaction';
 import { type ListQuery, runList } from '@aerie/panel/http/application/list-query';
@@ -109,10 +109,7 @@ export async function attachToMount(
   const rows = [...new Set(ids)].map((id) => ({ [column]: id, mount_id: mountId }));
   // biome-ignore lint/suspicious/noExplicitAny: the table and its column are picked together from mountPivots.
   const insert = db.insertInto(table as any).values(rows as any);
-  await (dialectOf(db) === 'mysql'
-    ? insert.ignore()
-    : insert.onConflict((conflict) => conflict.columns([column, 'mount_id'] as never).doNothing())
-  ).execute();
+  await skippingDuplicates(db, insert, [column, 'mount_id']).execute();
 }
 
 /** Removes one pivot row; false when there was none. */

@@ -1,5 +1,5 @@
 import type { Db } from '@aerie/panel/db/database';
-import { dialectOf } from '@aerie/panel/db/dialect';
+import { dialectOf, skippingDuplicates } from '@aerie/panel/db/dialect';
 import type { AllocationsTable } from '@aerie/panel/db/schema-servers';
 import type { Tx } from '@aerie/panel/db/transaction';
 import {
@@ -295,10 +295,7 @@ export async function insertAllocationsSkippingTaken(
 ): Promise<void> {
   if (pairs.length === 0) return;
   const insert = db.insertInto('allocations').values(allocationRows(nodeId, pairs, alias, now));
-  await (dialectOf(db) === 'mysql'
-    ? insert.ignore()
-    : insert.onConflict((conflict) => conflict.columns(['node_id', 'ip', 'port']).doNothing())
-  ).execute();
+  await skippingDuplicates(db, insert, ['node_id', 'ip', 'port']).execute();
 }
 
 /**
