@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ProcessDriver } from '@aerie/daemon/runtime/process/process-driver';
@@ -129,7 +129,6 @@ describe.runIf(available).each(['bubblewrap', 'unshare'] as const)(
       await mkdir(cache);
       await writeFile(path.join(maps, 'world.txt'), 'a shared map\n', { mode: 0o644 });
       // The game's uid (root daemon) must reach them as any other user would.
-      const { chmod } = await import('node:fs/promises');
       for (const folder of [shared, maps]) await chmod(folder, 0o755);
       await chmod(cache, 0o777);
       const probe = [
