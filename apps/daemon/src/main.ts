@@ -22,6 +22,8 @@ import {
   onStopSignals,
   type StopRequests,
 } from './stop-signals';
+import { IncomingTransfers } from './transfers/incoming-transfers';
+import { OutgoingTransfers } from './transfers/outgoing-transfers';
 import { consoleWebsocketPlugins } from './websocket/daemon-plugins';
 
 /** The hooks other parts of the daemon plug in through (the console websocket, the signed file URLs). */
@@ -82,10 +84,15 @@ export async function runDaemon(
     denylist,
     backups,
   });
+  const transfers = {
+    outgoing: new OutgoingTransfers({ panel, limitMibPerSecond: config.transferLimitMibPerSecond }),
+    incoming: new IncomingTransfers({ manager, panel }),
+  };
   const app = buildDaemonApp({
     config,
     manager,
     backups,
+    transfers,
     pulls: new RemotePulls(config.pull),
     logger: { level: config.logLevel },
     admission: config.admission,

@@ -3,13 +3,15 @@ import { z } from 'zod';
 import { JwtError } from './jwt-errors';
 
 /** What a token may be used for (CVE-2026-54593: a token for one purpose must not open another). */
-export type JwtPurpose = 'websocket' | 'file_download' | 'file_upload' | 'backup_download';
+export type JwtPurpose = 'websocket' | 'file_download' | 'file_upload' | 'backup_download' | 'transfer';
 
 /** How far the daemon's clock may lag the panel's before a fresh token counts as not yet valid. */
 export const JWT_CLOCK_TOLERANCE_SECONDS = 30;
 
 const claimsSchema = z.object({
   iss: z.string().optional(),
+  /** Wings' transfer tokens name the server here. */
+  sub: z.string().optional(),
   aud: z.union([z.string(), z.array(z.string())]).optional(),
   jti: z.string().optional(),
   /** Required: without it neither the boot time nor the denylist can be checked (Wings refuses it too). */

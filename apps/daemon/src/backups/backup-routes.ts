@@ -1,6 +1,10 @@
 import { HttpError, NOT_FOUND_MESSAGE } from '@aerie/daemon/http-kit/http-errors';
 import { serverOf } from '@aerie/daemon/http-kit/route-helpers';
-import { INSTALLING_MESSAGE, RESTORING_MESSAGE } from '@aerie/daemon/server/managed-server';
+import {
+  INSTALLING_MESSAGE,
+  RESTORING_MESSAGE,
+  TRANSFERRING_MESSAGE,
+} from '@aerie/daemon/server/managed-server';
 import type { DaemonBackupRequest, DaemonRestoreRequest } from '@aerie/shared/backups/backups-daemon-wire';
 import type { FastifyInstance } from 'fastify';
 import type { BackupService } from './backup-service';
@@ -57,6 +61,7 @@ export async function backupRoutes(scope: FastifyInstance, backups: BackupServic
       }
       if (server.isInstalling) throw new HttpError(409, INSTALLING_MESSAGE);
       if (server.isRestoring) throw new HttpError(409, RESTORING_MESSAGE);
+      if (server.isTransferring) throw new HttpError(409, TRANSFERRING_MESSAGE);
       if (body.adapter === 'wings') {
         // As Wings: a local backup that is not here is 404 now, not a failed restore later.
         const archive = await backups.openArchive(backup);

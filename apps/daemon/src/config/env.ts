@@ -79,6 +79,7 @@ const schema = z.object({
     .default(String(fileLimits.uploadLimitMb))
     .pipe(z.string().regex(/^[1-9]\d{0,6}$/, 'must be a whole number of MiB, at least 1'))
     .transform(Number),
+  DAEMON_TRANSFER_LIMIT_MB: wholeNumber('MiB per second (0: no limit)', '0', 0),
   DAEMON_GAME_NETWORK_ALLOW: z
     .string()
     .default('')
@@ -153,6 +154,8 @@ export interface DaemonConfig {
   backupDirectory: string;
   /** Largest file a signed upload accepts, in MiB (Wings' api.upload_limit). */
   uploadLimitMb: number;
+  /** MiB per second a server transfer may send to another node; 0 for no limit (Wings' transfers.download_limit). */
+  transferLimitMibPerSecond: number;
   /** `process-unsafe`: the process runtime without a sandbox (single-user development only). */
   runtime: 'process' | 'process-unsafe' | 'docker';
   /** What game servers may reach besides the internet: the host's or private addresses an admin opened. */
@@ -211,6 +214,7 @@ export function loadDaemonConfig(env: Record<string, string | undefined> = proce
     dataDirectory,
     backupDirectory: path.resolve(data.DAEMON_BACKUP_DIR ?? path.join(dataDirectory, 'backups')),
     uploadLimitMb: data.DAEMON_UPLOAD_LIMIT_MB,
+    transferLimitMibPerSecond: data.DAEMON_TRANSFER_LIMIT_MB,
     runtime: data.RUNTIME,
     gameNetworkAllow: data.DAEMON_GAME_NETWORK_ALLOW,
     pull: {

@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { linkStaysInside } from './archive-links';
 import {
   type ArchiveEntry,
@@ -7,6 +8,7 @@ import {
   type ArchiveKind,
   isSupported,
   tarEntries,
+  tarStreamEntries,
   zipEntries,
   zipEntryCount,
 } from './archive-reader';
@@ -263,6 +265,58 @@ export async function extractArchive(options: {
   } finally {
     // What was written stays, even when a later entry failed.
     reservation.commit(result.bytes);
+    await directories.closeAll();
+  }
+  return result;
+}
+
+/**
+ * Extracts a tar.gz read once from `stream` (a transfer, as it arrives) into `base`, as a restore does: every entry is
+ * checked when it comes (names, links leading out, hard links, count, the total against `roomBytes`), files are
+ * written under temporary names and renamed when whole, links made last as stored. There is no pre-scan (a stream
+ * cannot be read twice), so a refusal part-way leaves what was already written: the caller extracts into a folder
+ * of its own and removes it whole on failure.
+ */
+export async function extractStream(options: {
+  jail: Jail;
+  stream: Readable;
+  base: readonly string[];
+  denylist: Denylist;
+  quota: DiskQuota;
+  roomBytes: number;
+  temporary: TemporaryNames;
+}): Promise<ExtractResult> {
+  const { jail, stream, base, denylist, quota, roomBytes, temporary } = options;
+  const limits: ExtractLimits = {
+    maxEntries: RESTORE_MAX_ENTRIES,
+    maxTotalBytes: roomBytes,
+    maxRatio: Number.POSITIVE_INFINITY,
+    ratioFloorBytes: Number.POSITIVE_INFINITY,
+  };
+  const cap = roomBytes + 1024 * 1024 + 1024 * limits.maxEntries;
+  const check = new EntryChecker(limits, base, true);
+  const result: ExtractResult = { entries: 0, bytes: 0, skipped: [] };
+  const directories = new ExtractDirectories(jail);
+  const links: CheckedEntry[] = [];
+  try {
+    const entries = tarStreamEntries(
+      stream,
+      'gzip',
+      new ByteLimit(cap, () => new FilesystemError('ETOOBIG')),
+    );
+    for await (const entry of entries) {
+      const checked = check.check(entry.header);
+      if (checked.link !== undefined) {
+        links.push(checked);
+        if (entry.stream !== undefined) for await (const _ of entry.stream) void _;
+        continue;
+      }
+      result.bytes += await writeEntry(directories, denylist, checked, entry, result, temporary);
+    }
+    check.assertNothingBelowLinks();
+    for (const link of links) await makeLink(directories, denylist, link, result, temporary.prefix);
+  } finally {
+    quota.add(result.bytes);
     await directories.closeAll();
   }
   return result;

@@ -1,7 +1,7 @@
 import fs, { type FileHandle } from 'node:fs/promises';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import type { JobLeftovers } from '@aerie/daemon/jobs/job-journal';
-import { type ExtractResult, extractArchive, restoreRoomBytes } from './archive-extractor';
+import { type ExtractResult, extractArchive, extractStream, restoreRoomBytes } from './archive-extractor';
 import { detectArchive } from './archive-reader';
 import { type ArchiveFormat, type ArchiveItem, writeArchive } from './archive-writer';
 import { describeEntry, type FileEntry } from './file-entry';
@@ -246,6 +246,28 @@ export class ArchiveFilesystem {
    */
   async extractFrom(handle: FileHandle, options: { truncate?: boolean } = {}): Promise<ExtractResult> {
     return this.extract(handle, 'restore', [], { truncate: options.truncate === true });
+  }
+
+  /**
+   * Extracts a server's files sent by another node (a transfer's tar.gz, read once as it arrives) into the root,
+   * links made as stored, nothing outside the root, at most `roomBytes`. Files are whole under their names or not
+   * there; what a refusal part-way left is the caller's to remove (it receives into a folder of its own).
+   */
+  async receive(stream: Readable, roomBytes: number): Promise<ExtractResult> {
+    const job = await this.primitives.jobs.begin('restore', { directory: [], recursive: true });
+    try {
+      return await extractStream({
+        jail: this.primitives.jail,
+        stream,
+        base: [],
+        denylist: this.primitives.denylist,
+        quota: this.primitives.quota,
+        roomBytes,
+        temporary: job,
+      }).catch(fromSystemError);
+    } finally {
+      await job.end();
+    }
   }
 
   /**

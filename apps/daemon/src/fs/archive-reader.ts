@@ -67,16 +67,15 @@ export async function isSupported(kind: ArchiveKind): Promise<boolean> {
 }
 
 /**
- * Feeds the tar stream inside the file, decompressed, into `extract`; `limit` bounds the decompressed bytes so a
+ * Feeds the tar stream inside `raw` (a file or a stream as it arrives), decompressed, into `extract`; `limit` bounds the decompressed bytes so a
  * bomb stops there. Errors anywhere in the chain reach `extract`, and so the reader.
  */
 async function feedTar(
-  handle: FileHandle,
+  raw: Readable,
   kind: ArchiveKind,
   limit: Transform,
   extract: tar.Extract,
 ): Promise<void> {
-  const raw = readRange(handle, 0);
   const done = (error: Error | null) => {
     if (error) extract.destroy(error);
   };
@@ -109,13 +108,22 @@ function entryType(type: tar.Header['type']): ArchiveEntryHeader['type'] {
 }
 
 /** Iterates a tar (optionally compressed) archive's entries. */
-export async function* tarEntries(
+export function tarEntries(
   handle: FileHandle,
   kind: ArchiveKind,
   limit: Transform,
 ): AsyncGenerator<ArchiveEntry> {
+  return tarStreamEntries(readRange(handle, 0), kind, limit);
+}
+
+/** Iterates the entries of a tar (optionally compressed) archive read from a stream, once, as it arrives. */
+export async function* tarStreamEntries(
+  raw: Readable,
+  kind: ArchiveKind,
+  limit: Transform,
+): AsyncGenerator<ArchiveEntry> {
   const extract = tar.extract();
-  await feedTar(handle, kind, limit, extract);
+  await feedTar(raw, kind, limit, extract);
   try {
     for await (const entry of extract) {
       const { header } = entry;

@@ -21,6 +21,7 @@ import { type ConnectionLimits, defaultConnectionLimits } from './connection-lim
 import { corsHook } from './cors';
 import { nodeTokenAuth } from './node-auth';
 import { serverRoutes } from './server-routes';
+import { type DaemonTransfers, incomingTransferCancelRoute, incomingTransferRoute } from './transfer-routes';
 
 /** What the HTTP layer needs from the daemon's configuration. */
 export interface DaemonAppConfig {
@@ -39,6 +40,8 @@ export interface DaemonAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** With it, the backup routes `POST …/backup`, `POST …/backup/:backup/restore`, `DELETE …/backup/:backup`. */
   backups?: BackupService;
+  /** With it, the transfer routes: `POST|DELETE /api/servers/:server/transfer`, `POST /api/transfers`, `DELETE /api/transfers/:server`. */
+  transfers?: DaemonTransfers;
   /** The remote downloads (`…/files/pull`) with the node's DAEMON_PULL_* settings; the defaults without it. */
   pulls?: RemotePulls;
   /**
@@ -129,12 +132,15 @@ export function buildDaemonApp(options: DaemonAppOptions): FastifyInstance {
   if (options.registerWebsocket)
     app.register(async (root) => options.registerWebsocket?.(root, manager, config));
   if (options.registerPublic) app.register(async (root) => options.registerPublic?.(root, manager, config));
+  const { transfers } = options;
+  if (transfers) app.register(async (root) => incomingTransferRoute(root, transfers, config.token));
   app.register(async (scope) => {
     scope.addHook('onRequest', nodeTokenAuth(config.token));
     // Past the token check (a refusal ends the hooks): the panel's connection is never closed to make room.
     scope.addHook('onRequest', async (request) => proveConnection(request.raw.socket));
     scope.get('/api/system', () => systemInfo(config.dataDirectory));
-    await serverRoutes(scope, manager, options.backups, options.pulls);
+    await serverRoutes(scope, manager, options.backups, options.pulls, transfers);
+    if (transfers) await incomingTransferCancelRoute(scope, transfers);
     await options.registerProtected?.(scope, manager, config);
   });
   return app;

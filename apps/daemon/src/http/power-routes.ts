@@ -5,6 +5,7 @@ import {
   INSTALLING_MESSAGE,
   RESTORING_MESSAGE,
   SUSPENDED_MESSAGE,
+  TRANSFERRING_MESSAGE,
 } from '@aerie/daemon/server/managed-server';
 import type { DaemonPowerBody } from '@aerie/shared/daemon/remote-wire';
 import type { FastifyInstance } from 'fastify';
@@ -36,6 +37,7 @@ export async function powerRoutes(scope: FastifyInstance): Promise<void> {
       }
       if (server.isInstalling) throw new HttpError(409, INSTALLING_MESSAGE);
       if (server.isRestoring) throw new HttpError(409, RESTORING_MESSAGE);
+      if (server.isTransferring) throw new HttpError(409, TRANSFERRING_MESSAGE);
       // Accepted now, carried out in the background: a later failure reaches the console as an error event.
       server.powerInBackground(action, waitMilliseconds(request.body?.wait_seconds));
       return reply.status(202).send();
@@ -64,6 +66,7 @@ export async function powerRoutes(scope: FastifyInstance): Promise<void> {
     const server = serverOf(request);
     if (server.isInstalling) throw new HttpError(409, INSTALLING_MESSAGE);
     if (server.isRestoring) throw new HttpError(409, RESTORING_MESSAGE);
+    if (server.isTransferring) throw new HttpError(409, TRANSFERRING_MESSAGE);
     void server.install();
     return reply.status(202).send();
   });
@@ -73,6 +76,7 @@ export async function powerRoutes(scope: FastifyInstance): Promise<void> {
     if (server.powerLocked) throw new HttpError(409, REINSTALL_LOCKED_MESSAGE);
     if (server.isInstalling) throw new HttpError(409, INSTALLING_MESSAGE);
     if (server.isRestoring) throw new HttpError(409, RESTORING_MESSAGE);
+    if (server.isTransferring) throw new HttpError(409, TRANSFERRING_MESSAGE);
     void server.install({ reinstall: true });
     return reply.status(202).send();
   });

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fileRoutes } from './file-routes';
 import { powerRoutes } from './power-routes';
 import { presentServer } from './server-view';
+import { type DaemonTransfers, outgoingTransferRoutes } from './transfer-routes';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 export const INVALID_UUID_MESSAGE = 'The uuid field must be a valid version 4 UUID.';
@@ -22,6 +23,7 @@ export async function serverRoutes(
   manager: ServerManager,
   backups?: BackupService,
   pulls: RemotePulls = new RemotePulls(defaultPullSettings()),
+  transfers?: DaemonTransfers,
 ): Promise<void> {
   app.get('/api/servers', async () => manager.list().map(presentServer));
 
@@ -58,5 +60,6 @@ export async function serverRoutes(
     await fileRoutes(scope);
     await pullRoutes(scope, pulls);
     if (backups) await backupRoutes(scope, backups);
+    if (transfers) await outgoingTransferRoutes(scope, transfers);
   });
 }

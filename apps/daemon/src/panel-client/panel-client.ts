@@ -11,6 +11,7 @@ import type {
   DaemonServerConfigurationPage,
 } from '@aerie/shared/daemon/remote-wire';
 import type { SftpAuthAnswer, SftpAuthBody } from '@aerie/shared/sftp/sftp-wire';
+import type { RemoteTransferFailure } from '@aerie/shared/transfers/transfers-daemon-wire';
 
 /** What the daemon asks of the panel (`/api/remote/*`); the server manager and managed servers depend on this. */
 export interface PanelApi {
@@ -31,6 +32,14 @@ export interface BackupPanelApi {
   reportBackup(backup: string, status: RemoteBackupStatus): Promise<void>;
   /** `POST /backups/{backup}/restore`: the restore's outcome (clears the server's restoring status). */
   reportRestore(backup: string, status: RemoteRestoreStatus): Promise<void>;
+}
+
+/** What a transfer tells the panel (`/api/remote/servers/{uuid}/transfer/*`, wings.md §1.5). */
+export interface TransferPanelApi {
+  /** The target has the server's files: the panel moves the server to this node. */
+  reportTransferSuccess(uuid: string): Promise<void>;
+  /** Either node: the transfer failed, with why; the panel puts everything back. */
+  reportTransferFailure(uuid: string, failure: RemoteTransferFailure): Promise<void>;
 }
 
 /** The SFTP server's one question to the panel: may this login in, and with what. */
@@ -81,7 +90,9 @@ const SFTP_AUTH_TIMEOUT_MS = 10_000;
 const MAX_RETRY_DELAY_MS = 12_000;
 
 /** The daemon's HTTP client for the panel's remote API, authenticated as the node (`token_id.token`). */
-export class PanelClient implements PanelApi, SftpAuthApi, BackupPanelApi, ActivityPanelApi {
+export class PanelClient
+  implements PanelApi, SftpAuthApi, BackupPanelApi, ActivityPanelApi, TransferPanelApi
+{
   readonly #base: string;
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
@@ -139,6 +150,14 @@ export class PanelClient implements PanelApi, SftpAuthApi, BackupPanelApi, Activ
 
   async reportRestore(backup: string, status: RemoteRestoreStatus): Promise<void> {
     await this.#request('POST', `/backups/${encodeURIComponent(backup)}/restore`, status);
+  }
+
+  async reportTransferSuccess(uuid: string): Promise<void> {
+    await this.#request('POST', `/servers/${encodeURIComponent(uuid)}/transfer/success`);
+  }
+
+  async reportTransferFailure(uuid: string, failure: RemoteTransferFailure): Promise<void> {
+    await this.#request('POST', `/servers/${encodeURIComponent(uuid)}/transfer/failure`, failure);
   }
 
   authenticateSftp(body: SftpAuthBody): Promise<SftpAuthAnswer> {

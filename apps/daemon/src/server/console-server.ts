@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import type { BackupCompletedEvent } from '@aerie/shared/backups/backups-daemon-wire';
+import type { TransferStatus } from '@aerie/shared/console/socket-events';
 
 export type ServerState = 'offline' | 'starting' | 'running' | 'stopping';
 export type PowerAction = 'start' | 'stop' | 'restart' | 'kill';
@@ -38,6 +39,10 @@ export interface ConsoleServerEvents {
   'backup completed': [backup: string, event: BackupCompletedEvent];
   /** A restore ended, successfully or not (`backup restore completed` to every socket). */
   'backup restore completed': [];
+  /** A transfer's progress line. Sockets need admin.websocket.transfer. */
+  'transfer logs': [line: string];
+  /** A transfer's step (packages/shared console/socket-events.ts `transferStatuses`), to every socket. */
+  'transfer status': [status: TransferStatus];
   /** The server was removed from this daemon: sockets close with 1001. */
   deleted: [];
 }

@@ -34,6 +34,8 @@ export const INSTALL_STARTED_MESSAGE = 'Starting installation process, this coul
 export const INSTALL_COMPLETED_MESSAGE = 'Installation process completed.';
 /** Power actions, installs and new backups while a backup is being restored (the panel's text). */
 export const RESTORING_MESSAGE = serverMessages.restoringBackup;
+/** Power actions, installs, restores and a second transfer while the server is moving to another node. */
+export const TRANSFERRING_MESSAGE = serverMessages.transferring;
 
 /** Grace periods before a kill: Wings' disk-limit and suspension stops (1 min) and its reinstall stop (10 s). */
 const DISK_LIMIT_STOP_MS = 60_000;
@@ -100,6 +102,9 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
   #diskStopIssued = false;
   #installing = false;
   #restoring = false;
+  #transferring = false;
+  /** Set once a transfer succeeded: the panel deletes the server here next, and sockets are told it moved. */
+  #transferred = false;
   #installAbort: AbortController | undefined;
   #deleted = false;
   /** Told when a new configuration suspends this server: its sockets close and its signed URLs stop at once. */
@@ -140,8 +145,9 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
   get isRestoring(): boolean {
     return this.#restoring;
   }
+  /** True from a transfer's acceptance until it failed, or for good once it succeeded (the panel deletes it next). */
   get isTransferring(): boolean {
-    return false;
+    return this.#transferring;
   }
   get isSuspended(): boolean {
     return this.#configuration.settings.suspended;
@@ -155,8 +161,7 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
   }
 
   async power(action: PowerAction, waitMs = 0): Promise<void> {
-    if (this.#installing) throw new ServerStateError(INSTALLING_MESSAGE);
-    if (this.#restoring) throw new ServerStateError(RESTORING_MESSAGE);
+    this.#assertIdle();
     if ((action === 'start' || action === 'restart') && this.isSuspended) {
       throw new ServerStateError(SUSPENDED_MESSAGE);
     }
@@ -230,8 +235,7 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
    * @throws ServerStateError when it is installing or already restoring
    */
   beginRestore(): () => void {
-    if (this.#installing) throw new ServerStateError(INSTALLING_MESSAGE);
-    if (this.#restoring) throw new ServerStateError(RESTORING_MESSAGE);
+    this.#assertIdle();
     this.#restoring = true;
     let ended = false;
     return () => {
@@ -239,6 +243,34 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
       ended = true;
       this.#restoring = false;
     };
+  }
+
+  /**
+   * Marks the server as transferring until the returned function is called with the outcome: power actions,
+   * installs and restores are refused meanwhile, and after a success for good (the panel deletes it here next).
+   * @throws ServerStateError when it is installing, restoring or already transferring
+   */
+  beginTransfer(): (outcome: 'failed' | 'succeeded') => void {
+    this.#assertIdle();
+    this.#transferring = true;
+    let ended = false;
+    return (outcome) => {
+      if (ended) return;
+      ended = true;
+      if (outcome === 'succeeded') this.#transferred = true;
+      else this.#transferring = false;
+    };
+  }
+
+  /** A transfer's progress line, to sockets allowed `admin.websocket.transfer`. */
+  transferLog(text: string): void {
+    this.emit('transfer logs', `\u001b[1m\u001b[33m[Transfer System] \u001b[0m${text}`);
+  }
+
+  #assertIdle(): void {
+    if (this.#installing) throw new ServerStateError(INSTALLING_MESSAGE);
+    if (this.#restoring) throw new ServerStateError(RESTORING_MESSAGE);
+    if (this.#transferring) throw new ServerStateError(TRANSFERRING_MESSAGE);
   }
 
   /**
@@ -290,8 +322,7 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
    * @throws ServerStateError when an install is already running
    */
   async install(options: { reinstall?: boolean } = {}): Promise<boolean> {
-    if (this.#installing) throw new ServerStateError(INSTALLING_MESSAGE);
-    if (this.#restoring) throw new ServerStateError(RESTORING_MESSAGE);
+    this.#assertIdle();
     this.#installing = true;
     const abort = new AbortController();
     this.#installAbort = abort;
@@ -325,6 +356,8 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
   /** Stops the game, the timers and any install, removes what the runtime and the disk hold, tells sockets. */
   async destroy(): Promise<void> {
     this.#deleted = true;
+    // Wings: a server that moved says so first, and clients connect to its new node.
+    if (this.#transferred) this.emit('transfer status', 'completed');
     this.emit('deleted');
     this.#installAbort?.abort();
     this.#stopStats();
@@ -375,8 +408,7 @@ export class ManagedServer extends EventEmitter<ConsoleServerEvents> implements 
 
   /** Wings' pre-boot: fresh configuration, suspension, then a fresh disk count against the limit. */
   async #beforeStart(): Promise<void> {
-    if (this.#installing) throw new ServerStateError(INSTALLING_MESSAGE);
-    if (this.#restoring) throw new ServerStateError(RESTORING_MESSAGE);
+    this.#assertIdle();
     this.#apply(await this.#options.panel.getServer(this.uuid));
     if (this.isSuspended) throw new ServerStateError(SUSPENDED_MESSAGE);
     await this.#attachMounts();

@@ -1,5 +1,6 @@
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { ServerFilesystem } from '@aerie/daemon/fs/server-filesystem';
 import { JobJournal, type JobKind } from '@aerie/daemon/jobs/job-journal';
 import type { PanelApi } from '@aerie/daemon/panel-client/panel-client';
 import type { RuntimeDriver } from '@aerie/daemon/runtime/runtime';
@@ -65,6 +66,7 @@ export class ServerManager {
   async boot(): Promise<void> {
     await mkdir(path.join(this.#options.dataDirectory, 'volumes'), { recursive: true, mode: 0o700 });
     const configurations = await this.#options.panel.listServers();
+    await this.#removeInterruptedTransfers(new Set(configurations.map((c) => c.settings.uuid)));
     const previous = await this.#states.load();
     for (const configuration of configurations) {
       if (UUID.test(configuration.settings.uuid)) await this.#add(configuration);
@@ -105,6 +107,39 @@ export class ServerManager {
       if (successful && startOnCompletion) server.powerInBackground('start');
     });
     return server;
+  }
+
+  /** Where an incoming transfer's files are extracted until they are whole (`transfers/<uuid>`). */
+  transferStagingDirectory(uuid: string): string {
+    if (!UUID.test(uuid)) throw new Error(`Not a server uuid: ${uuid}`);
+    return path.join(this.#transfersDirectory, uuid);
+  }
+
+  /** A filesystem on `root` with the server's file owner, for files that are not a server's yet (a transfer). */
+  async filesystemFor(uuid: string, root: string): Promise<ServerFilesystem> {
+    const { ServerFilesystem } = await import('@aerie/daemon/fs/server-filesystem');
+    return ServerFilesystem.open({ root, owner: await this.#options.driver.fileOwner?.(uuid) });
+  }
+
+  /**
+   * A transfer's whole files become the server's (`transfers/<uuid>` renamed to `volumes/<uuid>`) and the server
+   * joins this node, stopped. A marker says so until settleTransferred: a daemon killed before the panel took the
+   * success finds it at boot and keeps the files only if the panel lists the server here.
+   */
+  async acceptTransferred(configuration: DaemonServerConfiguration, staging: string): Promise<ManagedServer> {
+    const uuid = configuration.settings.uuid;
+    await writeFile(this.#transferMarker(uuid), '', { mode: 0o600 });
+    const directory = path.join(this.#options.dataDirectory, 'volumes', uuid);
+    // Not a server of this node (the panel says it is moving here): whatever an earlier failure left goes.
+    await rm(directory, { recursive: true, force: true });
+    await rename(staging, directory);
+    return this.#add(configuration);
+  }
+
+  /** After acceptTransferred: the panel took the success (the server stays) or did not (it goes, files and all). */
+  async settleTransferred(uuid: string, successful: boolean): Promise<void> {
+    if (!successful) await this.delete(uuid);
+    await rm(this.#transferMarker(uuid), { force: true });
   }
 
   /** DELETE /api/servers/:server: the server stops at once and its files go. */
@@ -152,11 +187,40 @@ export class ServerManager {
       },
     });
     server.on('status', (state) => {
-      if (!this.#shuttingDown && this.#servers.get(uuid) === server) this.#states.set(uuid, state);
+      // A transfer stops the server on the way out; a daemon killed meanwhile must bring it back as it was.
+      if (this.#shuttingDown || this.#servers.get(uuid) !== server || server.isTransferring) return;
+      this.#states.set(uuid, state);
     });
     this.#servers.set(uuid, server);
     this.#states.set(uuid, server.state);
     return server;
+  }
+
+  get #transfersDirectory(): string {
+    return path.join(this.#options.dataDirectory, 'transfers');
+  }
+
+  #transferMarker(uuid: string): string {
+    return path.join(this.#transfersDirectory, `${uuid}.received`);
+  }
+
+  /**
+   * At boot: incoming transfers the last daemon did not finish. Half-extracted folders go; a received server whose
+   * success the panel never took (it does not list the server here) loses the files it was given.
+   */
+  async #removeInterruptedTransfers(ours: ReadonlySet<string>): Promise<void> {
+    await mkdir(this.#transfersDirectory, { recursive: true, mode: 0o700 });
+    for (const name of await readdir(this.#transfersDirectory)) {
+      const uuid = name.replace(/\.received$/, '');
+      if (!UUID.test(uuid)) continue;
+      if (name.endsWith('.received') && !ours.has(uuid)) {
+        await rm(path.join(this.#options.dataDirectory, 'volumes', uuid), { recursive: true, force: true });
+        console.log(`Removed the files of server ${uuid}: its transfer to this node did not finish`);
+      } else if (!name.endsWith('.received')) {
+        console.log(`Removed the partial files of an interrupted transfer of server ${uuid}`);
+      }
+      await rm(path.join(this.#transfersDirectory, name), { recursive: true, force: true });
+    }
   }
 
   /**

@@ -3,10 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BackupService, type BackupServiceOptions } from '@aerie/daemon/backups/backup-service';
 import { buildDaemonApp, type DaemonAppOptions } from '@aerie/daemon/http/app';
+import type { DaemonTransfers } from '@aerie/daemon/http/transfer-routes';
 import { PanelClient } from '@aerie/daemon/panel-client/panel-client';
 import { ProcessDriver } from '@aerie/daemon/runtime/process/process-driver';
 import { ProcessSandbox } from '@aerie/daemon/runtime/process/sandbox/process-sandbox';
 import { ServerManager, type ServerManagerOptions } from '@aerie/daemon/server/server-manager';
+import { IncomingTransfers } from '@aerie/daemon/transfers/incoming-transfers';
+import { OutgoingTransfers, type OutgoingTransfersOptions } from '@aerie/daemon/transfers/outgoing-transfers';
 import { PANEL_TOKEN, PANEL_TOKEN_ID, type PanelStandIn } from './panel-stand-in';
 
 /** The node token the panel stand-in's daemon answers to (what the panel would send). */
@@ -18,6 +21,8 @@ export interface TestDaemon {
   dataDirectory: string;
   /** The daemon's backups, in `<dataDirectory>/backups` unless `backupOptions.directory` says otherwise. */
   backups: BackupService;
+  /** Its outgoing and incoming transfers (routes on). */
+  transfers: DaemonTransfers & { outgoing: OutgoingTransfers };
   /** A request as the panel makes it (node token), unless `token` says otherwise (`null`: no header). */
   request(
     method: string,
@@ -44,6 +49,8 @@ export async function startTestDaemon(options: {
   backups?: BackupService;
   /** The node's allowed mounts (DAEMON_ALLOWED_MOUNTS). */
   mounts?: ServerManagerOptions['mounts'];
+  /** The outgoing transfers' settings (rate limit, time-outs). */
+  transferOptions?: Omit<OutgoingTransfersOptions, 'panel'>;
 }): Promise<TestDaemon> {
   const dataDirectory = options.dataDirectory ?? (await mkdtemp(path.join(tmpdir(), 'aerie-daemon-data-')));
   const panel = new PanelClient({
@@ -74,8 +81,13 @@ export async function startTestDaemon(options: {
       log: () => {},
       ...options.backupOptions,
     });
+  const transfers = {
+    outgoing: new OutgoingTransfers({ panel, ...options.transferOptions }),
+    incoming: new IncomingTransfers({ manager, panel }),
+  };
   const app = buildDaemonApp({
     backups,
+    transfers,
     config: {
       token: NODE_TOKEN,
       panelUrl: options.panel.url,
@@ -93,6 +105,7 @@ export async function startTestDaemon(options: {
     if (stopped) return;
     stopped = true;
     await backups.idle();
+    await transfers.outgoing.settled();
     // As `aerie daemon` on SIGTERM: a keep-alive connection whose response the client already read in full (a
     // streamed body ends server-side a moment later) would otherwise hold close() until its timeout.
     app.server.closeAllConnections?.();
@@ -103,6 +116,7 @@ export async function startTestDaemon(options: {
     manager,
     dataDirectory,
     backups,
+    transfers,
     async request(method, route, { body, token = NODE_TOKEN, headers = {} } = {}) {
       const response = await fetch(`${url}${route}`, {
         method,

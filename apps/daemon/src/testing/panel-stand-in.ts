@@ -110,6 +110,15 @@ export interface PanelStandIn {
     | RemoteBackupPartsResponse
     | { status: number; body?: unknown }
     | Promise<RemoteBackupPartsResponse | { status: number; body?: unknown }>;
+  /** Every `POST /api/remote/servers/{uuid}/transfer/success|failure`, in order. */
+  transferReports: { uuid: string; outcome: 'success' | 'failure'; reason?: string }[];
+  /** The status `…/transfer/success` answers (204 unless a test sets it). */
+  transferSuccessStatus: number;
+  /** Resolves with the next transfer report of `uuid` (or the one already received). */
+  waitForTransferReport(
+    uuid: string,
+    timeoutMs?: number,
+  ): Promise<{ outcome: 'success' | 'failure'; reason?: string }>;
   /** Resolves with the next backup report of `uuid` (or the one already received). */
   waitForBackupReport(uuid: string, timeoutMs?: number): Promise<RemoteBackupStatus>;
   /** Resolves with the next restore report of `uuid` (or the one already received). */
@@ -197,12 +206,28 @@ export async function startPanelStandIn(): Promise<PanelStandIn> {
       return reply.status(204).send();
     },
   );
-  const waitFor = async <T>(list: { uuid: string; body: T }[], uuid: string, timeoutMs: number) => {
+  const transferReports: PanelStandIn['transferReports'] = [];
+  app.post<{ Params: { uuid: string; outcome: string }; Body: { reason?: string } | undefined }>(
+    '/api/remote/servers/:uuid/transfer/:outcome',
+    async (request, reply) => {
+      const outcome = request.params.outcome === 'success' ? 'success' : 'failure';
+      if (outcome === 'success' && standIn.transferSuccessStatus !== 204) {
+        return reply.status(standIn.transferSuccessStatus).send({ errors: [{ detail: 'Refused.' }] });
+      }
+      transferReports.push({ uuid: request.params.uuid, outcome, reason: request.body?.reason });
+      return reply.status(204).send();
+    },
+  );
+  const waitFor = async <T>(
+    list: { uuid: string; body: T }[] | (() => { uuid: string; body: T }[]),
+    uuid: string,
+    timeoutMs: number,
+  ) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = list.find((report) => report.uuid === uuid);
+      const found = (typeof list === 'function' ? list() : list).find((report) => report.uuid === uuid);
       if (found) return found.body;
-      if (Date.now() > deadline) throw new Error(`No report for backup ${uuid} within ${timeoutMs} ms`);
+      if (Date.now() > deadline) throw new Error(`No report for ${uuid} within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
@@ -227,6 +252,10 @@ export async function startPanelStandIn(): Promise<PanelStandIn> {
     backupReports,
     restoreReports,
     backupParts: () => ({ status: 404, body: { errors: [{ detail: 'Not set up.' }] } }),
+    transferReports,
+    transferSuccessStatus: 204,
+    waitForTransferReport: (uuid, timeoutMs = 20_000) =>
+      waitFor(() => transferReports.map(({ uuid: id, ...body }) => ({ uuid: id, body })), uuid, timeoutMs),
     waitForBackupReport: (uuid, timeoutMs = 20_000) => waitFor(backupReports, uuid, timeoutMs),
     waitForRestoreReport: (uuid, timeoutMs = 20_000) => waitFor(restoreReports, uuid, timeoutMs),
     close: () => app.close(),

@@ -221,6 +221,10 @@ export class ConsoleSocket {
       this.#send('backup completed', args);
     });
     this.#listen('backup restore completed', () => this.#send('backup restore completed', ['']));
+    this.#listen('transfer logs', (line) => {
+      if (this.#can(DAEMON_PERMISSIONS.receiveTransfer)) this.#send('transfer logs', [line], 'line');
+    });
+    this.#listen('transfer status', (status) => this.#send('transfer status', [status]));
     this.#listen('error', (message) => this.#sendError(message, false));
     this.#tokenTimer = setInterval(() => this.#watchToken(), this.#options.limits.tokenCheckIntervalMs);
   }

@@ -55,6 +55,7 @@ export const transferStatuses = [
   'failure',
   'success',
 ] as const;
+export type TransferStatus = (typeof transferStatuses)[number];
 
 /** `jwt error` reasons the daemon sends (Wings' wording). */
 export const jwtErrors = {
