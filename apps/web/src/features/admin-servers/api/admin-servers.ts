@@ -42,6 +42,26 @@ export interface AdminServer {
   owner?: { id: number; username: string; email: string } | null;
   node?: { id: number; name: string } | null;
   allocations?: { id: number; ip: string; port: number; alias: string | null }[];
+  /** The server's latest transfer (`include=transfer`), null when it never moved. */
+  transfer?: AdminServerTransfer | null;
+}
+
+/** A transfer as the admin area shows it (the Application API's `server_transfer`). */
+export interface AdminServerTransfer {
+  id: number;
+  /** null while it runs. */
+  successful: boolean | null;
+  oldNode: number;
+  newNode: number;
+  failure: string | null;
+}
+
+interface TransferAttributes {
+  id: number;
+  successful: boolean | null;
+  old_node: number;
+  new_node: number;
+  failure: string | null;
 }
 
 interface ServerAttributes {
@@ -78,6 +98,7 @@ interface ServerAttributes {
     user?: ApplicationItem<{ id: number; username: string; email: string }> | { object: 'null_resource' };
     node?: ApplicationItem<{ id: number; name: string }> | { object: 'null_resource' };
     allocations?: ApplicationList<{ id: number; ip: string; port: number; alias: string | null }>;
+    transfer?: ApplicationItem<TransferAttributes> | { object: 'null_resource' };
   };
 }
 
@@ -89,6 +110,7 @@ const related = <T>(
 export function toAdminServer(a: ServerAttributes): AdminServer {
   const owner = related(a.relationships?.user);
   const node = related(a.relationships?.node);
+  const transfer = related(a.relationships?.transfer);
   return {
     id: a.id,
     externalId: a.external_id,
@@ -116,6 +138,16 @@ export function toAdminServer(a: ServerAttributes): AdminServer {
         ? undefined
         : owner && { id: owner.id, username: owner.username, email: owner.email },
     node: node === undefined ? undefined : node && { id: node.id, name: node.name },
+    transfer:
+      transfer === undefined
+        ? undefined
+        : transfer && {
+            id: transfer.id,
+            successful: transfer.successful,
+            oldNode: transfer.old_node,
+            newNode: transfer.new_node,
+            failure: transfer.failure,
+          },
     allocations: a.relationships?.allocations?.data.map(({ attributes }) => ({
       id: attributes.id,
       ip: attributes.ip,
@@ -153,17 +185,42 @@ export const adminServersQueryOptions = (page: number, search: string) =>
     placeholderData: (previous) => previous,
   });
 
-/** GET /api/application/servers/{id} with its owner, node and allocations. */
+/** GET /api/application/servers/{id} with its owner, node, allocations and latest transfer. */
 export async function getAdminServer(id: number, signal?: AbortSignal): Promise<AdminServer> {
   const item = await apiClient.get<ApplicationItem<ServerAttributes>>(`${base}/${id}`, {
     signal,
-    params: { include: 'user,node,allocations' },
+    params: { include: 'user,node,allocations,transfer' },
   });
   return toAdminServer(item.attributes);
 }
 
+/** Read again every 2 s while a transfer runs, so the page shows its end (the node changes, or why it failed). */
 export const adminServerQueryOptions = (id: number) =>
-  queryOptions({ queryKey: adminServerKeys.detail(id), queryFn: ({ signal }) => getAdminServer(id, signal) });
+  queryOptions({
+    queryKey: adminServerKeys.detail(id),
+    queryFn: ({ signal }) => getAdminServer(id, signal),
+    refetchInterval: (query) => (query.state.data?.transfer?.successful === null ? 2000 : false),
+  });
+
+export interface TransferInput {
+  nodeId: number;
+  allocationId: number;
+  additionalIds: number[];
+}
+
+/** POST /api/application/servers/{id}/transfer: 202 once the source node has begun. */
+export async function transferAdminServer(id: number, input: TransferInput): Promise<void> {
+  await apiClient.post(`${base}/${id}/transfer`, {
+    node_id: input.nodeId,
+    allocation_id: input.allocationId,
+    allocation_additional: input.additionalIds,
+  });
+}
+
+/** POST /api/application/servers/{id}/transfer/cancel. */
+export async function cancelAdminServerTransfer(id: number): Promise<void> {
+  await apiClient.post(`${base}/${id}/transfer/cancel`);
+}
 
 export interface CreateServerInput {
   name: string;

@@ -14,10 +14,14 @@ import {
   serverAction,
 } from '@/features/admin-servers/api/admin-servers';
 import { flashActions } from '@/stores/flash-store';
+import { ServerTransferBox } from './server-transfer-box';
 
 type Pending = 'reinstall' | 'delete' | 'force' | null;
 
-/** Reinstall, suspend or unsuspend, delete and force delete, the irreversible ones behind a confirmation. */
+/**
+ * Reinstall, suspend or unsuspend, transfer to another node, delete and force delete, the irreversible ones behind a
+ * confirmation.
+ */
 export function ServerManageTab({ server }: { server: AdminServer }) {
   const { t } = useTranslation('admin');
   const queryClient = useQueryClient();
@@ -71,6 +75,7 @@ export function ServerManageTab({ server }: { server: AdminServer }) {
           {suspended ? t('servers.view.unsuspend') : t('servers.view.suspend')}
         </Button>
       </ContentBox>
+      <ServerTransferBox server={server} />
       <ContentBox title={t('servers.view.delete')}>
         <p className="mb-4 text-sm text-ink-300">{t('servers.view.delete_text')}</p>
         <Button variant="danger" onClick={() => setPending('delete')}>
