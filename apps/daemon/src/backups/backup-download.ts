@@ -8,14 +8,15 @@ import type { BackupService } from './backup-service';
 /**
  * `GET /download/backup?token=`: a panel-signed, one-time `backup_download` token (claims `server_uuid`,
  * `backup_uuid`, `unique_id`) opens `<backup uuid>.tar.gz` of the backup directory as an attachment. The token
- * checks (signature, purpose, denylist, suspension, server on this node, one use) are `authorise`'s.
+ * checks (signature, purpose, denylist, suspension, one use) are `authorise`'s; the server may have moved to
+ * another node since (its local backups stay here).
  */
 export async function backupDownloadRoute(
   scope: FastifyInstance,
   options: {
     backups: BackupService;
     /** Checks the token; a valid one proves the connection (see connection-guard.ts). */
-    authorise: (token: string | undefined, socket: Socket) => Promise<SignedFileAccess>;
+    authorise: (token: string | undefined, socket: Socket) => Promise<Pick<SignedFileAccess, 'claims'>>;
   },
 ): Promise<void> {
   scope.get<{ Querystring: { token?: string } }>('/download/backup', async (request, reply) => {

@@ -377,6 +377,14 @@ describe('DELETE /api/servers/{uuid}/backup/{backup}', () => {
 });
 
 describe('GET /download/backup', () => {
+  it('still serves the local backups of a server that moved to another node', async () => {
+    const { backup } = await backupNow();
+    // The server is no longer here (OTHER_NODE_SERVER stands for it): its backup stays, and downloads.
+    const moved = await download(await token({ backup_uuid: backup, server_uuid: OTHER_NODE_SERVER }));
+    expect(moved.status).toBe(200);
+    expect(moved.bytes.equals(await readFile(archiveOf(backup)))).toBe(true);
+  });
+
   const token = (claims: Record<string, unknown>) =>
     signTestToken(
       { server_uuid: UUID, unique_id: randomUUID().replace(/-/g, ''), purpose: 'backup_download', ...claims },
@@ -420,15 +428,11 @@ describe('GET /download/backup', () => {
     expect((await download(backupToken)).status).toBe(200);
   });
 
-  it('is 404 for a missing backup or a server not on this node, 403 for a name that is no uuid', async () => {
+  it('is 404 for a missing backup, 403 for a name that is no uuid', async () => {
     expect(await download(await token({ backup_uuid: randomUUID() }))).toMatchObject({
       status: 404,
       json: { error: NOT_FOUND_MESSAGE },
     });
-    const { backup } = await backupNow();
-    expect(
-      (await download(await token({ backup_uuid: backup, server_uuid: OTHER_NODE_SERVER }))).status,
-    ).toBe(404);
     expect(await download(await token({ backup_uuid: '../states' }))).toMatchObject({
       status: 403,
       json: { error: JWT_ERROR_MESSAGES.claims },

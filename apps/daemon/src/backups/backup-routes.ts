@@ -15,7 +15,7 @@ export const BACKUP_BODY_MESSAGES = {
   uuid: 'The uuid field must be a valid UUID.',
   ignore: 'The ignore field must be a string.',
   truncate: 'The truncate_directory field must be a boolean.',
-  downloadUrl: 'The download_url field must be an http(s) URL when restoring from s3.',
+  downloadUrl: 'The download_url field must be an http(s) URL when restoring from s3 or from another node.',
   running: 'A backup with this uuid is already being created.',
 } as const;
 
@@ -56,13 +56,15 @@ export async function backupRoutes(scope: FastifyInstance, backups: BackupServic
       const truncate = body.truncate_directory ?? false;
       if (typeof truncate !== 'boolean') throw new HttpError(422, BACKUP_BODY_MESSAGES.truncate);
       const url = body.download_url ?? null;
-      if (body.adapter === 's3' && (typeof url !== 'string' || !/^https?:\/\//i.test(url))) {
+      // wings: null for a backup on this node, or the signed download of the node that keeps it (the server moved).
+      const remote = body.adapter === 's3' || url !== null;
+      if (remote && (typeof url !== 'string' || !/^https?:\/\//i.test(url))) {
         throw new HttpError(422, BACKUP_BODY_MESSAGES.downloadUrl);
       }
       if (server.isInstalling) throw new HttpError(409, INSTALLING_MESSAGE);
       if (server.isRestoring) throw new HttpError(409, RESTORING_MESSAGE);
       if (server.isTransferring) throw new HttpError(409, TRANSFERRING_MESSAGE);
-      if (body.adapter === 'wings') {
+      if (!remote) {
         // As Wings: a local backup that is not here is 404 now, not a failed restore later.
         const archive = await backups.openArchive(backup);
         if (!archive) throw new HttpError(404, NOT_FOUND_MESSAGE);
@@ -71,7 +73,7 @@ export async function backupRoutes(scope: FastifyInstance, backups: BackupServic
       backups.restore(server, backup, {
         adapter: body.adapter,
         truncate_directory: truncate,
-        download_url: body.adapter === 's3' ? url : null,
+        download_url: remote ? url : null,
       });
       return reply.status(202).send();
     },

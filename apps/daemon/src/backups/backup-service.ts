@@ -22,7 +22,8 @@ export const RESTORE_STOP_TIMEOUT_MS = 2 * 60_000;
 /** Below this much free space on the backup directory's disk, a backup is refused before it starts. */
 export const MIN_FREE_BYTES = 1024 * 1024;
 /** Content types a presigned S3 download may answer with (Wings accepts the two gzip types). */
-export const RESTORE_CONTENT_TYPES = ['application/x-gzip', 'application/gzip'];
+/** An s3 object, or another node's signed download of a local backup (octet-stream); the bytes are checked after. */
+export const RESTORE_CONTENT_TYPES = ['application/x-gzip', 'application/gzip', 'application/octet-stream'];
 
 export const DISK_FULL_MESSAGE = "The node's disk is full: the backup could not be written.";
 export const restoreCompletedMessage = (adapter: BackupAdapter) =>
@@ -236,7 +237,8 @@ export class BackupService {
     try {
       const stopped = await server.stopAndWait(this.#options.restoreStopTimeoutMs ?? RESTORE_STOP_TIMEOUT_MS);
       if (!stopped) throw new Error('the server did not stop in time, nothing was restored');
-      if (request.adapter === 's3') {
+      // s3, or a local backup kept by the node the server moved from: fetched from the URL the panel signed.
+      if (request.adapter === 's3' || request.download_url) {
         downloaded = this.#temporaryPath(backup, 'restore');
         await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
         await downloadArchive(request.download_url ?? '', downloaded);

@@ -27,14 +27,38 @@ export interface SignedFileAccess {
  */
 export async function authoriseSignedFile(
   token: string | undefined,
-  options: {
-    purpose: JwtPurpose;
-    nodeToken: string;
-    manager: ServerManager;
-    usedTokens: UsedTokenStore;
-    denylist: JwtDenylist;
-  },
+  options: SignedTokenOptions,
 ): Promise<SignedFileAccess> {
+  const access = await authoriseSignedToken(token, options, false);
+  if (!access.server) throw new HttpError(404, NOT_FOUND_MESSAGE);
+  return { claims: access.claims, server: access.server };
+}
+
+/**
+ * A signed backup download's token: as authoriseSignedFile, except that the server need not be on this node any
+ * more. Local backups stay on the node that made them when their server moves to another; its denylist still
+ * applies, and while the server is here, its suspension too.
+ */
+export function authoriseSignedBackup(
+  token: string | undefined,
+  options: Omit<SignedTokenOptions, 'purpose'>,
+): Promise<{ claims: SignedFileAccess['claims']; server: ManagedServer | undefined }> {
+  return authoriseSignedToken(token, { ...options, purpose: 'backup_download' }, true);
+}
+
+interface SignedTokenOptions {
+  purpose: JwtPurpose;
+  nodeToken: string;
+  manager: ServerManager;
+  usedTokens: UsedTokenStore;
+  denylist: JwtDenylist;
+}
+
+async function authoriseSignedToken(
+  token: string | undefined,
+  options: SignedTokenOptions,
+  serverMayHaveLeft: boolean,
+): Promise<{ claims: SignedFileAccess['claims']; server: ManagedServer | undefined }> {
   const result = await verifyDaemonJwt(token ?? '', {
     nodeToken: options.nodeToken,
     purpose: options.purpose,
@@ -48,8 +72,9 @@ export async function authoriseSignedFile(
   if (unique === undefined || unique === '' || fileMissing || backupMissing)
     throw new HttpError(403, JWT_ERROR_MESSAGES.claims);
   const server = options.manager.get(claims.server_uuid);
-  if (!server) throw new HttpError(404, NOT_FOUND_MESSAGE);
-  assertNotRevoked(claims, server, options.denylist);
+  if (!server && !serverMayHaveLeft) throw new HttpError(404, NOT_FOUND_MESSAGE);
+  if (server) assertNotRevoked(claims, server, options.denylist);
+  else if (options.denylist.isDenied(claims)) throw new HttpError(403, JWT_ERROR_MESSAGES.denylisted);
   if (!(await options.usedTokens.claim(unique, claims.exp))) throw new HttpError(403, TOKEN_USED_MESSAGE);
   return { claims: { ...claims, unique_id: unique }, server };
 }

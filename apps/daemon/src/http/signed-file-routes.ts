@@ -9,9 +9,12 @@ import { FilesystemError, type FilesystemErrorCode } from '@aerie/daemon/fs/file
 import { proveConnection } from '@aerie/daemon/http-kit/connection-guard';
 import { attachmentDisposition } from '@aerie/daemon/http-kit/content-disposition';
 import { HttpError, UNPARSABLE_BODY_MESSAGE } from '@aerie/daemon/http-kit/http-errors';
-import { assertNotRevoked, authoriseSignedFile } from '@aerie/daemon/http-kit/signed-file-token';
+import {
+  assertNotRevoked,
+  authoriseSignedBackup,
+  authoriseSignedFile,
+} from '@aerie/daemon/http-kit/signed-file-token';
 import type { ServerManager } from '@aerie/daemon/server/server-manager';
-import { BACKUP_DOWNLOAD_PURPOSE } from '@aerie/shared/backups/backups-daemon-wire';
 import { FILE_DOWNLOAD_PURPOSE, FILE_UPLOAD_PURPOSE } from '@aerie/shared/files/file-wire';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
@@ -65,7 +68,7 @@ async function registerSignedFileRoutes(
   const limitBytes = options.uploadLimitMb * 1024 * 1024;
   const authorise = async (
     token: string | undefined,
-    purpose: typeof FILE_DOWNLOAD_PURPOSE | typeof FILE_UPLOAD_PURPOSE | typeof BACKUP_DOWNLOAD_PURPOSE,
+    purpose: typeof FILE_DOWNLOAD_PURPOSE | typeof FILE_UPLOAD_PURPOSE,
     socket: Socket,
   ) => {
     const access = await authoriseSignedFile(token, {
@@ -83,7 +86,16 @@ async function registerSignedFileRoutes(
   if (options.backups) {
     await backupDownloadRoute(scope, {
       backups: options.backups,
-      authorise: (token, socket) => authorise(token, BACKUP_DOWNLOAD_PURPOSE, socket),
+      authorise: async (token, socket) => {
+        const access = await authoriseSignedBackup(token, {
+          nodeToken: config.token,
+          manager,
+          usedTokens,
+          denylist: options.denylist,
+        });
+        proveConnection(socket);
+        return access;
+      },
     });
   }
 

@@ -1,18 +1,34 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { JwtDenylist } from '@aerie/daemon/auth/jwt-denylist';
 import { signTestToken } from '@aerie/daemon/auth/testing/sign-token';
+import { BackupService } from '@aerie/daemon/backups/backup-service';
 import { buildTarGz } from '@aerie/daemon/backups/testing-archive';
+import { signedFileRoutes } from '@aerie/daemon/http/signed-file-routes';
+import { PanelClient } from '@aerie/daemon/panel-client/panel-client';
 import { TRANSFERRING_MESSAGE } from '@aerie/daemon/server/managed-server';
 import { NODE_TOKEN, startTestDaemon, type TestDaemon } from '@aerie/daemon/testing/daemon-harness';
 import { fileServerConfiguration } from '@aerie/daemon/testing/file-api-fixtures';
 import {
   demoConfiguration,
+  PANEL_TOKEN,
+  PANEL_TOKEN_ID,
   type PanelStandIn,
   startPanelStandIn,
 } from '@aerie/daemon/testing/panel-stand-in';
 import { TRANSFER_TOKEN_SECONDS } from '@aerie/shared/transfers/transfers-daemon-wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const panelClient = () =>
+  new PanelClient({
+    url: panel.url,
+    tokenId: PANEL_TOKEN_ID,
+    token: PANEL_TOKEN,
+    retryForMs: 2000,
+    firstRetryDelayMs: 50,
+  });
 
 let panel: PanelStandIn;
 let source: TestDaemon;
@@ -256,6 +272,64 @@ describe('the target refuses what it must not take', () => {
     const archive = await buildTarGz([{ name: 'a.txt', data: 'x' }]);
     expect((await post(uuid, { archive })).body.error).toMatch(/no checksum/);
     expect(target.manager.get(uuid)).toBeUndefined();
+  });
+});
+
+describe('local backups of a server that moved', () => {
+  it('stay on the old node, download from there, and restore on the new node from there', {
+    timeout: 30_000,
+  }, async () => {
+    const uuid = 'ffffffff-2222-4333-8444-555555555555';
+    const oldData = await mkdtemp(path.join(tmpdir(), 'aerie-transfer-old-'));
+    const backups = new BackupService({
+      directory: path.join(oldData, 'backups'),
+      panel: panelClient(),
+      log: () => {},
+    });
+    const denylist = new JwtDenylist({ bootTime: new Date(Date.now() - 60_000) });
+    const old = await startTestDaemon({
+      panel,
+      dataDirectory: oldData,
+      backups,
+      plugins: signedFileRoutes({ dataDirectory: oldData, uploadLimitMb: 1, denylist, backups }),
+    });
+    try {
+      panel.servers.set(uuid, fileServerConfiguration(uuid));
+      await old.manager.create(uuid, false);
+      await waitFor(() => old.manager.get(uuid)?.isInstalling === false, 'the install');
+      await writeFile(path.join(volume(old, uuid), 'level.dat'), 'before the move');
+      const backup = randomUUID();
+      await old.request('POST', `/api/servers/${uuid}/backup`, {
+        body: { adapter: 'wings', uuid: backup, ignore: '' },
+      });
+      expect((await panel.waitForBackupReport(backup)).successful).toBe(true);
+      const moved = await old.request('POST', `/api/servers/${uuid}/transfer`, {
+        body: { url: `${target.url}/api/transfers`, token: await transferToken(uuid), server: { uuid } },
+      });
+      expect(moved.status).toBe(202);
+      expect((await panel.waitForTransferReport(uuid)).outcome).toBe('success');
+      expect((await old.request('DELETE', `/api/servers/${uuid}`)).status).toBe(204);
+      await writeFile(path.join(volume(target, uuid), 'level.dat'), 'after the move');
+
+      const signed = async () =>
+        `${old.url}/download/backup?token=${await signTestToken(
+          { server_uuid: uuid, backup_uuid: backup, unique_id: randomUUID(), purpose: 'backup_download' },
+          { key: NODE_TOKEN },
+        )}`;
+      expect((await fetch(await signed())).status).toBe(200);
+      const restored = await target.request('POST', `/api/servers/${uuid}/backup/${backup}/restore`, {
+        body: { adapter: 'wings', truncate_directory: true, download_url: await signed() },
+      });
+      expect(restored.status).toBe(202);
+      expect(await panel.waitForRestoreReport(backup)).toEqual({ successful: true });
+      expect(await readFile(path.join(volume(target, uuid), 'level.dat'), 'utf8')).toBe('before the move');
+      const local = await target.request('POST', `/api/servers/${uuid}/backup/${backup}/restore`, {
+        body: { adapter: 'wings', truncate_directory: false, download_url: 'file:///etc/passwd' },
+      });
+      expect(local.status).toBe(422);
+    } finally {
+      await old.close();
+    }
   });
 });
 

@@ -28,7 +28,10 @@ export interface DaemonRestoreRequest {
   adapter: BackupAdapter;
   /** Remove every file and folder of the server before extracting. */
   truncate_directory: boolean;
-  /** s3: a presigned GET of the archive (5 min); wings: null (the daemon opens its own file). */
+  /**
+   * s3: a presigned GET of the archive (5 min); wings: null (the daemon opens its own file), or, for a server that
+   * moved since, the signed download of the node that keeps the backup.
+   */
   download_url: string | null;
 }
 
