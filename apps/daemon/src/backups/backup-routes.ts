@@ -25,7 +25,7 @@ const isAdapter = (value: unknown): value is DaemonBackupRequest['adapter'] =>
 
 /**
  * The panel's backup routes of one server (`:server` already resolved, node token checked):
- * `POST …/backup`, `POST …/backup/:backup/restore`, `DELETE …/backup/:backup` (wings.md §1.3, §7).
+ * `POST …/backup`, `POST …/backup/:backup/restore` (wings.md §1.3, §7); the delete is backupDeleteRoute's.
  */
 export async function backupRoutes(scope: FastifyInstance, backups: BackupService): Promise<void> {
   scope.post<{ Body: Partial<DaemonBackupRequest> | undefined }>(
@@ -78,7 +78,13 @@ export async function backupRoutes(scope: FastifyInstance, backups: BackupServic
       return reply.status(202).send();
     },
   );
+}
 
+/**
+ * `DELETE /api/servers/:server/backup/:backup`, mounted beside the server scope rather than in it: a local backup
+ * stays on the node that made it when its server moves to another, and must still be removable here.
+ */
+export async function backupDeleteRoute(scope: FastifyInstance, backups: BackupService): Promise<void> {
   scope.delete<{ Params: { backup: string } }>(
     '/api/servers/:server/backup/:backup',
     async (request, reply) => {

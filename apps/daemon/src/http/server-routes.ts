@@ -1,4 +1,4 @@
-import { backupRoutes } from '@aerie/daemon/backups/backup-routes';
+import { backupDeleteRoute, backupRoutes } from '@aerie/daemon/backups/backup-routes';
 import type { BackupService } from '@aerie/daemon/backups/backup-service';
 import { HttpError, NOT_FOUND_MESSAGE } from '@aerie/daemon/http-kit/http-errors';
 import { panelFailure, serverOf } from '@aerie/daemon/http-kit/route-helpers';
@@ -33,6 +33,8 @@ export async function serverRoutes(
     await manager.create(uuid.toLowerCase(), request.body?.start_on_completion === true).catch(panelFailure);
     return reply.status(202).send();
   });
+
+  if (backups) await backupDeleteRoute(app, backups);
 
   await app.register(async (scope) => {
     scope.decorateRequest('managedServer', null);

@@ -276,7 +276,7 @@ describe('the target refuses what it must not take', () => {
 });
 
 describe('local backups of a server that moved', () => {
-  it('stay on the old node, download from there, and restore on the new node from there', {
+  it('stay on the old node, download from there, restore on the new node from there, and are removed there', {
     timeout: 30_000,
   }, async () => {
     const uuid = 'ffffffff-2222-4333-8444-555555555555';
@@ -327,6 +327,11 @@ describe('local backups of a server that moved', () => {
         body: { adapter: 'wings', truncate_directory: false, download_url: 'file:///etc/passwd' },
       });
       expect(local.status).toBe(422);
+
+      // And the old node still removes it, though the server is no longer there.
+      expect((await old.request('DELETE', `/api/servers/${uuid}/backup/${backup}`)).status).toBe(204);
+      await expect(stat(path.join(oldData, 'backups', `${backup}.tar.gz`))).rejects.toThrow();
+      expect((await old.request('DELETE', `/api/servers/${uuid}/backup/${backup}`)).status).toBe(404);
     } finally {
       await old.close();
     }
