@@ -20,6 +20,7 @@ import { createSftpFeature } from '@aerie/panel/features/sftp/sftp.feature';
 import { createSshKeysFeature } from '@aerie/panel/features/ssh-keys/ssh-keys.feature';
 import { createStartupFeature } from '@aerie/panel/features/startup/startup.feature';
 import { createSubusersFeature } from '@aerie/panel/features/subusers/subusers.feature';
+import { createTransfersFeature } from '@aerie/panel/features/transfers/transfers.feature';
 import { createUsersFeature } from '@aerie/panel/features/users/users.feature';
 import { createInfrastructure, type Infrastructure } from '@aerie/panel/infrastructure';
 
@@ -48,6 +49,7 @@ function createFeatures(infrastructure: Infrastructure) {
     ...createPanelSettingsFeature(infrastructure),
     ...createLocationsFeature(infrastructure),
     ...createMountsFeature(infrastructure, activity),
+    ...createTransfersFeature(infrastructure),
     ...createDatabasesFeature(infrastructure, { ...activity, ...adminServers }),
     ...createOverviewFeature(infrastructure),
     ...createUsersFeature(infrastructure),

@@ -22,6 +22,7 @@ import { nodeTransformer } from '@aerie/panel/features/nodes/node.transformer';
 import { allocationsOfServer, nodeById, nodesInLocation } from '@aerie/panel/features/nodes/node-relations';
 import { type ApplicationNode, findNodes } from '@aerie/panel/features/nodes/nodes.repository';
 import { serverRowsWhere } from '@aerie/panel/features/servers/servers.repository';
+import { latestTransferRelation } from '@aerie/panel/features/transfers/transfer.transformer';
 import type { User } from '@aerie/panel/features/users/user';
 import { userTransformer } from '@aerie/panel/features/users/user.transformer';
 import { userById } from '@aerie/panel/features/users/user-relations';
@@ -53,6 +54,7 @@ export const applicationIncludes = createIncludeRegistry(
       egg: eggById((server: AdminServer) => server.row.egg_id),
       location: locationOfNode((server: AdminServer) => server.row.node_id),
       databases: serverDatabasesRelation<AdminServer>(),
+      transfer: latestTransferRelation((server: AdminServer) => server.row.id),
     },
     user: { servers: serversOf('owner_id', (user: User) => user.id) },
     node: {

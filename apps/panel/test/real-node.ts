@@ -28,7 +28,9 @@ export function applicationApi(panelUrl: string, bearer: string): ApplicationCal
       },
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
-    return { status: response.status, body: (response.status === 204 ? {} : await response.json()) as Json };
+    // 202 and 204 answers may have no body at all.
+    const text = await response.text();
+    return { status: response.status, body: (text === '' ? {} : JSON.parse(text)) as Json };
   };
 }
 

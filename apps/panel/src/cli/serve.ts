@@ -7,7 +7,8 @@ import type { Prepared } from './prepare';
 const REDIS_CONNECT_WAIT_MS = 3000;
 
 /**
- * Builds the panel, listens on HOST:PORT and starts the schedule worker and the backup pruner; returns the app and the URL it answers on.
+ * Builds the panel, fails the transfers its last run left running, listens on HOST:PORT and starts the schedule
+ * worker and the backup pruner; returns the app and the URL it answers on.
  */
 export async function servePanel(
   config: Config,
@@ -29,15 +30,20 @@ export async function servePanel(
   // does the backup pruner, which marks failed the backups their node never answered for.
   app.addHook('onClose', () => app.ctx.scheduleTicker.stop());
   app.addHook('onClose', () => app.ctx.backupPruner.stop());
+  app.addHook('onClose', () => app.ctx.transferReports.stopSweeping());
   // Commands never wait for Redis (they count in this process instead), so give it a moment to connect first:
   // the first sign-ins after a start are then counted where every panel sees them. A Redis that is away does not
   // hold the start up for longer.
   if (!(await app.ctx.shared.connected(REDIS_CONNECT_WAIT_MS))) {
     app.log.warn('Redis (REDIS_URL) did not answer at start: counting in this process until it does.');
   }
+  // Transfers running when the panel stopped may have ended unheard: their sources are asked before anything is
+  // served, and every minute after.
+  await app.ctx.transferReports.sweep();
   await app.listen({ host: config.host, port: config.port });
   app.ctx.scheduleTicker.start();
   app.ctx.backupPruner.start();
+  app.ctx.transferReports.startSweeping();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -62,6 +62,23 @@ describe('DaemonClient', () => {
     for (const call of daemon.calls) expect(call.headers.authorization).toBe(`Bearer ${token}`);
   });
 
+  it("sends Wings' transfer calls: the source's start and cancel, the target's cancel of an incoming one", async () => {
+    daemon.calls.length = 0;
+    const body = {
+      url: 'http://target.test:8080/api/transfers',
+      token: 'Bearer jwt',
+      server: { uuid, start_on_completion: false },
+    };
+    await client.startTransfer(node, uuid, body);
+    await client.cancelTransfer(node, uuid);
+    await client.cancelIncomingTransfer(node, uuid);
+    expect(daemon.calls.map(({ method, url, body }) => [method, url, body])).toEqual([
+      ['POST', `/api/servers/${uuid}/transfer`, body],
+      ['DELETE', `/api/servers/${uuid}/transfer`, undefined],
+      ['DELETE', `/api/transfers/${uuid}`, undefined],
+    ]);
+  });
+
   it("throws the daemon's error with its status, and tells an unreachable daemon apart", async () => {
     const refused = await client
       .forServer(node, 'missing')

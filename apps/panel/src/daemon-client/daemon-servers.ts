@@ -8,6 +8,8 @@ import type { DaemonNode, DaemonTransport } from './daemon-transport';
 export interface DaemonServerDetails {
   state?: string;
   is_suspended?: boolean;
+  /** Aerie daemons only: a transfer is sending the server away. */
+  is_transferring?: boolean;
   utilization?: {
     memory_bytes?: number;
     cpu_absolute?: number;

@@ -68,6 +68,20 @@ describe('migrations', () => {
       'updated_at',
       'totp_last_step',
     ]);
+    const transfers = (await database.db.introspection.getTables()).find(
+      (table) => table.name === 'server_transfers',
+    );
+    expect(transfers?.columns.map((column) => [column.name, column.isNullable])).toEqual(
+      expect.arrayContaining([
+        ['old_node', true],
+        ['new_node', true],
+        ['old_allocation', true],
+        ['new_allocation', true],
+        ['old_additional_allocations', true],
+        ['new_additional_allocations', true],
+        ['failure', true],
+      ]),
+    );
   });
 });
 

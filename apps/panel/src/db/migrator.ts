@@ -11,6 +11,7 @@ import * as m0010 from '@aerie/panel/db/migrations/0010-sign-in-addresses';
 import * as m0011 from '@aerie/panel/db/migrations/0011-server-search-index';
 import * as m0012 from '@aerie/panel/db/migrations/0012-schedule-run-progress';
 import * as m0013 from '@aerie/panel/db/migrations/0013-mounts';
+import * as m0014 from '@aerie/panel/db/migrations/0014-transfer-details';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import type { Db } from './database';
 
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0011-server-search-index': m0011,
   '0012-schedule-run-progress': m0012,
   '0013-mounts': m0013,
+  '0014-transfer-details': m0014,
 };
 
 const migratorFor = (db: Db) => new Migrator({ db, provider: { getMigrations: async () => migrations } });

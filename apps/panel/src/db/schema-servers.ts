@@ -166,6 +166,17 @@ export interface ServerTransfersTable {
   server_id: number;
   /** null while the transfer runs. */
   successful: NullableFlag;
+  /** Migration 0014 from here on. The node left and the node reached (null in older rows, or once deleted). */
+  old_node: number | null;
+  new_node: number | null;
+  /** Primary allocations on each side. */
+  old_allocation: number | null;
+  new_allocation: number | null;
+  /** JSON arrays of allocation ids, or null. */
+  old_additional_allocations: string | null;
+  new_additional_allocations: string | null;
+  /** Why it failed, in words for the admin (Aerie's). */
+  failure: string | null;
   archived: Flag;
   created_at: CreatedAt;
   updated_at: Timestamp;

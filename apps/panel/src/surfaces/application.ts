@@ -11,6 +11,7 @@ import { mountRoutes } from '@aerie/panel/features/mounts/mounts.application-rou
 import { nodeRoutes } from '@aerie/panel/features/nodes/nodes.application-routes';
 import { overviewRoutes } from '@aerie/panel/features/overview/overview.application-routes';
 import { panelSettingsRoutes } from '@aerie/panel/features/panel-settings/panel-settings.application-routes';
+import { serverTransferRoutes } from '@aerie/panel/features/transfers/transfers.application-routes';
 import { userRoutes } from '@aerie/panel/features/users/users.application-routes';
 import { forbidden } from '@aerie/panel/http/errors';
 import { perUserRateLimit } from '@aerie/panel/http/per-user-rate-limit';
@@ -44,6 +45,7 @@ export async function applicationSurface(app: FastifyInstance, { ctx }: { ctx: A
   await app.register(nestRoutes, { ctx, prefix: '/nests' });
   await app.register(serverRoutes, { ctx, prefix: '/servers' });
   await app.register(serverDatabaseApplicationRoutes, { ctx, prefix: '/servers' });
+  await app.register(serverTransferRoutes, { ctx, prefix: '/servers' });
   await app.register(databaseHostRoutes, { ctx, prefix: '/database-hosts' });
   await app.register(mountRoutes, { ctx, prefix: '/mounts' });
   await app.register(overviewRoutes, { ctx, prefix: '/overview' });

@@ -5,6 +5,7 @@ import { authenticateNode } from '@aerie/panel/features/nodes/node-auth';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import { serversRemoteRoutes } from '@aerie/panel/features/servers/servers.remote-routes';
 import { sftpAuthRemoteRoutes } from '@aerie/panel/features/sftp/sftp-auth.remote-routes';
+import { transfersRemoteRoutes } from '@aerie/panel/features/transfers/transfers.remote-routes';
 import type { FastifyInstance } from 'fastify';
 
 declare module 'fastify' {
@@ -27,5 +28,6 @@ export async function remoteSurface(app: FastifyInstance, { ctx }: { ctx: AppCon
   await app.register(serversRemoteRoutes, { ctx });
   await app.register(sftpAuthRemoteRoutes, { ctx });
   await app.register(backupsRemoteRoutes, { ctx });
+  await app.register(transfersRemoteRoutes, { ctx });
   await app.register(activityRemoteRoutes, { ctx });
 }

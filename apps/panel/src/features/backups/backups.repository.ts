@@ -3,6 +3,7 @@ import { dialectOf, readCount, readDate } from '@aerie/panel/db/dialect';
 import { insertReturningId } from '@aerie/panel/db/insert-id';
 import type { Database } from '@aerie/panel/db/schema';
 import type { Tx } from '@aerie/panel/db/transaction';
+import { type NodeRecord, toNodeRecord } from '@aerie/panel/features/nodes/node-record';
 import type { ExpressionBuilder } from 'kysely';
 import { type BackupRecord, toBackupRecord } from './backup-record';
 
@@ -323,4 +324,23 @@ export async function endRestoring(db: Db | Tx, serverId: number, now: Date): Pr
     .where('id', '=', serverId)
     .where('status', '=', 'restoring_backup')
     .execute();
+}
+
+/**
+ * The node a server left in its first successful transfer begun after `madeAt`: where a local backup made then
+ * still lies (local backups stay on the node that made them). Undefined when the server has not moved since.
+ */
+export async function nodeLeftAfter(db: Db, serverId: number, madeAt: Date): Promise<NodeRecord | undefined> {
+  const row = await db
+    .selectFrom('server_transfers')
+    .innerJoin('nodes', 'nodes.id', 'server_transfers.old_node')
+    .selectAll('nodes')
+    .where('server_transfers.server_id', '=', serverId)
+    .where('server_transfers.successful', '=', true)
+    .where('server_transfers.created_at', '>', madeAt)
+    .orderBy('server_transfers.created_at')
+    .orderBy('server_transfers.id')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? toNodeRecord(row) : undefined;
 }

@@ -22,6 +22,7 @@ import {
   lockBackupRow,
   lockServerForBackups,
   markBackupFailed,
+  nodeLeftAfter,
   oldestRotatableBackup,
   pageOfServerBackups,
   setBackupLocked,
@@ -215,7 +216,7 @@ export class BackupsService {
    */
   async downloadUrl(access: ServerAccess, backup: BackupRecord): Promise<string> {
     const storage = this.#storage(backup);
-    const url = await storage.downloadUrl(this.#location(access, backup), {
+    const url = await storage.downloadUrl(await this.#keptAt(access, backup), {
       user: access.user,
       now: this.deps.clock(),
     });
@@ -242,7 +243,12 @@ export class BackupsService {
       await this.#record(tx, access, access, 'server:backup.restore', { name: backup.name, truncate });
     });
     try {
-      const downloadUrl = await storage.restoreUrl(this.#location(access, backup));
+      const kept = await this.#keptAt(access, backup);
+      // A local backup the server's old node keeps: the new node fetches it from there, through a signed link.
+      const downloadUrl =
+        kept.node.id === access.node.id
+          ? await storage.restoreUrl(kept)
+          : await storage.downloadUrl(kept, { user: access.user, now: clock() });
       await this.#daemon(access).restore(backup.uuid, {
         adapter: storage.adapter,
         truncate_directory: truncate,
@@ -264,7 +270,7 @@ export class BackupsService {
       throw new HttpError(400, 'BackupLockedException', backupMessages.locked);
     }
     const storage = this.#storage(backup);
-    await storage.remove(this.#location(access, backup)).catch((error: unknown) => {
+    await storage.remove(await this.#keptAt(access, backup)).catch((error: unknown) => {
       throw daemonHttpError(error);
     });
     await this.deps.db.transaction().execute(async (tx) => {
@@ -286,7 +292,7 @@ export class BackupsService {
   async #removeQuietly(backup: BackupRecord, target: BackupTarget): Promise<void> {
     const storage = this.storageOf(backup.disk);
     try {
-      await storage?.remove(this.#location(target, backup));
+      await storage?.remove(await this.#keptAt(target, backup));
     } catch (error) {
       this.deps.log.warn(
         { err: error, backup: backup.uuid },
@@ -301,8 +307,12 @@ export class BackupsService {
     return storage;
   }
 
-  #location(target: BackupTarget, backup: BackupRecord): BackupLocation {
-    return { backup, server: { uuid: target.server.uuid }, node: target.node };
+  /** Where the backup's archive lies: a local one on the node that made it, which the server may have left since. */
+  async #keptAt(target: BackupTarget, backup: BackupRecord): Promise<BackupLocation & { node: NodeRecord }> {
+    const here = { backup, server: { uuid: target.server.uuid }, node: target.node };
+    if (backup.disk !== 'wings') return here;
+    const node = await nodeLeftAfter(this.deps.db, target.server.id, backup.createdAt);
+    return node ? { ...here, node } : here;
   }
 
   #daemon(target: BackupTarget) {

@@ -29,9 +29,31 @@ const nodeServers = (db: Db, nodeId: number) =>
 
 export type ConfigServerRow = Awaited<ReturnType<ReturnType<typeof nodeServers>['executeTakeFirstOrThrow']>>;
 
-/** The server of this uuid on this node, or null (also when it lives on another node: CVE-2026-26016). */
-export async function findNodeServer(db: Db, nodeId: number, uuid: string) {
-  return (await nodeServers(db, nodeId).where('uuid', '=', uuid).executeTakeFirst()) ?? null;
+const qualifiedColumns = columns.map((column) => `servers.${column}` as const);
+
+/**
+ * The server of this uuid on this node, or null (also when it lives on another node: CVE-2026-26016). The node a
+ * running transfer moves the server to gets it too, with the transfer's primary allocation, so the daemon receiving
+ * it can build it before the server is moved; any other node still gets null.
+ */
+export async function findNodeServer(db: Db, nodeId: number, uuid: string): Promise<ConfigServerRow | null> {
+  const row = await db
+    .selectFrom('servers')
+    .leftJoin('server_transfers as incoming', (join) =>
+      join
+        .onRef('incoming.server_id', '=', 'servers.id')
+        .on('incoming.new_node', '=', nodeId)
+        .on('incoming.successful', 'is', null),
+    )
+    .select(qualifiedColumns)
+    .select(['servers.node_id', 'incoming.id as incoming_id', 'incoming.new_allocation'])
+    .where('servers.uuid', '=', uuid)
+    .where((eb) => eb.or([eb('servers.node_id', '=', nodeId), eb('incoming.id', 'is not', null)]))
+    .executeTakeFirst();
+  if (!row) return null;
+  const { node_id, incoming_id, new_allocation, ...server } = row;
+  const arriving = node_id !== nodeId && incoming_id !== null;
+  return arriving ? { ...server, allocation_id: new_allocation ?? server.allocation_id } : server;
 }
 
 /** One page of the node's servers in id order, and how many it has in all. */

@@ -87,8 +87,9 @@ export async function serversRemoteRoutes(app: FastifyInstance, { ctx }: { ctx: 
 
   app.post('/servers/reset', async (request, reply) => {
     const node = nodeOf(request).id;
-    // The daemon booted: the backups and restores its last run was doing died with it (logged as failed).
+    // The daemon booted: the backups, restores and transfers its last run was doing died with it (ended failed).
     await ctx.backupPruner.nodeRestarted(node);
+    await ctx.transferReports.nodeRestarted(node);
     await resetNodeServerStates(db, node, ctx.clock());
     return reply.status(204).send();
   });

@@ -242,7 +242,10 @@ export async function deleteServerRow(tx: Tx, id: number) {
   await tx.deleteFrom('servers').where('id', '=', id).execute();
 }
 
-/** Memory and disk given to the node's servers, summed, leaving out `exceptServerId` (a server being resized). */
+/**
+ * Memory and disk given to the node's servers, summed, leaving out `exceptServerId` (a server being resized). A
+ * server a running transfer brings to the node counts already: it will be there, and its allocations are held.
+ */
 export async function committedResources(db: Db | Tx, nodeId: number, exceptServerId?: number) {
   let query = db
     .selectFrom('servers')
@@ -250,7 +253,20 @@ export async function committedResources(db: Db | Tx, nodeId: number, exceptServ
       eb.fn.sum<number | string>('memory').as('memory'),
       eb.fn.sum<number | string>('disk').as('disk'),
     ])
-    .where('node_id', '=', nodeId);
+    .where((eb) =>
+      eb.or([
+        eb('node_id', '=', nodeId),
+        eb(
+          'id',
+          'in',
+          eb
+            .selectFrom('server_transfers')
+            .select('server_transfers.server_id')
+            .where('server_transfers.new_node', '=', nodeId)
+            .where('server_transfers.successful', 'is', null),
+        ),
+      ]),
+    );
   if (exceptServerId !== undefined) query = query.where('id', '!=', exceptServerId);
   const row = await query.executeTakeFirst();
   return { memory: readCount(row?.memory), disk: readCount(row?.disk) };

@@ -33,6 +33,8 @@ describe('/api/docs', () => {
       'DELETE /api/application/servers/{id}/{force}',
       'GET /api/application/locations/{id}',
       'POST /api/application/api-keys',
+      'POST /api/application/servers/{id}/transfer',
+      'POST /api/application/servers/{id}/transfer/cancel',
     ]) {
       expect(operations).toContain(expected);
     }
@@ -50,6 +52,11 @@ describe('/api/docs', () => {
       ['/api/application/users', 'post', ['email', 'username', 'first_name', 'last_name', 'password']],
       ['/api/application/nodes/{id}', 'patch', ['name', 'location_id', 'fqdn', 'memory', 'daemon_listen']],
       ['/api/application/nodes/{node}/allocations', 'post', ['ip', 'alias', 'ports']],
+      [
+        '/api/application/servers/{id}/transfer',
+        'post',
+        ['node_id', 'allocation_id', 'allocation_additional'],
+      ],
     ] as const) {
       const schema = document.paths[path]?.[method]?.requestBody?.content['application/json'].schema;
       expect(Object.keys(schema?.properties ?? {}), `${method} ${path}`).toEqual(
