@@ -42,6 +42,9 @@ export interface RealNode {
   /** The node's configuration document (its `token` is the daemon's). */
   configuration: Json;
   daemon: DaemonProcess;
+  /** Where its document (`node.json`) and data (`daemon/`) are, and its extra settings: what a restart needs. */
+  directory: string;
+  env: Record<string, string>;
 }
 
 /**
@@ -85,17 +88,30 @@ export async function startRealNode(
   });
   expect(allocations.status).toBe(204);
   const configuration = (await api('GET', `nodes/${nodeId}/configuration`)).body;
-  const file = path.join(directory, 'node.json');
-  await writeFile(file, JSON.stringify(configuration), { mode: 0o600 });
+  await writeFile(path.join(directory, 'node.json'), JSON.stringify(configuration), { mode: 0o600 });
+  const daemon = await nodeDaemon(directory, env);
+  expect(daemon.url).toBe(`http://127.0.0.1:${daemonPort}`);
+  return { api, nodeId, daemonPort, sftpPort, configuration, daemon: daemon.process, directory, env };
+}
+
+/** `aerie daemon` from the node's saved configuration document in `directory`; resolves once it listens. */
+async function nodeDaemon(directory: string, env: Record<string, string>) {
   const daemon = startDaemonProcess({
-    DAEMON_CONFIG: file,
+    DAEMON_CONFIG: path.join(directory, 'node.json'),
     DAEMON_HOST: '127.0.0.1',
     DAEMON_DATA_DIR: path.join(directory, 'daemon'),
     LOG_LEVEL: 'warn',
     ...env,
   });
-  expect(await daemon.listening()).toBe(`http://127.0.0.1:${daemonPort}`);
-  return { api, nodeId, daemonPort, sftpPort, configuration, daemon };
+  return { process: daemon, url: await daemon.listening() };
+}
+
+/** kill -9 of the node's daemon, then a new one from the same document, data and settings (it boots as after a crash). */
+export async function crashAndRestartNode(node: RealNode, between?: () => Promise<void>): Promise<void> {
+  node.daemon.process.kill('SIGKILL');
+  await node.daemon.exited;
+  await between?.();
+  node.daemon = (await nodeDaemon(node.directory, node.env)).process;
 }
 
 /**

@@ -66,36 +66,23 @@ async function registerSignedFileRoutes(
   usedTokens: UsedTokenStore,
 ): Promise<void> {
   const limitBytes = options.uploadLimitMb * 1024 * 1024;
-  const authorise = async (
+  const checks = { nodeToken: config.token, manager, usedTokens, denylist: options.denylist };
+  // A valid signed URL: its connection (a long upload or download) is never closed to make room.
+  const proving = async <T>(access: Promise<T>, socket: Socket): Promise<T> => {
+    const granted = await access;
+    proveConnection(socket);
+    return granted;
+  };
+  const authorise = (
     token: string | undefined,
     purpose: typeof FILE_DOWNLOAD_PURPOSE | typeof FILE_UPLOAD_PURPOSE,
     socket: Socket,
-  ) => {
-    const access = await authoriseSignedFile(token, {
-      purpose,
-      nodeToken: config.token,
-      manager,
-      usedTokens,
-      denylist: options.denylist,
-    });
-    // A valid signed URL: its connection (a long upload or download) is never closed to make room.
-    proveConnection(socket);
-    return access;
-  };
+  ) => proving(authoriseSignedFile(token, { ...checks, purpose }), socket);
 
   if (options.backups) {
     await backupDownloadRoute(scope, {
       backups: options.backups,
-      authorise: async (token, socket) => {
-        const access = await authoriseSignedBackup(token, {
-          nodeToken: config.token,
-          manager,
-          usedTokens,
-          denylist: options.denylist,
-        });
-        proveConnection(socket);
-        return access;
-      },
+      authorise: (token, socket) => proving(authoriseSignedBackup(token, checks), socket),
     });
   }
 

@@ -2,11 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startDaemonProcess } from '@aerie/daemon/testing/daemon-process';
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser } from '@aerie/panel/test/factories';
-import { createServerOnNode, type Json, type RealNode, startRealNode } from '@aerie/panel/test/real-node';
+import {
+  crashAndRestartNode,
+  createServerOnNode,
+  type Json,
+  type RealNode,
+  startRealNode,
+} from '@aerie/panel/test/real-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -169,52 +174,31 @@ describe('moving a server between two real nodes', () => {
     );
     expect((await transfer(b)).status).toBe(202);
     const staging = path.join(folder('b'), 'daemon', 'transfers', server.uuid);
-    await expect
-      .poll(
-        () =>
-          stat(staging).then(
-            () => true,
-            () => false,
-          ),
-        { timeout: 30_000 },
-      )
-      .toBe(true);
-    b.daemon.process.kill('SIGKILL');
-    await b.daemon.exited;
-    expect(await settled()).toMatchObject({ successful: false });
-    expect((await view()).node).toBe(a.nodeId);
-    await expect.poll(state, { timeout: 60_000, interval: 250 }).toBe('running');
-    b.daemon = startDaemonProcess({
-      DAEMON_CONFIG: path.join(folder('b'), 'node.json'),
-      DAEMON_HOST: '127.0.0.1',
-      DAEMON_DATA_DIR: path.join(folder('b'), 'daemon'),
-      LOG_LEVEL: 'warn',
+    const receiving = () =>
+      expect
+        .poll(
+          () =>
+            stat(staging).then(
+              () => true,
+              () => false,
+            ),
+          { timeout: 30_000 },
+        )
+        .toBe(true);
+    await receiving();
+    await crashAndRestartNode(b, async () => {
+      expect(await settled()).toMatchObject({ successful: false });
+      expect((await view()).node).toBe(a.nodeId);
+      await expect.poll(state, { timeout: 60_000, interval: 250 }).toBe('running');
     });
-    await b.daemon.listening();
     expect(await readdir(path.join(folder('b'), 'daemon', 'transfers'))).toEqual([]);
 
     // kill -9 of the source (A) mid-stream: the next A runs the server as before, the transfer failed.
     expect((await transfer(b)).status).toBe(202);
-    await expect
-      .poll(
-        () =>
-          stat(staging).then(
-            () => true,
-            () => false,
-          ),
-        { timeout: 30_000 },
-      )
-      .toBe(true);
-    a.daemon.process.kill('SIGKILL');
-    await a.daemon.exited;
-    expect(await settled()).toMatchObject({ successful: false });
-    a.daemon = startDaemonProcess({
-      DAEMON_CONFIG: path.join(folder('a'), 'node.json'),
-      DAEMON_HOST: '127.0.0.1',
-      DAEMON_DATA_DIR: path.join(folder('a'), 'daemon'),
-      LOG_LEVEL: 'warn',
+    await receiving();
+    await crashAndRestartNode(a, async () => {
+      expect(await settled()).toMatchObject({ successful: false });
     });
-    await a.daemon.listening();
     expect((await view()).node).toBe(a.nodeId);
     await expect.poll(state, { timeout: 60_000, interval: 250 }).toBe('running');
     expect(await contents('/notes.txt')).toBe('written on node A');
