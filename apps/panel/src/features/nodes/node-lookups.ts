@@ -1,3 +1,3 @@
 // What the nodes feature offers other features to read about nodes, on top of its repository.
 export { findViableNodes } from './node-capacity';
-export { nodeExists } from './nodes.repository';
+export { findNodeRecord, nodeExists } from './nodes.repository';

@@ -5,6 +5,7 @@ import type { NodesTable } from '@aerie/panel/db/schema-servers';
 import type { Tx } from '@aerie/panel/db/transaction';
 import { type ListQuery, runList } from '@aerie/panel/http/application/list-query';
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import { type NodeRecord, toNodeRecord } from './node-record';
 
 /** SQL for the nodes table: the Application API's view of nodes (reference application API §3.3) and the rest. */
 
@@ -110,6 +111,12 @@ export async function listNodes(db: Db, list: ListQuery) {
 
 export async function findNodeRow(db: Db, id: number): Promise<NodeRow | undefined> {
   return db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A node as the daemon client and the services take it, or null. */
+export async function findNodeRecord(db: Db, id: number): Promise<NodeRecord | null> {
+  const row = await findNodeRow(db, id);
+  return row ? toNodeRecord(row) : null;
 }
 
 export async function findNode(db: Db, id: number): Promise<ApplicationNode | null> {

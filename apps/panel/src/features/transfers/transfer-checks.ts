@@ -1,4 +1,5 @@
 import type { Db } from '@aerie/panel/db/database';
+import { findNodeRecord } from '@aerie/panel/features/nodes/node-lookups';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import { HttpError, validationFailed } from '@aerie/panel/http/errors';
 import { fieldRuleFailed } from '@aerie/panel/http/validate';
@@ -6,7 +7,7 @@ import { serverMessages } from '@aerie/shared/servers/server-messages';
 import { toValidationErrors } from '@aerie/shared/validation/validation-errors';
 import type { TransferBody } from './transfer-body';
 import { transferMessages } from './transfer-messages';
-import { allocationsByIds, findNodeRecord } from './transfers.repository';
+import { allocationsByIds } from './transfers.repository';
 
 /**
  * The 409 of a server that cannot be transferred now (Pterodactyl's validateTransferState): not installed yet

@@ -1,11 +1,12 @@
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import type { Db } from '@aerie/panel/db/database';
+import { findNodeRecord } from '@aerie/panel/features/nodes/node-lookups';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import type { Log } from '@aerie/panel/logging/log';
 import { MAX_FAILURE_LENGTH } from './transfer-messages';
 import { newAllocationsOf, type TransferRecord } from './transfer-record';
-import { endTransfer, findNodeRecord, freeHeldAllocations } from './transfers.repository';
+import { endTransfer, freeHeldAllocations } from './transfers.repository';
 
 /** What the transfer services share. */
 export interface TransferDeps {

@@ -1,4 +1,5 @@
 import { DaemonResponseError } from '@aerie/panel/daemon-client/daemon-client';
+import { findNodeRecord } from '@aerie/panel/features/nodes/node-lookups';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import { updateServerRow } from '@aerie/panel/features/servers/servers.repository';
 import { forbidden, HttpError, notFound } from '@aerie/panel/http/errors';
@@ -8,7 +9,6 @@ import type { TransferRecord } from './transfer-record';
 import {
   allRunningTransfers,
   endTransfer,
-  findNodeRecord,
   freeAllocationsLeftBehind,
   hadTransferWithNode,
   runningTransferOf,

@@ -1,7 +1,6 @@
 import type { Db } from '@aerie/panel/db/database';
 import { dialectOf } from '@aerie/panel/db/dialect';
 import type { Tx } from '@aerie/panel/db/transaction';
-import { type NodeRecord, toNodeRecord } from '@aerie/panel/features/nodes/node-record';
 import { type TransferRecord, toTransferRecord } from './transfer-record';
 
 /** All of the transfers feature's SQL. */
@@ -85,12 +84,6 @@ export async function lockServerForTransfer(tx: Tx, serverId: number) {
     .where('id', '=', serverId);
   if (dialectOf(tx) !== 'sqlite') query = query.forUpdate();
   return query.executeTakeFirst();
-}
-
-/** A node by id, or null. */
-export async function findNodeRecord(db: Db | Tx, id: number): Promise<NodeRecord | null> {
-  const row = await db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? toNodeRecord(row) : null;
 }
 
 /** These allocations as they stand: their node and holder. */

@@ -1,6 +1,7 @@
 import { DaemonResponseError, DaemonUnreachableError } from '@aerie/panel/daemon-client/daemon-client';
 import { daemonMessages } from '@aerie/panel/daemon-client/daemon-http-error';
 import { committedOn, fits, lockNode } from '@aerie/panel/features/nodes/node-capacity';
+import { findNodeRecord } from '@aerie/panel/features/nodes/node-lookups';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import { nodeAddress } from '@aerie/panel/features/nodes/nodes.service';
 import { claimFreeAllocations } from '@aerie/panel/features/nodes/server-allocations';
@@ -14,7 +15,6 @@ import type { TransferRecord } from './transfer-record';
 import { signTransferToken } from './transfer-token';
 import {
   additionalAllocationIds,
-  findNodeRecord,
   insertTransfer,
   lockServerForTransfer,
   runningTransferOf,
