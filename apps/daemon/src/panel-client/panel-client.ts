@@ -212,8 +212,8 @@ export class PanelClient
   }
 }
 
-/** The panel's error text (Pterodactyl's `errors[0].detail`), else the start of the body. */
-function errorDetail(text: string): string {
+/** An error body's text (the panel's `errors[0].detail`, a daemon's `error`), else the start of the body. */
+export function errorDetail(text: string): string {
   try {
     const body = JSON.parse(text) as { errors?: { detail?: string }[]; error?: string };
     const detail = body.errors?.[0]?.detail ?? body.error;

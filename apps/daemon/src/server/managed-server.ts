@@ -45,7 +45,7 @@ const REINSTALL_STOP_MS = 10_000;
  * The filesystem module, loaded on the first files API call: it brings the archive libraries (tar, zip, ignore,
  * mime), which a daemon whose servers nobody browses never needs in memory.
  */
-async function openFilesystem(
+export async function openFilesystem(
   options: Parameters<typeof ServerFilesystem.open>[0],
 ): Promise<ServerFilesystem> {
   const { ServerFilesystem } = await import('@aerie/daemon/fs/server-filesystem');

@@ -5,7 +5,7 @@ import { JobJournal, type JobKind } from '@aerie/daemon/jobs/job-journal';
 import type { PanelApi } from '@aerie/daemon/panel-client/panel-client';
 import type { RuntimeDriver } from '@aerie/daemon/runtime/runtime';
 import type { DaemonServerConfiguration } from '@aerie/shared/daemon/remote-wire';
-import { ManagedServer, type ManagedServerOptions } from './managed-server';
+import { ManagedServer, type ManagedServerOptions, openFilesystem } from './managed-server';
 import { StatesStore } from './states-store';
 
 /** A server uuid as the panel issues them; anything else never becomes a path. */
@@ -117,8 +117,7 @@ export class ServerManager {
 
   /** A filesystem on `root` with the server's file owner, for files that are not a server's yet (a transfer). */
   async filesystemFor(uuid: string, root: string): Promise<ServerFilesystem> {
-    const { ServerFilesystem } = await import('@aerie/daemon/fs/server-filesystem');
-    return ServerFilesystem.open({ root, owner: await this.#options.driver.fileOwner?.(uuid) });
+    return openFilesystem({ root, owner: await this.#options.driver.fileOwner?.(uuid) });
   }
 
   /**

@@ -1,5 +1,5 @@
 import { restorableItems } from '@aerie/daemon/backups/backup-archive';
-import type { TransferPanelApi } from '@aerie/daemon/panel-client/panel-client';
+import { errorDetail, type TransferPanelApi } from '@aerie/daemon/panel-client/panel-client';
 import type { ManagedServer } from '@aerie/daemon/server/managed-server';
 import type { DaemonTransferRequest } from '@aerie/shared/transfers/transfers-daemon-wire';
 import { transferBody } from './transfer-body';
@@ -146,7 +146,7 @@ export class OutgoingTransfers {
         throw stalled.signal.aborted ? stalled.signal.reason : error;
       });
       const text = await response.text();
-      if (!response.ok) throw new Error(`the target node answered ${response.status}: ${targetError(text)}`);
+      if (!response.ok) throw new Error(`the target node answered ${response.status}: ${errorDetail(text)}`);
       server.transferLog(`Sent ${mib(sent)} MiB in ${((Date.now() - startedAt) / 1000).toFixed(1)} s.`);
     } finally {
       clearInterval(progress);
@@ -163,15 +163,4 @@ function describe(error: unknown): string {
   const cause = (error as { cause?: { message?: string } }).cause?.message;
   const message = error instanceof Error ? error.message : String(error);
   return cause && message === 'fetch failed' ? `could not reach the target node (${cause})` : message;
-}
-
-/** The daemon's `{error}` text, else the start of the body. */
-function targetError(text: string): string {
-  try {
-    const body = JSON.parse(text) as { error?: string };
-    if (body.error) return body.error;
-  } catch {
-    // Not JSON: the raw start below.
-  }
-  return text.slice(0, 200) || '(empty body)';
 }
