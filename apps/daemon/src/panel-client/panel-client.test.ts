@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { createServer, type Socket } from 'node:net';
 import {
   demoConfiguration,
   PANEL_TOKEN,
@@ -76,5 +78,33 @@ describe('PanelClient', () => {
     );
     expect(Date.now() - started).toBeGreaterThanOrEqual(70);
     panel = await startPanelStandIn();
+  });
+
+  it('retries once a first attempt that took longer than the retry time to fail (a reset on a loaded machine)', async () => {
+    let connections = 0;
+    const flaky = createServer((socket: Socket) => {
+      connections++;
+      if (connections === 1) {
+        setTimeout(() => socket.resetAndDestroy(), 300);
+        return;
+      }
+      socket.once('data', () => socket.end('HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n'));
+    });
+    flaky.listen(0, '127.0.0.1');
+    await once(flaky, 'listening');
+    const address = flaky.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      await client({ url: `http://127.0.0.1:${port}`, retryForMs: 100 }).resetServers();
+      expect(connections).toBe(2);
+      // With no retry time at all (SFTP logins), the first failure stands.
+      connections = 0;
+      await expect(client({ url: `http://127.0.0.1:${port}`, retryForMs: 0 }).resetServers()).rejects.toThrow(
+        'Could not reach the panel',
+      );
+      expect(connections).toBe(1);
+    } finally {
+      flaky.close();
+    }
   });
 });

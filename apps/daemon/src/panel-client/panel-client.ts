@@ -168,7 +168,10 @@ export class PanelClient
     await this.#request('POST', '/activity', body, { retryForMs: 0 });
   }
 
-  /** Retries network failures and 5xx with backoff until `retryForMs` has passed; a 4xx is final at once. */
+  /**
+   * Retries network failures and 5xx with backoff until `retryForMs` has passed (always once, unless it is 0); a 4xx
+   * is final at once.
+   */
   async #request<T>(
     method: 'GET' | 'POST',
     path: string,
@@ -206,7 +209,9 @@ export class PanelClient
               );
       }
       const delay = Math.min(this.#firstRetryDelayMs * 2 ** attempt, MAX_RETRY_DELAY_MS);
-      if (Date.now() - startedAt + delay > retryForMs) throw failure;
+      // A first attempt that was slow to fail (a reused keep-alive socket reset on a loaded machine) still gets one
+      // retry: the budget is for waiting between attempts, not for the first try.
+      if (retryForMs === 0 || (attempt > 0 && Date.now() - startedAt + delay > retryForMs)) throw failure;
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -78,5 +81,46 @@ describe('QueuedSqliteDialect', () => {
       made.selectFrom('counter').select('value').execute(),
     ]);
     expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled']);
+  });
+
+  it("begins a transaction with the write lock, so a write after its reads never meets another process's commit", async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'aerie-sqlite-queue-'));
+    const file = path.join(directory, 'panel.sqlite');
+    const panel = new SQLite(file);
+    panel.pragma('journal_mode = WAL');
+    db = new Kysely<Tables>({
+      dialect: new QueuedSqliteDialect({ database: sqliteForKysely(new SQLite(file)) }),
+    });
+    await sql`create table counter (id integer primary key, value integer not null)`.execute(db);
+    await db.insertInto('counter').values({ id: 1, value: 0 }).execute();
+    // The other process: it does not wait, so a lock it meets shows as an error here.
+    panel.pragma('busy_timeout = 0');
+    const otherWrites: string[] = [];
+    try {
+      await db.transaction().execute(async (tx) => {
+        const { value } = await tx
+          .selectFrom('counter')
+          .select('value')
+          .where('id', '=', 1)
+          .executeTakeFirstOrThrow();
+        try {
+          panel.prepare('update counter set value = value + 100 where id = 1').run();
+          otherWrites.push('written');
+        } catch (error) {
+          otherWrites.push((error as { code?: string }).code ?? String(error));
+        }
+        await tx
+          .updateTable('counter')
+          .set({ value: value + 1 })
+          .where('id', '=', 1)
+          .execute();
+      });
+      // The other writer waited for the lock (busy_timeout, in a real process) instead of breaking this transaction.
+      expect(otherWrites).toEqual(['SQLITE_BUSY']);
+      expect(panel.prepare('select value from counter where id = 1').get()).toEqual({ value: 1 });
+    } finally {
+      panel.close();
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { type DatabaseConnection, type Driver, SqliteDialect, type TransactionSettings } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Driver, SqliteDialect } from 'kysely';
 
 /**
  * Kysely's SQLite dialect with its one connection handed from query to query in arrival order. Kysely's own driver
@@ -6,6 +6,10 @@ import { type DatabaseConnection, type Driver, SqliteDialect, type TransactionSe
  * n queries waiting, each query costs O(n) wake-ups. On a loaded panel (hundreds of requests in flight, several
  * queries each) that lock took more CPU than the queries and made the panel slower the more it was asked. Here a
  * release wakes exactly the next waiter. A transaction still holds the connection from begin to commit.
+ *
+ * Transactions begin IMMEDIATE: they take the file's write lock at once (waiting out busy_timeout for another
+ * process's write). A deferred one that read first and wrote later failed at once with SQLITE_BUSY, busy_timeout or
+ * not, whenever another process (the running panel, while `aerie key:create` counted keys) wrote in between.
  */
 export class QueuedSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
@@ -43,8 +47,8 @@ class QueuedSqliteDriver implements Driver {
     else this.#held = false;
   }
 
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.inner.beginTransaction(connection, settings);
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 
   commitTransaction(connection: DatabaseConnection): Promise<void> {
