@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
 
 export interface LocalesInfo {
   /** Languages that have translation files; i18next never asks the panel for any other. */
@@ -30,3 +31,48 @@ export function readLocalesInfo(): LocalesInfo {
 
 /** The `define` entry both the Vite build and the test runner use. */
 export const localesDefine = () => ({ __AERIE_LOCALES__: JSON.stringify(readLocalesInfo()) });
+
+type Tree = { [key: string]: string | Tree };
+
+/** English with a translation laid over it: a key the translation lacks keeps its English text. */
+export function overEnglish(english: Tree, translated: Tree): Tree {
+  const merged: Tree = {};
+  for (const [key, value] of Object.entries(english)) {
+    const theirs = translated[key];
+    if (typeof value === 'string') merged[key] = typeof theirs === 'string' && theirs !== '' ? theirs : value;
+    else merged[key] = overEnglish(value, typeof theirs === 'object' ? theirs : {});
+  }
+  return merged;
+}
+
+const readTree = (language: string, file: string): Tree =>
+  JSON.parse(readFileSync(join(localesDir, language, file), 'utf8')) as Tree;
+
+/**
+ * The built translation files of every language but English are English with the translation laid over it, so a
+ * page falls back per key to English while loading one language only (i18next would otherwise load English beside
+ * it for its fallback). Runs before the compression of the output.
+ */
+export function mergedLocales(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'aerie:merged-locales',
+    apply: 'build',
+    configResolved(config) {
+      outDir = join(config.root, config.build.outDir);
+    },
+    writeBundle() {
+      const { languages } = readLocalesInfo();
+      for (const language of languages.filter((code) => code !== 'en')) {
+        mkdirSync(join(outDir, 'locales', language), { recursive: true });
+        for (const file of readdirSync(join(localesDir, 'en')).filter((name) => name.endsWith('.json'))) {
+          const translated = readdirSync(join(localesDir, language)).includes(file)
+            ? readTree(language, file)
+            : {};
+          const merged = overEnglish(readTree('en', file), translated);
+          writeFileSync(join(outDir, 'locales', language, file), JSON.stringify(merged));
+        }
+      }
+    },
+  };
+}

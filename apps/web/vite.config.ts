@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { localesDefine } from './locales.config.ts';
+import { localesDefine, mergedLocales } from './locales.config.ts';
 import { precompress } from './precompress.ts';
 
 // The dev server forwards API calls to a running panel; page GETs stay with Vite so its hot reload works.
@@ -49,7 +49,7 @@ const chunkGroups = [
 ];
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), mergedLocales(), precompress()],
   define: localesDefine(),
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {

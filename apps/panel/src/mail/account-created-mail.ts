@@ -1,29 +1,31 @@
+import type { MailText } from './mail-texts';
 import type { MailMessage } from './mailer';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * The mail to someone an account was made for (invited as a subuser): their username and a link to choose a
- * password, the password reset link (Pterodactyl's AccountCreated notification).
+ * The mail to someone an account was made for (invited as a subuser), in their language: their username and a link
+ * to choose a password, the password reset link (Pterodactyl's AccountCreated notification).
  */
-export function accountCreatedMail(input: {
-  to: string;
-  username: string;
-  link: string;
-  appName: string;
-  minutes: number;
-}): MailMessage {
-  const intro = `You are receiving this email because an account has been created for you on ${input.appName}.`;
-  const expiry = `This link will expire in ${input.minutes} minutes; after that, use "Forgot password?" on the sign-in page to get a new one.`;
+export function accountCreatedMail(
+  text: MailText,
+  input: { to: string; username: string; link: string; appName: string; minutes: number },
+): MailMessage {
+  const greeting = text('created.greeting');
+  const intro = text('created.intro', { appName: input.appName });
+  const username = text('created.username', { username: input.username });
+  const email = text('created.email', { email: input.to });
+  const action = text('created.action');
+  const expiry = text('created.expiry', { count: input.minutes });
   return {
     to: input.to,
-    subject: `${input.appName}: Account Created`,
-    text: `Hello!\n\n${intro}\n\nUsername: ${input.username}\nEmail: ${input.to}\n\nSet Up Your Account: ${input.link}\n\n${expiry}\n`,
+    subject: text('created.subject', { appName: input.appName }),
+    text: `${greeting}\n\n${intro}\n\n${username}\n${email}\n\n${action}: ${input.link}\n\n${expiry}\n`,
     html: [
-      '<p>Hello!</p>',
+      `<p>${escapeHtml(greeting)}</p>`,
       `<p>${escapeHtml(intro)}</p>`,
-      `<p>Username: ${escapeHtml(input.username)}<br>Email: ${escapeHtml(input.to)}</p>`,
-      `<p><a href="${escapeHtml(input.link)}">Set Up Your Account</a></p>`,
+      `<p>${escapeHtml(username)}<br>${escapeHtml(email)}</p>`,
+      `<p><a href="${escapeHtml(input.link)}">${escapeHtml(action)}</a></p>`,
       `<p>${escapeHtml(expiry)}</p>`,
     ].join('\n'),
   };

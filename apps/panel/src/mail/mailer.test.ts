@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MailTexts } from './mail-texts';
 import { Mailer } from './mailer';
 import { passwordResetMail } from './password-reset-mail';
 
@@ -61,7 +62,7 @@ function smtpStandIn(): Promise<{
   );
 }
 
-const message = passwordResetMail({
+const message = passwordResetMail(await new MailTexts('/nonexistent').for('en'), {
   to: 'mia@example.com',
   link: 'http://panel.test/auth/password/reset/abc?email=mia%40example.com',
   appName: 'Aerie',

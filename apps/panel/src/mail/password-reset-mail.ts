@@ -1,26 +1,29 @@
+import type { MailText } from './mail-texts';
 import type { MailMessage } from './mailer';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The password reset mail, with the link the SPA's reset page reads (token in the path, email in the query). */
-export function passwordResetMail(input: {
-  to: string;
-  link: string;
-  appName: string;
-  minutes: number;
-}): MailMessage {
-  const intro = 'You are receiving this email because we received a password reset request for your account.';
-  const outro = 'If you did not request a password reset, no further action is required.';
-  const expiry = `This password reset link will expire in ${input.minutes} minutes.`;
+/**
+ * The password reset mail in its reader's language, with the link the SPA's reset page reads (token in the path,
+ * email in the query).
+ */
+export function passwordResetMail(
+  text: MailText,
+  input: { to: string; link: string; appName: string; minutes: number },
+): MailMessage {
+  const intro = text('reset.intro');
+  const outro = text('reset.outro');
+  const action = text('reset.action');
+  const expiry = text('reset.expiry', { count: input.minutes });
   return {
     to: input.to,
-    subject: `${input.appName}: Reset Password`,
-    text: `${intro}\n\nReset Password: ${input.link}\n\n${expiry}\n\n${outro}\n`,
+    subject: text('reset.subject', { appName: input.appName }),
+    text: `${intro}\n\n${action}: ${input.link}\n\n${expiry}\n\n${outro}\n`,
     html: [
-      `<p>${intro}</p>`,
-      `<p><a href="${escapeHtml(input.link)}">Reset Password</a></p>`,
-      `<p>${expiry}</p>`,
-      `<p>${outro}</p>`,
+      `<p>${escapeHtml(intro)}</p>`,
+      `<p><a href="${escapeHtml(input.link)}">${escapeHtml(action)}</a></p>`,
+      `<p>${escapeHtml(expiry)}</p>`,
+      `<p>${escapeHtml(outro)}</p>`,
     ].join('\n'),
   };
 }

@@ -6,10 +6,15 @@ import { wireApiClient } from '@/app/api-wiring';
 import { AppProvider } from '@/app/provider';
 import { createAppRouter } from '@/app/router';
 import { apiClient } from '@/lib/api-client';
+import { prepareFormatLanguage } from '@/lib/format-language';
 import { createI18n } from '@/lib/i18n';
 import { readPageUser, readSettings } from '@/lib/page-globals';
+import { pageLanguage } from '@/lib/page-language';
 
-const { i18n } = createI18n({ language: readPageUser()?.language || readSettings().locale });
+const language = pageLanguage(readPageUser(), navigator.languages ?? [], readSettings().locale);
+const { i18n } = createI18n({ language });
+// Dates and numbers in the page's language from the first paint (a small chunk, fetched beside the translations).
+await prepareFormatLanguage(language);
 const router = createAppRouter();
 wireApiClient(apiClient, {
   navigate: (to, options) => router.navigate(to, options),

@@ -13,8 +13,6 @@ const byNamespace = new Map(
   Object.entries(englishFiles).map(([path, load]) => [path.replace(/^.*\/(.+)\.json$/, '$1'), load]),
 );
 
-export const bundledLanguage = 'en';
-
 /** What this backend handed out: never cached in local storage (the panel's own files win at the next load). */
 const handedOut = new WeakSet<object>();
 export const isBundled = (data: unknown): boolean =>
@@ -27,8 +25,8 @@ export class BundledBackend implements BackendModule {
   init(): void {}
 
   read(language: string, namespace: string, callback: ReadCallback): void {
-    const load = language === bundledLanguage ? byNamespace.get(namespace) : undefined;
-    // Another language falls back to English through i18next's fallbackLng.
+    // Any language gets the English file: a German page whose file could not be had shows English, not keys.
+    const load = byNamespace.get(namespace);
     if (!load) {
       callback(new Error(`no bundled ${language}/${namespace}`), false);
       return;

@@ -1,9 +1,11 @@
+import { directionOf } from '@aerie/shared/languages/languages';
 import { limits } from '@aerie/shared/limits';
 import i18next, { type i18n } from 'i18next';
 import ChainedBackend from 'i18next-chained-backend';
 import LocalStorageBackend from 'i18next-localstorage-backend';
 import { initReactI18next } from 'react-i18next';
 import { BundledBackend, isBundled } from '@/lib/bundled-backend';
+import { followFormatLanguage } from '@/lib/format-language';
 import { RetryingHttpBackend } from '@/lib/retrying-http-backend';
 
 /**
@@ -44,15 +46,22 @@ export function createI18n({
 }: I18nOptions = {}): { i18n: i18n; ready: Promise<unknown> } {
   const instance = i18next.createInstance();
   instance.on('languageChanged', (lng) => {
-    if (typeof document !== 'undefined') document.documentElement.lang = lng;
+    if (typeof document === 'undefined') return;
+    document.documentElement.lang = lng;
+    // Arabic lays the whole page out right to left; the CSS uses logical properties throughout.
+    document.documentElement.dir = directionOf(lng);
   });
+  instance.on('languageChanged', followFormatLanguage);
+  const shipped = languages.length > 0 ? languages : [defaultLanguage];
   const ready = instance
     .use(ChainedBackend)
     .use(initReactI18next)
     .init({
-      lng: language,
-      fallbackLng: defaultLanguage,
-      supportedLngs: languages.length > 0 ? languages : [defaultLanguage],
+      lng: shipped.includes(language) ? language : defaultLanguage,
+      // No fallback language to load beside the page's own: the built files of every language are English with the
+      // translation laid over it (locales.config.ts), which is the per-key fallback.
+      fallbackLng: false,
+      supportedLngs: shipped,
       nonExplicitSupportedLngs: true,
       load: 'languageOnly',
       ns: [...namespaces],

@@ -32,13 +32,13 @@ let nextId = 1;
 export const useFlashStore = create<FlashState>()((set) => ({
   items: [],
   addFlash: (flash) => set((state) => ({ items: [...state.items, { ...flash, id: nextId++ }] })),
-  addError: ({ key, message, title = 'Error' }) =>
+  addError: ({ key, message, title }) =>
     set((state) => ({ items: [...state.items, { id: nextId++, key, type: 'error', title, message }] })),
   clearAndAddHttpError: ({ key, error }) =>
     set({
       items:
         error && !isTwoFactorRequired(error)
-          ? [{ id: nextId++, key, type: 'error', title: 'Error', message: errorToMessage(error) }]
+          ? [{ id: nextId++, key, type: 'error', message: errorToMessage(error) }]
           : [],
     }),
   clearFlashes: (key) =>

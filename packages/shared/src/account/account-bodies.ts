@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isLanguage } from '../languages/languages';
 import { limits } from '../limits';
 import type { LaravelRule } from '../validation/laravel-messages';
 import { lengthBetween, requiredEmail, requiredString, rule } from '../validation/rules';
@@ -12,6 +13,11 @@ import { lengthBetween, requiredEmail, requiredString, rule } from '../validatio
 /** PUT /api/client/account/email: `email` required|email|between:1,191 (uniqueness is checked by the panel). */
 export const updateEmailBodySchema = z.object({
   email: requiredEmail().refine(...lengthBetween(1, 191)),
+});
+
+/** PUT /api/client/account/language (Aerie's own): `language` required|string|in:<the shipped languages>. */
+export const updateLanguageBodySchema = z.object({
+  language: requiredString().refine((value) => isLanguage(value), rule('in')),
 });
 
 /** PUT /api/client/account/password: `password` required|string|confirmed|min:8, reported in that order. */

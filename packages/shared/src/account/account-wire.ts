@@ -32,6 +32,10 @@ export interface UpdateEmailBody {
   password: string;
 }
 
+export interface UpdateLanguageBody {
+  language: string;
+}
+
 export interface UpdatePasswordBody {
   current_password: string;
   password: string;

@@ -1,11 +1,8 @@
 import { z } from 'zod';
+import { type Language, languages } from '../languages/languages';
 import { laravelBoolean, nullableText, requiredInteger } from '../validation/laravel-fields';
 import type { LaravelRule } from '../validation/laravel-messages';
 import { requiredString, rule } from '../validation/rules';
-
-/** Languages the panel ships (public/locales/<lng>); the default one is what guests and new users get. */
-export const panelLanguages = ['en'] as const;
-export type PanelLanguage = (typeof panelLanguages)[number];
 
 /** Who must have two-factor authentication: 0 nobody, 1 root admins, 2 everyone. */
 export const twoFactorLevels = [0, 1, 2] as const;
@@ -40,7 +37,7 @@ export const panelSettingsBodySchema = z.object({
   recaptcha_enabled: laravelBoolean().optional(),
   recaptcha_site_key: nullableText(panelSettingsLimits.keyMax),
   recaptcha_secret_key: nullableText(panelSettingsLimits.keyMax),
-  default_language: z.enum(panelLanguages, { error: 'in' satisfies LaravelRule }).optional(),
+  default_language: z.enum(languages, { error: 'in' satisfies LaravelRule }).optional(),
   allocations_enabled: laravelBoolean().optional(),
   allocations_range_start: requiredInteger({ min: 1024, max: 65535 }).optional(),
   allocations_range_end: requiredInteger({ min: 1024, max: 65535 }).optional(),
@@ -59,7 +56,7 @@ export interface PanelSettingsAttributes {
   recaptcha_site_key: string;
   /** The secret itself is never returned. */
   recaptcha_secret_key_set: boolean;
-  default_language: PanelLanguage;
+  default_language: Language;
   /** Whether users may add allocations to their servers themselves (Network page, "Create Allocation"). */
   allocations_enabled: boolean;
   /** The ports such an allocation is taken from, inclusive. */

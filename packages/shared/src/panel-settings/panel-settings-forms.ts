@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import {
-  isSmtpUrl,
-  panelLanguages,
-  panelSettingsLimits,
-  panelSettingsMessages,
-} from './panel-settings-bodies';
+import { languages } from '../languages/languages';
+import { isSmtpUrl, panelSettingsLimits, panelSettingsMessages } from './panel-settings-bodies';
 
 /** Ports users' own allocations may be taken from (the API's bounds of `allocations_range_*`). */
 export const allocationPortBounds = { min: 1024, max: 65535 } as const;
@@ -53,7 +49,7 @@ export const panelSettingsFormSchema = z
     recaptchaEnabled: z.boolean(),
     recaptchaSiteKey: z.string().trim().max(panelSettingsLimits.keyMax, m.keyMax),
     recaptchaSecretKey: z.string().trim().max(panelSettingsLimits.keyMax, m.keyMax),
-    defaultLanguage: z.enum(panelLanguages),
+    defaultLanguage: z.enum(languages),
     allocationsEnabled: z.boolean(),
     allocationsRangeStart: portField(),
     allocationsRangeEnd: portField(),

@@ -1,10 +1,8 @@
 import { z } from 'zod';
+import { isLanguage } from '../languages/languages';
 import { nullableText } from '../validation/laravel-fields';
 import type { LaravelRule } from '../validation/laravel-messages';
 import { lengthBetween, nullableString, requiredEmail, requiredString, rule } from '../validation/rules';
-
-/** The languages the panel ships (Pterodactyl checks `language` against its installed language folders). */
-export const installedLanguages = ['en'] as const;
 
 /** Pterodactyl's `p_username` rule: the lower-cased value starts and ends alphanumeric, `\w . -` in between. */
 const USERNAME = /^[a-z0-9]([\w.-]+)[a-z0-9]$/;
@@ -63,7 +61,7 @@ export const userBodySchema = z.object({
   /** `string` + one of the installed languages. */
   language: z
     .string({ error: 'string' satisfies LaravelRule })
-    .refine((value) => (installedLanguages as readonly string[]).includes(value), rule('in'))
+    .refine((value) => isLanguage(value), rule('in'))
     .optional(),
   first_name: requiredString().refine(...lengthBetween(1, 191)),
   last_name: requiredString().refine(...lengthBetween(1, 191)),

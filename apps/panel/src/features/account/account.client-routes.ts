@@ -5,7 +5,11 @@ import { presentAccount } from '@aerie/panel/features/users/user.presenter';
 import { bodyField } from '@aerie/panel/http/body-field';
 import { originOf } from '@aerie/panel/http/request-origin';
 import { validateRouteBody } from '@aerie/panel/http/validate';
-import { updateEmailBodySchema, updatePasswordBodySchema } from '@aerie/shared/account/account-bodies';
+import {
+  updateEmailBodySchema,
+  updateLanguageBodySchema,
+  updatePasswordBodySchema,
+} from '@aerie/shared/account/account-bodies';
 import type { FastifyInstance } from 'fastify';
 
 /** /api/client/account: the signed-in user's own account. */
@@ -22,6 +26,21 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       await ctx.account.assertPassword(user, request.ip, bodyField(request, 'password'));
       const input = validateRouteBody<typeof updateEmailBodySchema>(request);
       await ctx.account.changeEmail(user, originOf(request), input.email);
+      return reply.status(204).send();
+    },
+  );
+
+  app.put(
+    '/language',
+    {
+      config: {
+        body: updateLanguageBodySchema,
+        summary: 'Change the language of the account’s pages and mail',
+      },
+    },
+    async (request, reply) => {
+      const input = validateRouteBody<typeof updateLanguageBodySchema>(request);
+      await ctx.account.changeLanguage(signedInUser(request), input.language);
       return reply.status(204).send();
     },
   );

@@ -7,7 +7,7 @@ import type { Sessions } from '@aerie/panel/features/auth/session/sessions';
 import type { AccessRevocation } from '@aerie/panel/features/servers/access-revocation';
 import type { User } from '@aerie/panel/features/users/user';
 import { emailTakenByOther, normaliseLogin } from '@aerie/panel/features/users/user-lookups';
-import { updateEmail, updatePasswordHash } from '@aerie/panel/features/users/user-writes';
+import { updateEmail, updateLanguage, updatePasswordHash } from '@aerie/panel/features/users/user-writes';
 import { HttpError, validationFailed } from '@aerie/panel/http/errors';
 import type { RequestOrigin } from '@aerie/panel/http/request-origin';
 import { accountErrorMessages } from '@aerie/shared/account/account-wire';
@@ -85,6 +85,11 @@ export class AccountService {
       if (isUniqueViolation(error)) throw await taken();
       throw error;
     }
+  }
+
+  /** Sets the language of the user's pages and mail; no password asked, as for any display preference. */
+  async changeLanguage(user: User, language: string): Promise<void> {
+    await updateLanguage(this.deps.db, user.id, language, this.deps.clock());
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { ActivityLog } from '@aerie/panel/features/activity/activity-log';
 import type { AccessRevocation } from '@aerie/panel/features/servers/access-revocation';
 import type { Infrastructure } from '@aerie/panel/infrastructure';
+import { MailTexts } from '@aerie/panel/mail/mail-texts';
 import { limits } from '@aerie/shared/limits';
 import { CheckpointService } from './checkpoint.service';
 import { KnownAddresses } from './known-addresses';
@@ -48,6 +49,7 @@ export function createAuthFeature(
     passwordReset: new PasswordResetService({
       db,
       mailer,
+      mailTexts: new MailTexts(config.webDist),
       sessions,
       revocation: servers.revocation,
       appUrl: config.appUrl,

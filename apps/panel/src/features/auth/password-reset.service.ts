@@ -10,6 +10,7 @@ import { updatePasswordHash } from '@aerie/panel/features/users/user-writes';
 import { displayError } from '@aerie/panel/http/errors';
 import type { Log } from '@aerie/panel/logging/log';
 import { accountCreatedMail } from '@aerie/panel/mail/account-created-mail';
+import type { MailTexts } from '@aerie/panel/mail/mail-texts';
 import type { Mailer } from '@aerie/panel/mail/mailer';
 import { passwordResetMail } from '@aerie/panel/mail/password-reset-mail';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
@@ -26,6 +27,8 @@ export class PasswordResetService {
     private readonly deps: {
       db: Db;
       mailer: Mailer;
+      /** The mails' texts in each reader's language. */
+      mailTexts: MailTexts;
       sessions: Sessions;
       revocation: AccessRevocation;
       appUrl: string;
@@ -52,7 +55,7 @@ export class PasswordResetService {
     if (await this.deps.mailer.isLocalOutbox())
       this.deps.log.info(`Password reset link for ${user.email}: ${link}`);
     this.deps.mailer.queue(
-      passwordResetMail({
+      passwordResetMail(await this.deps.mailTexts.for(user.language), {
         to: user.email,
         link,
         appName: await this.deps.appName(),
@@ -65,12 +68,12 @@ export class PasswordResetService {
    * Mails someone an account was just made for (an invited subuser) their username and a link to choose their
    * password: a reset link, valid as long as any other.
    */
-  async mailAccountCreated(user: Pick<User, 'email' | 'username'>): Promise<void> {
+  async mailAccountCreated(user: Pick<User, 'email' | 'username' | 'language'>): Promise<void> {
     const link = await this.#newLink(user, this.deps.clock());
     if (await this.deps.mailer.isLocalOutbox())
       this.deps.log.info(`Account set-up link for ${user.email}: ${link}`);
     this.deps.mailer.queue(
-      accountCreatedMail({
+      accountCreatedMail(await this.deps.mailTexts.for(user.language), {
         to: user.email,
         username: user.username,
         link,

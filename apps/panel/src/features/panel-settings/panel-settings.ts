@@ -1,7 +1,7 @@
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { Db } from '@aerie/panel/db/database';
 import type { TwoFactorRequirement } from '@aerie/shared/account/account-wire';
-import { type PanelLanguage, panelLanguages } from '@aerie/shared/panel-settings/panel-settings-bodies';
+import { isLanguage, type Language } from '@aerie/shared/languages/languages';
 import { listSettings, replaceSetting } from './panel-settings.repository';
 
 /** Setting keys, with what they mean. */
@@ -130,9 +130,9 @@ export class PanelSettings {
     };
   }
 
-  async defaultLanguage(): Promise<PanelLanguage> {
+  async defaultLanguage(): Promise<Language> {
     const stored = await this.get(SETTING_DEFAULT_LANGUAGE);
-    return (panelLanguages as readonly string[]).includes(stored ?? '') ? (stored as PanelLanguage) : 'en';
+    return isLanguage(stored) ? stored : 'en';
   }
 
   /** The stored value of a setting (opened when sealed), or null when it is unset or cannot be opened. */

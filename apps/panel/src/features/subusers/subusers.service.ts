@@ -49,7 +49,7 @@ export class SubusersService {
       activity: ActivityLog;
       revocation: AccessRevocation;
       /** Mails a new account its set-password link (the password reset machinery). */
-      accounts: { mailAccountCreated(user: Pick<User, 'email' | 'username'>): Promise<void> };
+      accounts: { mailAccountCreated(user: Pick<User, 'email' | 'username' | 'language'>): Promise<void> };
     },
   ) {}
 

@@ -9,5 +9,6 @@ export {
   lockUserRow,
   storePendingTotpSecret,
   updateEmail,
+  updateLanguage,
   updatePasswordHash,
 } from './users.repository';

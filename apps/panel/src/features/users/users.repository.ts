@@ -190,6 +190,16 @@ export async function updateEmail(db: Db | Tx, userId: number, email: string, no
     .execute();
 }
 
+/** The language the user reads the panel and their mail in (one of the shipped languages; the caller checks). */
+export async function updateLanguage(
+  db: Db | Tx,
+  userId: number,
+  language: string,
+  now: Date,
+): Promise<void> {
+  await db.updateTable('users').set({ language, updated_at: now }).where('id', '=', userId).execute();
+}
+
 /** Stores a new sealed TOTP secret (not enabled yet); a new secret has no used codes, so the replay memory resets. */
 export async function storePendingTotpSecret(
   db: Db | Tx,

@@ -22,7 +22,7 @@ export function AdminTable<T>({ columns, rows, rowKey, empty, caption }: AdminTa
   if (rows.length === 0) return <p className="py-8 text-center text-sm text-ink-400">{empty}</p>;
   return (
     <div className="relative overflow-x-auto rounded-xl border border-ink-800 bg-ink-900/70">
-      <table className="w-full text-left text-sm">
+      <table className="w-full text-start text-sm">
         {caption && <caption className="sr-only">{caption}</caption>}
         <thead className="border-b border-ink-800 text-xs uppercase tracking-wider text-ink-400">
           <tr>

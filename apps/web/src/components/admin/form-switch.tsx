@@ -30,7 +30,7 @@ export function FormSwitch<T extends FieldValues>({
           />
         )}
       />
-      {description && <p className="mt-1 pl-14 text-xs text-ink-400">{description}</p>}
+      {description && <p className="mt-1 ps-14 text-xs text-ink-400">{description}</p>}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import clsx from 'clsx';
 import { type ReactNode, type Ref, type SelectHTMLAttributes, useId } from 'react';
 import { Label } from '@/components/ui/input';
+import { useTranslatedMessage } from '@/lib/use-translated-message';
 import { capitalize } from '@/utils/capitalize';
 
 export interface SelectOption {
@@ -31,7 +32,8 @@ export function SelectField({
 }: SelectFieldProps) {
   const id = useId();
   const helpId = `${id}-help`;
-  const help = error ? capitalize(error) : description;
+  const shownError = useTranslatedMessage(error);
+  const help = shownError ? capitalize(shownError) : description;
   return (
     <div>
       <Label htmlFor={id}>{label}</Label>

@@ -42,7 +42,7 @@ export function NavigationBar({ rootAdmin, onSearch }: NavigationBarProps) {
       <div className="mx-auto flex h-16 w-full max-w-6xl items-center gap-2 px-4 sm:px-6">
         <Link
           to={paths.home}
-          className="mr-auto flex min-w-0 items-center gap-2.5 rounded-lg text-lg font-semibold tracking-tight text-white"
+          className="me-auto flex min-w-0 items-center gap-2.5 rounded-lg text-lg font-semibold tracking-tight text-white"
         >
           <LogoMark className="size-7 shrink-0" />
           <span className="truncate">{readSettings().name}</span>

@@ -63,7 +63,7 @@ export function CopyOnClick({ text, children, className }: CopyOnClickProps) {
         title={t('copy.hint')}
         onClick={() => void handleCopy()}
         className={clsx(
-          'group inline-flex max-w-full cursor-pointer items-center gap-2 rounded-md text-left transition-colors hover:text-white',
+          'group inline-flex max-w-full cursor-pointer items-center gap-2 rounded-md text-start transition-colors hover:text-white',
           className,
         )}
       >

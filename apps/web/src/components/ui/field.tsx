@@ -2,6 +2,7 @@ import { type ReactNode, useId } from 'react';
 import { type FieldValues, type Path, useFormContext } from 'react-hook-form';
 import { Input, type InputProps, Label } from '@/components/ui/input';
 import { Textarea, type TextareaProps } from '@/components/ui/textarea';
+import { useTranslatedMessage } from '@/lib/use-translated-message';
 import { capitalize } from '@/utils/capitalize';
 
 interface FieldChrome {
@@ -27,7 +28,8 @@ function FieldFrame({
 }: FieldChrome & { control: (wiring: ControlWiring) => ReactNode }) {
   const id = useId();
   const helpId = `${id}-help`;
-  const help = error ? capitalize(error) : description;
+  const shownError = useTranslatedMessage(error);
+  const help = shownError ? capitalize(shownError) : description;
   return (
     <div>
       <Label htmlFor={id}>{label}</Label>

@@ -66,8 +66,9 @@ export const CloseIcon = (props: IconProps) => (
   </Icon>
 );
 
-export const ArrowLeftIcon = (props: IconProps) => (
-  <Icon {...props}>
+/** "Back": mirrored in a right-to-left language, where back points right. */
+export const ArrowLeftIcon = ({ className, ...props }: IconProps) => (
+  <Icon className={className ? `${className} rtl:-scale-x-100` : 'rtl:-scale-x-100'} {...props}>
     <path d="M19 12H5M11 18l-6-6 6-6" />
   </Icon>
 );

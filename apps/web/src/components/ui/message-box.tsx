@@ -40,7 +40,7 @@ export function MessageBox({ type = 'info', title, children, className }: Messag
     >
       <Icon className={clsx('mt-0.5 size-4 shrink-0', icon)} />
       <div className="min-w-0 leading-relaxed">
-        {title && <strong className="mr-2 font-semibold text-white">{title}</strong>}
+        {title && <strong className="me-2 font-semibold text-white">{title}</strong>}
         <span className="break-words">{children}</span>
       </div>
     </div>

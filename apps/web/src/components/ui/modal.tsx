@@ -133,13 +133,13 @@ export function Modal({
             aria-label="Close"
             disabled={showSpinnerOverlay}
             onClick={() => setOpen(false)}
-            className="absolute top-3 right-3 rounded-md p-1.5 text-ink-400 transition-colors hover:bg-ink-700 hover:text-ink-50 disabled:opacity-40"
+            className="absolute top-3 inset-e-3 rounded-md p-1.5 text-ink-400 transition-colors hover:bg-ink-700 hover:text-ink-50 disabled:opacity-40"
           >
             <CloseIcon className="size-5" />
           </button>
         )}
         {title && (
-          <h2 id={titleId} className="mb-4 pr-8 text-lg font-semibold text-ink-50">
+          <h2 id={titleId} className="mb-4 pe-8 text-lg font-semibold text-ink-50">
             {title}
           </h2>
         )}

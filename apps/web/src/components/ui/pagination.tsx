@@ -40,7 +40,9 @@ export function Pagination({ currentPage, totalPages, onPageSelect, className }:
     >
       {first > 1 && (
         <button type="button" className={blockClasses()} onClick={() => onPageSelect(1)}>
-          <span aria-hidden="true">«</span>
+          <span aria-hidden="true" className="inline-block rtl:-scale-x-100">
+            «
+          </span>
           <span className="sr-only">{t('pagination.first')}</span>
         </button>
       )}
@@ -58,7 +60,9 @@ export function Pagination({ currentPage, totalPages, onPageSelect, className }:
       ))}
       {last < totalPages && (
         <button type="button" className={blockClasses()} onClick={() => onPageSelect(totalPages)}>
-          <span aria-hidden="true">»</span>
+          <span aria-hidden="true" className="inline-block rtl:-scale-x-100">
+            »
+          </span>
           <span className="sr-only">{t('pagination.last')}</span>
         </button>
       )}

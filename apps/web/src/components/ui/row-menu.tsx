@@ -46,7 +46,7 @@ export function RowMenu<T extends string>({
       {open && (
         <div
           {...menuProps}
-          className="absolute right-0 z-20 mt-1 w-40 rounded-lg border border-ink-700 bg-ink-850 py-1 shadow-xl"
+          className="absolute inset-e-0 z-20 mt-1 w-40 rounded-lg border border-ink-700 bg-ink-850 py-1 shadow-xl"
         >
           {items.map((item, index) => (
             <button
@@ -54,7 +54,7 @@ export function RowMenu<T extends string>({
               type="button"
               {...itemProps(index, () => onSelect(item.action))}
               className={clsx(
-                'block w-full px-3 py-1.5 text-left text-sm focus:outline-none',
+                'block w-full px-3 py-1.5 text-start text-sm focus:outline-none',
                 item.danger
                   ? 'text-red-400 hover:bg-red-500/10 focus:bg-red-500/10'
                   : 'text-ink-200 hover:bg-ink-700 focus:bg-ink-700',

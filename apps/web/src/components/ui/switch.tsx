@@ -29,7 +29,8 @@ export function Switch({ checked, onChange, label, className }: SwitchProps) {
           aria-hidden="true"
           className={clsx(
             'inline-block size-4 rounded-full bg-white shadow transition-transform duration-150',
-            checked ? 'translate-x-6' : 'translate-x-1',
+            // The knob moves toward the line's end: rightwards, or leftwards in a right-to-left language.
+            checked ? 'translate-x-6 rtl:-translate-x-6' : 'translate-x-1 rtl:-translate-x-1',
           )}
         />
       </button>

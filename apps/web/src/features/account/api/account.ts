@@ -1,4 +1,8 @@
-import type { UpdateEmailBody, UpdatePasswordBody } from '@aerie/shared/account/account-wire';
+import type {
+  UpdateEmailBody,
+  UpdateLanguageBody,
+  UpdatePasswordBody,
+} from '@aerie/shared/account/account-wire';
 import { useMutation } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 
@@ -6,6 +10,7 @@ export const accountKeys = {
   all: ['account'] as const,
   updateEmail: () => [...accountKeys.all, 'email'] as const,
   updatePassword: () => [...accountKeys.all, 'password'] as const,
+  updateLanguage: () => [...accountKeys.all, 'language'] as const,
 };
 
 /** PUT /api/client/account/email: 204 once the password matched and the address is free. */
@@ -18,8 +23,16 @@ export async function updatePassword(body: UpdatePasswordBody): Promise<void> {
   await apiClient.put('/api/client/account/password', body);
 }
 
+/** PUT /api/client/account/language: 204; the account's pages and mail use it from now on. */
+export async function updateLanguage(body: UpdateLanguageBody): Promise<void> {
+  await apiClient.put('/api/client/account/language', body);
+}
+
 export const useUpdateEmail = () =>
   useMutation({ mutationKey: accountKeys.updateEmail(), mutationFn: updateEmail });
 
 export const useUpdatePassword = () =>
   useMutation({ mutationKey: accountKeys.updatePassword(), mutationFn: updatePassword });
+
+export const useUpdateLanguage = () =>
+  useMutation({ mutationKey: accountKeys.updateLanguage(), mutationFn: updateLanguage });

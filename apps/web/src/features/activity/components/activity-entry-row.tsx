@@ -1,9 +1,9 @@
-import { format, formatDistanceToNowStrict } from 'date-fns';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '@/components/ui/avatar';
 import { CogIcon } from '@/components/ui/icons';
 import type { ActivityEntry } from '@/features/activity/api/activity';
 import { describeActivity } from '@/features/activity/utils/describe-activity';
+import { formatDate, formatRelative } from '@/lib/format-dates';
 
 /** The full date shown on hover over the relative time (Pterodactyl's format). */
 const fullDateFormat = 'MMM do, yyyy H:mm:ss';
@@ -68,8 +68,8 @@ export function ActivityEntryRow({ entry, onFilter }: ActivityEntryRowProps) {
               </span>
             </>
           )}
-          <time dateTime={entry.timestamp.toISOString()} title={format(entry.timestamp, fullDateFormat)}>
-            {formatDistanceToNowStrict(entry.timestamp, { addSuffix: true })}
+          <time dateTime={entry.timestamp.toISOString()} title={formatDate(entry.timestamp, fullDateFormat)}>
+            {formatRelative(entry.timestamp)}
           </time>
         </p>
         {entry.hasAdditionalMetadata && (

@@ -1,5 +1,4 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { format } from 'date-fns';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -16,6 +15,7 @@ import {
   applicationKeysQueryOptions,
   revokeApplicationKey,
 } from '@/features/admin-api-keys/api/application-keys';
+import { formatDate } from '@/lib/format-dates';
 import { flashActions } from '@/stores/flash-store';
 
 export const applicationKeysFlashKey = 'admin:api-keys';
@@ -87,17 +87,17 @@ export function ApplicationKeysList() {
             {
               key: 'last_used',
               header: t('api_keys.columns.last_used'),
-              cell: (key) => (key.lastUsedAt ? format(key.lastUsedAt, dateFormat) : t('api_keys.never')),
+              cell: (key) => (key.lastUsedAt ? formatDate(key.lastUsedAt, dateFormat) : t('api_keys.never')),
             },
             {
               key: 'created',
               header: t('api_keys.columns.created'),
-              cell: (key) => (key.createdAt ? format(key.createdAt, dateFormat) : ''),
+              cell: (key) => (key.createdAt ? formatDate(key.createdAt, dateFormat) : ''),
             },
             {
               key: 'actions',
               header: <span className="sr-only">{t('actions.delete')}</span>,
-              className: 'w-12 text-right',
+              className: 'w-12 text-end',
               cell: (key) => (
                 <button
                   type="button"

@@ -69,12 +69,12 @@ export function LocationsList() {
       key: 'nodes',
       header: t('locations.columns.nodes'),
       cell: (row) => row.nodeCount ?? '—',
-      className: 'text-right',
+      className: 'text-end',
     },
     {
       key: 'actions',
       header: <span className="sr-only">{t('locations.columns.actions')}</span>,
-      className: 'text-right',
+      className: 'text-end',
       cell: (row) => (
         <div className="flex justify-end gap-2">
           <Button

@@ -96,7 +96,7 @@ export function ImportEggModal({
             type="file"
             accept=".json,.yaml,.yml,application/json,text/yaml"
             onChange={readFile}
-            className="block w-full text-sm text-ink-300 file:mr-3 file:rounded-md file:border-0 file:bg-ink-700 file:px-3 file:py-1.5 file:text-ink-100"
+            className="block w-full text-sm text-ink-300 file:me-3 file:rounded-md file:border-0 file:bg-ink-700 file:px-3 file:py-1.5 file:text-ink-100"
           />
         </div>
         <TextareaField

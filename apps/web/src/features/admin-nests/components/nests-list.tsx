@@ -65,7 +65,7 @@ export function NestsList() {
             {
               key: 'actions',
               header: <span className="sr-only">{t('nests.actions')}</span>,
-              className: 'text-right',
+              className: 'text-end',
               cell: (nest) => (
                 <div className="flex justify-end gap-2">
                   <Button variant="secondary" size="sm" onClick={() => setEditing(nest)}>

@@ -97,7 +97,7 @@ export function NodeConfiguration({ node }: { node: AdminNode }) {
         )}
       </ContentBox>
       <ContentBox title={t('nodes.configuration.start_title')} className="xl:col-span-2">
-        <ol className="list-decimal space-y-4 pl-5 text-sm text-ink-300">
+        <ol className="list-decimal space-y-4 ps-5 text-sm text-ink-300">
           <li>
             <Trans
               t={t}

@@ -67,7 +67,7 @@ export function OwnerPicker({
             <li key={user.id}>
               <button
                 type="button"
-                className="w-full px-3 py-2 text-left text-sm text-ink-100 hover:bg-ink-800"
+                className="w-full px-3 py-2 text-start text-sm text-ink-100 hover:bg-ink-800"
                 onClick={() => {
                   setPicked(user);
                   setSearch(user.email);

@@ -114,7 +114,7 @@ export function ServerBuildTab({ server }: { server: AdminServer }) {
             {t('servers.view.remove')}
           </legend>
           {(server.allocations ?? []).map((allocation) => (
-            <label key={allocation.id} className="mr-3 inline-flex items-center gap-2 text-sm text-ink-200">
+            <label key={allocation.id} className="me-3 inline-flex items-center gap-2 text-sm text-ink-200">
               <input
                 type="checkbox"
                 checked={remove.includes(allocation.id)}
@@ -129,7 +129,7 @@ export function ServerBuildTab({ server }: { server: AdminServer }) {
             {t('servers.view.add_allocations')}
           </legend>
           {free.map((allocation) => (
-            <label key={allocation.id} className="mr-3 inline-flex items-center gap-2 text-sm text-ink-200">
+            <label key={allocation.id} className="me-3 inline-flex items-center gap-2 text-sm text-ink-200">
               <input
                 type="checkbox"
                 checked={add.includes(allocation.id)}

@@ -138,7 +138,7 @@ function DatabaseTable({ server, databases }: { server: AdminServer; databases: 
     {
       key: 'actions',
       header: <span className="sr-only">{t('servers.view.databases.columns.actions')}</span>,
-      className: 'text-right',
+      className: 'text-end',
       cell: (database) => (
         <div className="flex justify-end gap-2">
           <Button size="sm" variant="secondary" onClick={() => setPending({ action: 'reset', database })}>

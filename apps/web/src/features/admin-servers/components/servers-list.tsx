@@ -81,12 +81,10 @@ export function ServersList() {
               },
             ]}
           />
-          <Pagination
-            className="mt-4"
-            currentPage={data.currentPage}
-            totalPages={data.totalPages}
-            onPageSelect={setPage}
-          />
+          <div className="mt-4 flex flex-wrap items-center justify-between gap-3 text-xs text-ink-400">
+            <span>{t('servers.total', { count: data.total })}</span>
+            <Pagination currentPage={data.currentPage} totalPages={data.totalPages} onPageSelect={setPage} />
+          </div>
         </>
       )}
     </AdminPage>

@@ -1,5 +1,5 @@
+import type { Language } from '@aerie/shared/languages/languages';
 import type {
-  PanelLanguage,
   PanelSettingsAttributes,
   PanelSettingsBody,
 } from '@aerie/shared/panel-settings/panel-settings-bodies';
@@ -18,7 +18,7 @@ export interface PanelSettings {
   recaptchaSiteKey: string;
   /** The secret itself never leaves the panel. */
   recaptchaSecretKeySet: boolean;
-  defaultLanguage: PanelLanguage;
+  defaultLanguage: Language;
   /** Users may add allocations to their servers themselves (the Network page's Create Allocation). */
   allocationsEnabled: boolean;
   /** The ports those allocations are taken from, inclusive. */

@@ -20,6 +20,7 @@ import {
   updatePanelSettings,
 } from '@/features/admin-settings/api/panel-settings';
 import { useSaveForm } from '@/hooks/use-save-form';
+import { languageOptions } from '@/lib/language-options';
 import { flashActions } from '@/stores/flash-store';
 import { useUserStore } from '@/stores/user-store';
 
@@ -126,7 +127,7 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
               name="defaultLanguage"
               label={t('settings.default_language')}
               description={t('settings.default_language_hint')}
-              options={[{ value: 'en', label: t('settings.languages.en') }]}
+              options={languageOptions}
             />
           </div>
         </ContentBox>

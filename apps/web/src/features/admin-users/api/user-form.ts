@@ -1,4 +1,5 @@
-import { installedLanguages, userMessages } from '@aerie/shared/users/users-bodies';
+import { isLanguage, languages } from '@aerie/shared/languages/languages';
+import { userMessages } from '@aerie/shared/users/users-bodies';
 import { laravelMessages } from '@aerie/shared/validation/laravel-messages';
 import { z } from 'zod';
 import type { AdminUser, UserBody } from '@/features/admin-users/api/users';
@@ -28,15 +29,10 @@ export const userFormSchema = z.object({
   /** Blank: on create the user gets a mail to set one; on edit the password stays as it is. */
   password: z.string(),
   rootAdmin: z.boolean(),
-  language: z.enum(installedLanguages),
+  language: z.enum(languages),
 });
 
 export type UserFormValues = z.infer<typeof userFormSchema>;
-
-export const languageOptions = installedLanguages.map((language) => ({
-  value: language,
-  label: new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language,
-}));
 
 export const emptyUserForm: UserFormValues = {
   email: '',
@@ -55,9 +51,7 @@ export const userFormValues = (user: AdminUser): UserFormValues => ({
   lastName: user.lastName,
   password: '',
   rootAdmin: user.rootAdmin,
-  language: (installedLanguages as readonly string[]).includes(user.language)
-    ? (user.language as UserFormValues['language'])
-    : 'en',
+  language: isLanguage(user.language) ? user.language : 'en',
 });
 
 /** The API's body: every required field, the password only when one was typed. */

@@ -2,7 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { FormSelectField } from '@/components/admin/form-select-field';
 import { FormSwitch } from '@/components/admin/form-switch';
 import { FormField } from '@/components/ui/field';
-import { languageOptions, type UserFormValues } from '@/features/admin-users/api/user-form';
+import type { UserFormValues } from '@/features/admin-users/api/user-form';
+import { languageOptions } from '@/lib/language-options';
 
 interface UserFormFieldsProps {
   /** Create: a blank password mails a set-password link. Edit: a blank password keeps the current one. */

@@ -75,7 +75,7 @@ export function UsersList() {
       key: 'servers',
       header: t('users.columns.servers'),
       cell: (user) => user.servers?.length ?? '—',
-      className: 'text-right',
+      className: 'text-end',
     },
   ];
 

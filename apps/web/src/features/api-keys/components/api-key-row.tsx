@@ -1,8 +1,8 @@
-import { format } from 'date-fns';
 import { useTranslation } from 'react-i18next';
 import { CopyOnClick } from '@/components/ui/copy-on-click';
 import { KeyIcon, TrashIcon } from '@/components/ui/icons';
 import type { ApiKey } from '@/features/api-keys/api/api-keys';
+import { formatDate } from '@/lib/format-dates';
 
 /** Spec §9: 'MMM do, yyyy HH:mm', in the browser's time zone. */
 const lastUsedFormat = 'MMM do, yyyy HH:mm';
@@ -14,7 +14,7 @@ interface ApiKeyRowProps {
 
 export function ApiKeyRow({ apiKey, onDelete }: ApiKeyRowProps) {
   const { t } = useTranslation('account');
-  const lastUsed = apiKey.lastUsedAt ? format(apiKey.lastUsedAt, lastUsedFormat) : t('api_keys.never');
+  const lastUsed = apiKey.lastUsedAt ? formatDate(apiKey.lastUsedAt, lastUsedFormat) : t('api_keys.never');
   return (
     <li className="flex items-center gap-4 rounded-lg border border-ink-800 bg-ink-900 px-4 py-3">
       <KeyIcon className="size-5 shrink-0 text-ink-400" />

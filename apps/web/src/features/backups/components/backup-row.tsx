@@ -1,6 +1,5 @@
 import { DaemonEvent } from '@aerie/shared/console/socket-events';
 import { useQueryClient } from '@tanstack/react-query';
-import { format, formatDistanceToNowStrict } from 'date-fns';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmationModal } from '@/components/ui/confirmation-modal';
@@ -23,6 +22,7 @@ import { useSocketEvent } from '@/features/console/hooks/use-console-socket';
 import { useServer } from '@/features/servers/hooks/use-server';
 import { errorToMessage } from '@/lib/api-client';
 import { browser } from '@/lib/browser';
+import { formatDate, formatRelative } from '@/lib/format-dates';
 import { flashActions } from '@/stores/flash-store';
 import { formatBytes } from '@/utils/format-bytes';
 
@@ -144,10 +144,10 @@ export function BackupRow({ backup }: { backup: Backup }) {
       <div className="flex-1 md:w-48 md:flex-none md:text-center">
         <time
           dateTime={backup.createdAt.toISOString()}
-          title={format(backup.createdAt, fullDateFormat)}
+          title={formatDate(backup.createdAt, fullDateFormat)}
           className="text-sm text-ink-200"
         >
-          {formatDistanceToNowStrict(backup.createdAt, { addSuffix: true })}
+          {formatRelative(backup.createdAt)}
         </time>
         <p className="mt-1 text-[0.65rem] uppercase tracking-wide text-ink-500">{t('backups.created')}</p>
       </div>

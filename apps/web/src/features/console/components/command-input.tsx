@@ -31,8 +31,12 @@ export function CommandInput() {
   };
 
   return (
-    <div className="relative rounded-b-xl border border-t-0 border-ink-800 bg-[#0c1015]">
-      <span aria-hidden="true" className="absolute inset-y-0 left-3 flex items-center font-mono text-ink-500">
+    // A command line, like the output above it, is left to right in every language.
+    <div dir="ltr" className="relative rounded-b-xl border border-t-0 border-ink-800 bg-[#0c1015]">
+      <span
+        aria-hidden="true"
+        className="absolute inset-y-0 inset-s-3 flex items-center font-mono text-ink-500"
+      >
         $
       </span>
       <input
@@ -46,7 +50,7 @@ export function CommandInput() {
         value={value}
         onChange={(event) => setValue(event.target.value)}
         onKeyDown={handleKeyDown}
-        className="w-full bg-transparent py-2.5 pr-3 pl-8 font-mono text-sm text-ink-100 placeholder:text-ink-600 focus:outline-none disabled:opacity-60"
+        className="w-full bg-transparent py-2.5 pe-3 ps-8 font-mono text-sm text-ink-100 placeholder:text-ink-600 focus:outline-none disabled:opacity-60"
       />
     </div>
   );

@@ -171,7 +171,8 @@ export function ConsoleTerminal() {
       aria-label={t('console.terminal.label')}
       className="overflow-hidden rounded-t-xl border border-ink-800 bg-[#10151b] p-2"
     >
-      <div ref={host} data-testid="console-terminal" className="h-[28rem] min-h-0" />
+      {/* Game output is left to right in every language. */}
+      <div ref={host} dir="ltr" data-testid="console-terminal" className="h-[28rem] min-h-0" />
       <div role="log" aria-live="polite" aria-label={t('console.terminal.output_label')} className="sr-only">
         {spoken.lines.map((line) => (
           <p key={line.id}>{line.text}</p>

@@ -48,7 +48,7 @@ export function LineChart({
         <span className="flex gap-3 font-mono text-sm text-ink-100">
           {series.map((s) => (
             <span key={s.label} data-series={s.label}>
-              {series.length > 1 && <span className="mr-1 text-ink-500">{s.label}</span>}
+              {series.length > 1 && <span className="me-1 text-ink-500">{s.label}</span>}
               {s.format(s.values.at(-1) ?? 0)}
             </span>
           ))}

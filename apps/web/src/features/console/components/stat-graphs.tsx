@@ -3,6 +3,7 @@ import { LineChart } from '@/features/console/components/line-chart';
 import type { StatSample } from '@/features/console/hooks/use-live-stats';
 import type { ServerLimits } from '@/features/servers/api/transformers';
 import { formatBytes, megabytesToBytes } from '@/utils/format-bytes';
+import { formatPercent } from '@/utils/format-percent';
 
 /** Live CPU, memory and network charts of the last 20 `stats` events. */
 export function StatGraphs({ samples, limits }: { samples: StatSample[]; limits: ServerLimits }) {
@@ -18,7 +19,7 @@ export function StatGraphs({ samples, limits }: { samples: StatSample[]; limits:
             label: t('console.charts.cpu'),
             values: samples.map((s) => s.cpuPercent),
             stroke: 'stroke-brand-400',
-            format: (value) => `${value.toFixed(2)} %`,
+            format: formatPercent,
           },
         ]}
       />

@@ -63,7 +63,7 @@ export function DatabaseRow({ database }: { database: ServerDatabase }) {
           </Cell>
         )}
       </Can>
-      <div className="ml-auto flex items-center gap-1">
+      <div className="ms-auto flex items-center gap-1">
         <button
           type="button"
           aria-label={t('databases.row.details', { name: database.name })}

@@ -74,7 +74,8 @@ export function CodeEditor({ ref, content, filename, readOnly, onSave }: CodeEdi
     <div>
       <div className="min-h-[24rem] overflow-hidden rounded-lg border border-ink-700 bg-ink-950">
         {!module && <SpinnerBlock label={t('editor.loading')} />}
-        <div ref={host} data-testid="code-editor" className="h-[32rem]" />
+        {/* Files are code: left to right in every language. */}
+        <div ref={host} dir="ltr" data-testid="code-editor" className="h-[32rem]" />
       </div>
       {/* Tab indents inside the editor; CodeMirror lets the next Tab through after Escape. */}
       <p id={hintId} className="mt-2 text-xs text-ink-400">

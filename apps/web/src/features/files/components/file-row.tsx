@@ -74,14 +74,14 @@ export function FileRow({ file, directory, selected, onSelect, onAction }: FileR
       <span data-testid="file-mode" className="hidden font-mono text-xs text-ink-400 md:block">
         {file.mode}
       </span>
-      <span data-testid="file-size" className="hidden w-20 text-right text-xs text-ink-300 sm:block">
+      <span data-testid="file-size" className="hidden w-20 text-end text-xs text-ink-300 sm:block">
         {file.isFile ? formatBytes(file.size) : ''}
       </span>
       <time
         data-testid="file-modified"
         dateTime={file.modifiedAt.toISOString()}
         title={file.modifiedAt.toString()}
-        className="hidden w-44 text-right text-xs text-ink-300 sm:block"
+        className="hidden w-44 text-end text-xs text-ink-300 sm:block"
       >
         {formatModified(file.modifiedAt)}
       </time>

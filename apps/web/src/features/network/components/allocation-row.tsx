@@ -72,7 +72,7 @@ export function AllocationRow({ allocation }: { allocation: Allocation }) {
           }}
         />
         {notes.isPending && (
-          <span className="absolute top-3 right-3 text-brand-400">
+          <span className="absolute top-3 inset-e-3 text-brand-400">
             <Spinner size="small" label={t('network.saving')} />
           </span>
         )}

@@ -1,4 +1,4 @@
-import { format, formatDistanceToNowStrict } from 'date-fns';
+import { formatDate, formatRelative } from '@/lib/format-dates';
 
 /** The full date shown on hover (Pterodactyl's schedule format). */
 const fullDateFormat = "MMM do 'at' h:mma";
@@ -7,8 +7,8 @@ const fullDateFormat = "MMM do 'at' h:mma";
 export function RunTime({ at, fallback }: { at: Date | null; fallback: string }) {
   if (!at) return <span className="text-ink-400">{fallback}</span>;
   return (
-    <time dateTime={at.toISOString()} title={format(at, fullDateFormat)}>
-      {formatDistanceToNowStrict(at, { addSuffix: true })}
+    <time dateTime={at.toISOString()} title={formatDate(at, fullDateFormat)}>
+      {formatRelative(at)}
     </time>
   );
 }

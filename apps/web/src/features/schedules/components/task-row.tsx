@@ -60,7 +60,7 @@ export function TaskRow({ task, onEdit, onDelete }: TaskRowProps) {
           </span>
         )}
         <Can action="schedule.update">
-          <div className="ml-auto flex items-center gap-1 sm:ml-0">
+          <div className="ms-auto flex items-center gap-1 sm:ms-0">
             <button
               type="button"
               aria-label={t('schedules.task.edit', { sequence })}

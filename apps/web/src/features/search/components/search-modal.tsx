@@ -59,7 +59,7 @@ export function SearchModal({ visible, onDismissed }: SearchModalProps) {
             autoFocus
           />
           {search.isFetching && (
-            <span className="absolute top-9 right-3 text-brand-400">
+            <span className="absolute top-9 inset-e-3 text-brand-400">
               <Spinner size="small" />
             </span>
           )}

@@ -28,7 +28,7 @@ export function SftpDetails() {
         </DetailRow>
       </dl>
       <div className="mt-4 flex flex-wrap items-center gap-4">
-        <p className="flex-1 border-l-4 border-sky-500 py-2 pl-3 text-xs text-ink-200">
+        <p className="flex-1 border-s-4 border-sky-500 py-2 ps-3 text-xs text-ink-200">
           {t('settings.sftp.password_note')}
         </p>
         <a href={`sftp://${username}@${host}`} className={buttonClasses('secondary', 'sm')}>

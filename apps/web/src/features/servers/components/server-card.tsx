@@ -14,6 +14,7 @@ import {
 } from '@/features/servers/api/transformers';
 import { cardBadge, statusTone, usageAlarms } from '@/features/servers/components/server-usage';
 import { formatBytes, megabytesToBytes } from '@/utils/format-bytes';
+import { formatPercent } from '@/utils/format-percent';
 
 const toneClasses = { red: 'bg-red-500', green: 'bg-emerald-500', amber: 'bg-amber-400' } as const;
 
@@ -57,12 +58,12 @@ export function ServerCard({ server }: { server: ServerListItem }) {
   return (
     <Link
       to={paths.server(server.id)}
-      className="group relative flex flex-col gap-4 overflow-hidden rounded-xl border border-ink-800 bg-ink-900/70 p-4 pl-6 transition-colors hover:border-brand-500/50 hover:bg-ink-900 md:flex-row md:items-center"
+      className="group relative flex flex-col gap-4 overflow-hidden rounded-xl border border-ink-800 bg-ink-900/70 p-4 ps-6 transition-colors hover:border-brand-500/50 hover:bg-ink-900 md:flex-row md:items-center"
     >
       <span
         aria-hidden="true"
         data-status-tone={tone}
-        className={clsx('absolute inset-y-0 left-0 w-1.5', toneClasses[tone])}
+        className={clsx('absolute inset-y-0 inset-s-0 w-1.5', toneClasses[tone])}
       />
       <div className="flex min-w-0 flex-1 items-center gap-4">
         <ServerStackIcon className="hidden size-8 shrink-0 text-ink-500 sm:block" />
@@ -115,7 +116,7 @@ function UsageList({ server, stats, ofLimit }: UsageListProps) {
     <dl className="grid w-full grid-cols-3 gap-4 md:w-72">
       <UsageFigure
         label={t('card.cpu')}
-        value={`${stats.cpuUsagePercent.toFixed(2)} %`}
+        value={formatPercent(stats.cpuUsagePercent)}
         limit={ofLimit(server.limits.cpu, (cpu) => `${cpu} %`)}
         alarm={alarms.cpu}
       />

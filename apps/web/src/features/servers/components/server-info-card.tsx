@@ -5,6 +5,7 @@ import { allocationAddress } from '@/features/servers/api/transformers';
 import { useServer } from '@/features/servers/hooks/use-server';
 import { formatBytes, megabytesToBytes } from '@/utils/format-bytes';
 import { formatUptime } from '@/utils/format-duration';
+import { formatPercent } from '@/utils/format-percent';
 
 /** The figures of the last `stats` event of the console socket. */
 export interface LiveUsage {
@@ -21,7 +22,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="flex justify-between gap-4 py-1.5">
       <dt className="text-ink-400">{label}</dt>
-      <dd className="truncate text-right font-mono text-ink-100">{children}</dd>
+      <dd className="truncate text-end font-mono text-ink-100">{children}</dd>
     </div>
   );
 }
@@ -64,7 +65,7 @@ export function ServerInfoCard({ usage }: { usage?: LiveUsage | null }) {
         )}
         <Row label={t('info.cpu')}>
           <OfLimit
-            value={usage ? `${usage.cpuPercent.toFixed(2)} %` : undefined}
+            value={usage ? formatPercent(usage.cpuPercent) : undefined}
             limit={server.limits.cpu > 0 ? `${server.limits.cpu} %` : t('info.unlimited')}
           />
         </Row>

@@ -39,7 +39,7 @@ export function ServerTabs({ tabs, rootAdmin }: { tabs: readonly ServerTab[]; ro
             rel="noreferrer"
             aria-label={t('nav.admin')}
             title={t('nav.admin')}
-            className="-mb-px ml-auto inline-flex items-center border-b-2 border-transparent px-3 py-3 text-ink-400 transition-colors hover:text-ink-100"
+            className="-mb-px ms-auto inline-flex items-center border-b-2 border-transparent px-3 py-3 text-ink-400 transition-colors hover:text-ink-100"
           >
             <CogIcon className="size-4" />
           </a>

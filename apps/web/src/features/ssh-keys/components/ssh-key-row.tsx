@@ -1,7 +1,7 @@
-import { format } from 'date-fns';
 import { useTranslation } from 'react-i18next';
 import { KeyIcon, TrashIcon } from '@/components/ui/icons';
 import { displayFingerprint, type SshKey } from '@/features/ssh-keys/api/ssh-keys';
+import { formatDate } from '@/lib/format-dates';
 
 /** The API key list's format (spec §9: 'MMM do, yyyy HH:mm'), in the browser's time zone. */
 const addedFormat = 'MMM do, yyyy HH:mm';
@@ -22,7 +22,7 @@ export function SshKeyRow({ sshKey, onDelete }: SshKeyRowProps) {
           {displayFingerprint(sshKey)}
         </p>
         <p className="mt-1 text-xs uppercase tracking-wide text-ink-400">
-          {t('ssh_keys.added', { date: format(sshKey.createdAt, addedFormat) })}
+          {t('ssh_keys.added', { date: formatDate(sshKey.createdAt, addedFormat) })}
         </p>
       </div>
       <button

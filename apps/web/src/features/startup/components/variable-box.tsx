@@ -73,7 +73,7 @@ export function VariableBox({ variable, canUpdate }: VariableBoxProps) {
           }}
         />
         {update.isPending && (
-          <span className="absolute inset-y-0 right-3 flex items-center text-brand-400">
+          <span className="absolute inset-y-0 inset-e-3 flex items-center text-brand-400">
             <Spinner size="small" label={t('startup.saving')} />
           </span>
         )}

@@ -89,7 +89,7 @@ export function SubuserModal({ visible, subuser, catalogue, onClose, onDismissed
         <FlashMessageRender byKey={subuserModalFlashKey} className="mb-4" />
       </div>
       {!unrestricted && (
-        <p className="mb-4 border-l-4 border-sky-500 py-1 pl-4 text-sm text-ink-300">
+        <p className="mb-4 border-s-4 border-sky-500 py-1 ps-4 text-sm text-ink-300">
           {t('users.modal.notice')}
         </p>
       )}

@@ -50,7 +50,7 @@ export function SubuserRow({ subuser, isSelf, canUpdate, onOpen, onDelete }: Sub
       >
         <TwoFactorIcon className="size-5" />
       </span>
-      <p className="hidden w-28 text-right text-xs text-ink-300 sm:block">
+      <p className="hidden w-28 text-end text-xs text-ink-300 sm:block">
         {t('users.permission_count', { count: visiblePermissionCount(subuser.permissions) })}
       </p>
       {!isSelf && (

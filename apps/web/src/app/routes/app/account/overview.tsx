@@ -5,6 +5,7 @@ import { MessageBox } from '@/components/ui/message-box';
 import { PageContentBlock } from '@/components/ui/page-content-block';
 import { ConfigureTwoFactor } from '@/features/account/components/configure-two-factor';
 import { UpdateEmailForm } from '@/features/account/components/update-email-form';
+import { UpdateLanguageForm } from '@/features/account/components/update-language-form';
 import { UpdatePasswordForm } from '@/features/account/components/update-password-form';
 
 export function AccountOverviewRoute() {
@@ -30,6 +31,9 @@ export function AccountOverviewRoute() {
         </ContentBox>
         <ContentBox title={t('two_factor.title')} className="md:col-span-2 lg:col-span-1">
           <ConfigureTwoFactor />
+        </ContentBox>
+        <ContentBox title={t('language.title')}>
+          <UpdateLanguageForm />
         </ContentBox>
       </div>
     </PageContentBlock>

@@ -1,0 +1,172 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './support/browser';
+import { demoInstalled } from './support/demo-install';
+import { type RunningPanel, startPanel } from './support/panel-process';
+import { pseudoWebDist } from './support/pseudo-locale';
+
+/**
+ * Every text the browser shows comes from the translation files: with English pseudo-translated (every text marked
+ * ⟦…⟧ and its letters accented), a crawl of every page the admin can reach, and of every dialog its buttons open,
+ * finds no English word outside the marks other than data (what the API answered), the spec's English date and size
+ * formats (English keeps them; other languages get their own), and each language's own name in the picker.
+ */
+let panel: RunningPanel;
+let browser: Browser;
+let web: ReturnType<typeof pseudoWebDist>;
+
+beforeAll(async () => {
+  web = pseudoWebDist();
+  panel = await startPanel({ WEB_DIST: web.dir });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await panel?.stop();
+  web?.remove();
+});
+
+/** What the spec's English formats write (dates, relative times, sizes): kept for English by design. */
+const ENGLISH_FORMATS = new Set(
+  [
+    'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec',
+    'less than about over almost ago second seconds minute minutes hour hours day days month months year years',
+    'Bytes',
+    'English Deutsch Français Español Português Brasil Polski',
+  ]
+    .join(' ')
+    .split(' ')
+    .map((word) => word.toLowerCase()),
+);
+
+/** The words of every text and labelling attribute on the page that no ⟦…⟧ mark covers, with where they were. */
+async function unmarkedWords(page: Page): Promise<{ word: string; text: string }[]> {
+  return page.evaluate(() => {
+    // Game output, file contents and the page's data-only regions are the game's words, not the app's.
+    const skipped = (element: Element | null) =>
+      !element ||
+      element.closest(
+        'script, style, noscript, .xterm, [data-testid="console-terminal"], [data-testid="code-editor"]',
+      ) !== null;
+    const texts: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!skipped(node.parentElement) && node.textContent?.trim()) texts.push(node.textContent);
+    }
+    for (const element of document.body.querySelectorAll('[placeholder], [aria-label], [title], [alt]')) {
+      if (skipped(element)) continue;
+      for (const name of ['placeholder', 'aria-label', 'title', 'alt']) {
+        const value = element.getAttribute(name);
+        if (value?.trim()) texts.push(value);
+      }
+    }
+    texts.push(document.title);
+    const found: { word: string; text: string }[] = [];
+    for (const text of texts) {
+      let rest = text;
+      // Marks nest when a translated text is placed inside another; strip the innermost first.
+      for (let before = ''; before !== rest; ) {
+        before = rest;
+        rest = rest.replace(/⟦[^⟦⟧]*⟧/g, ' ');
+      }
+      for (const word of rest.match(/[A-Za-z][A-Za-z]{2,}/g) ?? [])
+        found.push({ word, text: text.slice(0, 120) });
+    }
+    return found;
+  });
+}
+
+/** Every string value of a JSON answer: the data a page shows (names, addresses, images, variables...). */
+function collectStrings(value: unknown, into: Set<string>): void {
+  if (typeof value === 'string') {
+    for (const word of value.match(/[A-Za-z]{3,}/g) ?? []) into.add(word.toLowerCase());
+  } else if (Array.isArray(value)) for (const item of value) collectStrings(item, into);
+  else if (value && typeof value === 'object')
+    for (const item of Object.values(value)) collectStrings(item, into);
+}
+
+describe('a pseudo-translated panel', () => {
+  it('shows no text outside the translation files on any page or dialog', { timeout: 600_000 }, async () => {
+    const page = await browser.newPage();
+    const data = new Set<string>(['aerie', 'admin']);
+    page.on('response', async (response) => {
+      if (!response.url().includes('/api/') || !(response.headers()['content-type'] ?? '').includes('json'))
+        return;
+      collectStrings(await response.json().catch(() => null), data);
+    });
+    await page.goto(`${panel.url}/auth/login`);
+    // The sign-in page itself; its labels are pseudo text, so the form is filled by its inputs.
+    await page.locator('input[type="password"]').waitFor();
+    expect(await unmarkedWords(page)).toEqual([]);
+    await page.locator('form input:not([type="password"])').first().fill(panel.admin.username);
+    await page.locator('input[type="password"]').fill(panel.admin.password);
+    await page.locator('form button[type="submit"]').click();
+    await page.waitForURL(`${panel.url}/`);
+    await demoInstalled(page, panel, 120_000);
+
+    const leftovers = new Map<string, string>();
+    const note = (where: string, words: { word: string; text: string }[]) => {
+      for (const { word, text } of words) {
+        if (data.has(word.toLowerCase()) || ENGLISH_FORMATS.has(word.toLowerCase())) continue;
+        leftovers.set(`${where}: "${word}"`, text);
+      }
+    };
+
+    const queue = [`${panel.url}/`];
+    const seen = new Set<string>();
+    while (queue.length > 0 && seen.size < 120) {
+      const url = queue.shift() as string;
+      if (seen.has(url)) continue;
+      seen.add(url);
+      await page.goto(url);
+      await page.waitForLoadState('networkidle').catch(() => {});
+      await page.waitForTimeout(300);
+      const where = url.replace(panel.url, '');
+      note(where, await unmarkedWords(page));
+      for (const href of await page.$$eval('a[href]', (links) =>
+        links.map((link) => (link as HTMLAnchorElement).href),
+      )) {
+        const clean = href.split('#')[0] as string;
+        if (
+          clean.startsWith(panel.url) &&
+          !/\/auth\/logout|\/download|\/api\//.test(clean) &&
+          !seen.has(clean)
+        ) {
+          queue.push(clean);
+        }
+      }
+      // Each button that opens a dialog: its dialog, then closed again. Power buttons, the navigation and submit
+      // buttons act rather than ask, and are left alone.
+      const buttons = page.locator(
+        'main button:not([type="submit"]):not(fieldset[aria-label] button):not([disabled])',
+      );
+      const count = Math.min(await buttons.count(), 25);
+      for (let index = 0; index < count; index++) {
+        const button = buttons.nth(index);
+        if (!(await button.isVisible().catch(() => false))) continue;
+        await button.click({ timeout: 2000 }).catch(() => {});
+        const dialog = page.getByRole('dialog');
+        if (
+          await dialog
+            .first()
+            .isVisible({ timeout: 700 })
+            .catch(() => false)
+        ) {
+          note(`${where} (dialog)`, await unmarkedWords(page));
+          await page.keyboard.press('Escape');
+          await dialog
+            .first()
+            .waitFor({ state: 'hidden', timeout: 2000 })
+            .catch(() => {});
+        }
+        if (page.url().split('#')[0] !== url) {
+          await page.goto(url);
+          await page.waitForLoadState('networkidle').catch(() => {});
+        }
+      }
+    }
+    expect(seen.size).toBeGreaterThan(25);
+    expect(Object.fromEntries(leftovers)).toEqual({});
+  });
+});
