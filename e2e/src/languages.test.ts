@@ -95,7 +95,10 @@ describe('languages', () => {
 
     await page.getByText('Demo Server').first().click();
     await page.getByTestId('console-terminal').waitFor();
-    await page.getByRole('button', { name: text(locale('de', 'server'), 'console.power.start') }).waitFor();
+    await page
+      .getByRole('button', { name: text(locale('de', 'server'), 'console.power.start'), exact: true })
+      .first()
+      .waitFor();
     expect(await englishOn(page, english)).toEqual([]);
 
     await page.goto(`${page.url().replace(/\/$/, '')}/files`);
@@ -113,9 +116,14 @@ describe('languages', () => {
     // Sizes and numbers as German writes them.
     await page.goto(`${panel.url}/admin/nodes`);
     await page.getByRole('heading', { name: text(locale('de', 'admin'), 'nodes.title') }).waitFor();
-    await expect
-      .poll(() => page.evaluate(() => /\d,\d+\s(?:MB|GB|kB)/.test(document.body.innerText)))
-      .toBe(true);
+    const sizes = async () => {
+      const shown = await page.evaluate(() => document.body.innerText);
+      return {
+        shown: /\d\s(?:Byte|kB|MB|GB|TB)\b/.test(shown),
+        englishDecimals: /\d\.\d+\s?(?:kB|MB|GB|TB)\b/.test(shown),
+      };
+    };
+    await expect.poll(sizes).toEqual({ shown: true, englishDecimals: false });
     await page.close();
   });
 

@@ -11,6 +11,13 @@ export function formatDate(date: Date, englishPattern: string): string {
   return format(date, /s/.test(englishPattern.replace(/'[^']*'/g, '')) ? 'PP pp' : 'PP p', { locale });
 }
 
+/** The full date and time of a moment: JavaScript's own wording in English (spec), the localized long form otherwise. */
+export function formatFullDate(date: Date): string {
+  const locale = formatDateLocale();
+  if (formatLanguage() === 'en' || !locale) return date.toString();
+  return format(date, 'PPPP pp', { locale });
+}
+
 /** "5 minutes ago" / "in 3 hours" in the page's language; `strict` rounds to one unit ("5 minutes"). */
 export function formatRelative(date: Date, { strict = true }: { strict?: boolean } = {}): string {
   const locale = formatDateLocale();

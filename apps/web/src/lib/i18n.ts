@@ -19,6 +19,17 @@ class TranslationCache extends LocalStorageBackend {
   }
 }
 
+/** The page follows its language: `lang` and `dir` on <html>, and the formats of dates, numbers and sizes. */
+export function followPageLanguage(instance: i18n): void {
+  instance.on('languageChanged', (lng) => {
+    followFormatLanguage(lng);
+    if (typeof document === 'undefined') return;
+    document.documentElement.lang = lng;
+    // Arabic lays the whole page out right to left; the CSS uses logical properties throughout.
+    document.documentElement.dir = directionOf(lng);
+  });
+}
+
 export const namespaces = ['strings', 'auth', 'dashboard', 'account', 'server'] as const;
 export const defaultLanguage = 'en';
 
@@ -45,13 +56,7 @@ export function createI18n({
   version = __AERIE_LOCALES__.version,
 }: I18nOptions = {}): { i18n: i18n; ready: Promise<unknown> } {
   const instance = i18next.createInstance();
-  instance.on('languageChanged', (lng) => {
-    if (typeof document === 'undefined') return;
-    document.documentElement.lang = lng;
-    // Arabic lays the whole page out right to left; the CSS uses logical properties throughout.
-    document.documentElement.dir = directionOf(lng);
-  });
-  instance.on('languageChanged', followFormatLanguage);
+  followPageLanguage(instance);
   const shipped = languages.length > 0 ? languages : [defaultLanguage];
   const ready = instance
     .use(ChainedBackend)

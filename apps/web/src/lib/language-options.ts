@@ -4,4 +4,5 @@ import { languageNames, languages } from '@aerie/shared/languages/languages';
 export const languageOptions = languages.map((language) => ({
   value: language,
   label: languageNames[language],
+  lang: language,
 }));

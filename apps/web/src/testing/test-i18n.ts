@@ -1,6 +1,6 @@
 import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { namespaces } from '@/lib/i18n';
+import { followPageLanguage, namespaces } from '@/lib/i18n';
 
 // The real English files, bundled into the test so component tests assert the texts users will read.
 const files = import.meta.glob<Record<string, unknown>>('../../public/locales/en/*.json', {
@@ -14,6 +14,7 @@ const resources = Object.fromEntries(
 
 export function createTestI18n(): i18n {
   const instance = i18next.createInstance();
+  followPageLanguage(instance);
   void instance.use(initReactI18next).init({
     lng: 'en',
     fallbackLng: 'en',

@@ -7,6 +7,8 @@ import { capitalize } from '@/utils/capitalize';
 export interface SelectOption {
   value: string;
   label: string;
+  /** The language the label is written in, when not the page's (a language picker's own names). */
+  lang?: string;
 }
 
 export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> {
@@ -53,7 +55,7 @@ export function SelectField({
       >
         {placeholder !== undefined && <option value="">{placeholder}</option>}
         {options.map((option) => (
-          <option key={option.value} value={option.value}>
+          <option key={option.value} value={option.value} lang={option.lang}>
             {option.label}
           </option>
         ))}

@@ -63,9 +63,11 @@ describe('flash messages', () => {
     const alert = screen.getByRole('alert');
     expect(alert).toHaveTextContent('ErrorNope.');
     expect(alert).toHaveAttribute('data-type', 'error');
+    // The title is the page language's "Error", chosen when shown: the flash itself carries none.
     expect(flash().items).toEqual([
-      expect.objectContaining({ key: 'account', title: 'Error', message: 'Nope.' }),
+      expect.objectContaining({ key: 'account', type: 'error', message: 'Nope.' }),
     ]);
+    expect(flash().items[0]?.title).toBeUndefined();
   });
 
   it('clears the flashes when there is no error, and clears one key at a time', () => {

@@ -9,6 +9,7 @@ import {
   useState,
 } from 'react';
 import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
 import { CloseIcon } from '@/components/ui/icons';
 import { SpinnerOverlay } from '@/components/ui/spinner';
 import { useFadeTransition } from '@/hooks/use-fade-transition';
@@ -44,6 +45,7 @@ export function Modal({
   closeOnBackground = true,
   size = 'md',
 }: ModalProps) {
+  const { t } = useTranslation('strings');
   const [open, setOpen] = useState(visible);
   const { mounted, visible: shown } = useFadeTransition(open, limits.fadeMs, onDismissed);
   const dialog = useRef<HTMLDivElement>(null);
@@ -130,7 +132,7 @@ export function Modal({
         {dismissable && (
           <button
             type="button"
-            aria-label="Close"
+            aria-label={t('actions.close')}
             disabled={showSpinnerOverlay}
             onClick={() => setOpen(false)}
             className="absolute top-3 inset-e-3 rounded-md p-1.5 text-ink-400 transition-colors hover:bg-ink-700 hover:text-ink-50 disabled:opacity-40"

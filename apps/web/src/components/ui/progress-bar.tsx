@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useLoadingLabel } from '@/components/ui/spinner';
 import { useProgressStore } from '@/stores/progress-store';
 
 const randomInt = (low: number, high: number) => low + Math.floor(Math.random() * (high - low + 1));
@@ -19,6 +20,7 @@ export const progressTiming = {
  * 500 ms and stops at 90; when they end it jumps to 100 and disappears 500 ms later.
  */
 export function ProgressBar() {
+  const loading = useLoadingLabel();
   const continuous = useProgressStore((state) => state.continuous);
   const progress = useProgressStore((state) => state.progress);
   const setProgress = useProgressStore((state) => state.setProgress);
@@ -52,7 +54,7 @@ export function ProgressBar() {
     <div className="pointer-events-none fixed inset-x-0 top-0 z-[60] h-0.5">
       <div
         role="progressbar"
-        aria-label="Loading"
+        aria-label={loading}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={progress}

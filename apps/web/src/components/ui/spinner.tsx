@@ -1,4 +1,5 @@
 import clsx from 'clsx';
+import { useTranslation } from 'react-i18next';
 
 export type SpinnerSize = 'small' | 'base' | 'large';
 
@@ -35,21 +36,32 @@ export function Spinner({ size = 'base', className, label }: SpinnerProps) {
   );
 }
 
+/**
+ * "Loading" in the page's language; English while the translations themselves are still loading (a spinner shows
+ * then too, and must not wait for them).
+ */
+export function useLoadingLabel(): string {
+  const { t, ready } = useTranslation('strings', { useSuspense: false });
+  return ready ? t('loading') : 'Loading';
+}
+
 /** A centred spinner for a whole page or panel while its data loads. */
-export function SpinnerBlock({ label = 'Loading' }: { label?: string }) {
+export function SpinnerBlock({ label }: { label?: string }) {
+  const loading = useLoadingLabel();
   return (
     <div className="flex w-full justify-center py-12 text-brand-400">
-      <Spinner size="large" label={label} />
+      <Spinner size="large" label={label ?? loading} />
     </div>
   );
 }
 
 /** Covers its positioned parent and blocks it while work is in progress. */
-export function SpinnerOverlay({ visible, label = 'Loading' }: { visible: boolean; label?: string }) {
+export function SpinnerOverlay({ visible, label }: { visible: boolean; label?: string }) {
+  const loading = useLoadingLabel();
   if (!visible) return null;
   return (
     <div className="absolute inset-0 z-10 flex items-center justify-center rounded-[inherit] bg-ink-950/70 text-brand-400 animate-fade-in">
-      <Spinner size="large" label={label} />
+      <Spinner size="large" label={label ?? loading} />
     </div>
   );
 }

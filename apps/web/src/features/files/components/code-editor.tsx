@@ -84,7 +84,9 @@ export function CodeEditor({ ref, content, filename, readOnly, onSave }: CodeEdi
       {module && (
         <label className="mt-3 flex items-center gap-2 text-xs text-ink-300">
           {t('editor.language')}
+          {/* Names of programming languages: the same in every language. */}
           <select
+            translate="no"
             value={language?.name ?? ''}
             onChange={(event) =>
               setLanguage(module.languages.find((entry) => entry.name === event.target.value) ?? null)

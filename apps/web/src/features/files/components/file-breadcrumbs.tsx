@@ -11,7 +11,9 @@ const crumbClass =
 export function FileBreadcrumbs({ directory, fileName }: { directory: string; fileName?: string }) {
   const { t } = useTranslation('server');
   return (
+    // A path: the same in every language.
     <nav
+      translate="no"
       aria-label={t('files.breadcrumb_label')}
       className="min-w-0 break-all font-mono text-sm text-ink-400"
     >

@@ -8,6 +8,7 @@ import { useFilePermissions } from '@/features/files/hooks/use-file-permissions'
 import { formatModified } from '@/features/files/utils/format-modified';
 import { encodePathHash, joinPath } from '@/features/files/utils/paths';
 import { useServer } from '@/features/servers/hooks/use-server';
+import { formatFullDate } from '@/lib/format-dates';
 import { formatBytes } from '@/utils/format-bytes';
 
 interface FileRowProps {
@@ -80,7 +81,7 @@ export function FileRow({ file, directory, selected, onSelect, onAction }: FileR
       <time
         data-testid="file-modified"
         dateTime={file.modifiedAt.toISOString()}
-        title={file.modifiedAt.toString()}
+        title={formatFullDate(file.modifiedAt)}
         className="hidden w-44 text-end text-xs text-ink-300 sm:block"
       >
         {formatModified(file.modifiedAt)}

@@ -50,7 +50,12 @@ export function PermissionGroupBox({
       className="min-w-0 rounded-lg border border-ink-700 bg-ink-900/60"
     >
       <div className="flex items-center gap-3 border-b border-ink-700 px-4 py-3">
-        <h3 id={`${id}-title`} className="flex-1 text-sm font-semibold uppercase tracking-wider text-ink-100">
+        {/* The group's key, as the API names it (its description below is translated). */}
+        <h3
+          id={`${id}-title`}
+          translate="no"
+          className="flex-1 text-sm font-semibold uppercase tracking-wider text-ink-100"
+        >
           {group.category}
         </h3>
         {editable && selectable.length > 0 && (
@@ -93,7 +98,12 @@ export function PermissionGroupBox({
                   onChange={(event) => handleToggle(permission, event.target.checked)}
                 />
                 <span className="min-w-0">
-                  <span id={`${inputId}-name`} className="block text-sm font-medium text-ink-100">
+                  {/* The permission's key, as the API names it: the same in every language. */}
+                  <span
+                    id={`${inputId}-name`}
+                    translate="no"
+                    className="block text-sm font-medium text-ink-100"
+                  >
                     <span className="sr-only">{group.category}.</span>
                     {key}
                   </span>
