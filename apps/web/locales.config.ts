@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 
 export interface LocalesInfo {
@@ -11,7 +10,8 @@ export interface LocalesInfo {
   version: string;
 }
 
-const localesDir = fileURLToPath(new URL('./public/locales', import.meta.url));
+// import.meta.dirname rather than a file URL: the web tests load this module in jsdom too.
+const localesDir = join(import.meta.dirname, 'public/locales');
 
 /** Reads public/locales at build time so the bundle knows which languages exist and which version they are. */
 export function readLocalesInfo(): LocalesInfo {

@@ -14,7 +14,7 @@ const transModules =
   /[\\/]react-i18next[\\/].*[\\/]Trans\w*\.js$|[\\/](?:html-parse-stringify|void-elements)[\\/]/;
 /** Small modules of the app every page shows (flashes, spinner, footer): with the framework, not a file each. */
 const everyPage =
-  /[\\/]src[\\/](?:stores[\\/]flash-store|components[\\/]ui[\\/](?:flash-message-render|spinner)|components[\\/]layout[\\/]footer|features[\\/]auth[\\/]utils[\\/]intended-address|lib[\\/]browser|utils[\\/]capitalize)\.tsx?$/;
+  /[\\/]src[\\/](?:stores[\\/]flash-store|components[\\/]ui[\\/](?:flash-message-render|spinner)|components[\\/]layout[\\/]footer|features[\\/]auth[\\/]utils[\\/]intended-address|lib[\\/](?:browser|format-language|page-language|translate-message|use-translated-message)|utils[\\/]capitalize|languages[\\/]languages)\.tsx?$/;
 /** And those of every signed-in page (the server list and its queries): with TanStack Query. */
 const everySignedInPage =
   /[\\/]src[\\/](?:lib[\\/](?:persisted-state|query-client)|utils[\\/]format-bytes|features[\\/]servers[\\/]api[\\/](?:servers|transformers)|app[\\/]query-provider)\.tsx?$/;
