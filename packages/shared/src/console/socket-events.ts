@@ -42,6 +42,8 @@ export type PowerAction = (typeof powerActions)[number];
 /** `args[0]` of `status`. */
 export const powerStates = ['offline', 'starting', 'running', 'stopping'] as const;
 export type PowerState = (typeof powerStates)[number];
+export const isPowerState = (value: unknown): value is PowerState =>
+  typeof value === 'string' && (powerStates as readonly string[]).includes(value);
 
 /** `args[0]` of `transfer status`. The SPA keeps its socket only for `starting` and `success`. */
 export const transferStatuses = [

@@ -1,5 +1,5 @@
 import '@xterm/xterm/css/xterm.css';
-import { ClientEvent, DaemonEvent } from '@aerie/shared/console/socket-events';
+import { ClientEvent, DaemonEvent, isPowerState } from '@aerie/shared/console/socket-events';
 import { FitAddon } from '@xterm/addon-fit';
 import { type ITerminalInitOnlyOptions, type ITerminalOptions, Terminal } from '@xterm/xterm';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -147,9 +147,11 @@ export function ConsoleTerminal() {
       socket.on(DaemonEvent.daemonError, (line = '') =>
         writeln(`${terminalPrelude}${errorStyle}${asLine(line)}`),
       ),
-      socket.on(DaemonEvent.status, (status = '') =>
-        writeln(`${terminalPrelude}${t('console.terminal.marked_as', { status })}${reset}`),
-      ),
+      socket.on(DaemonEvent.status, (status = '') => {
+        // The daemon's state word, in the page's language when it is one of the four (English keeps the word).
+        const state = isPowerState(status) ? t(`console.terminal.states.${status}`) : status;
+        writeln(`${terminalPrelude}${t('console.terminal.marked_as', { status: state })}${reset}`);
+      }),
     ];
     return () => {
       for (const off of unsubscribe) off();
