@@ -129,7 +129,7 @@ describe('/api/application/settings', () => {
       app_name: '',
       '2fa_required': 3,
       mail_url: 'http://mail.example.com',
-      default_language: 'de',
+      default_language: 'tlh',
     });
     expect(invalid.statusCode).toBe(422);
     expect(invalid.json().errors.map((e: { detail: string }) => e.detail)).toEqual([

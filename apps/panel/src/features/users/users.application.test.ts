@@ -294,7 +294,7 @@ describe('POST /api/application/users', () => {
         username: '-bad name-',
         external_id: 12345,
         root_admin: 'yes',
-        language: 'de',
+        language: 'tlh',
         first_name: 'x'.repeat(192),
       }),
     );
@@ -412,6 +412,15 @@ describe('PATCH /api/application/users/{id}', () => {
     const after = await reload(created.id);
     expect(after).toMatchObject({ externalId: null, rootAdmin: true });
     expect(await verifyPassword(after.passwordHash, 'new-password')).toBe(true);
+  });
+
+  it("sets the user's language to any the panel ships, which their pages and mail then use", async () => {
+    const created = (await call('POST', 'users', newBody({ language: 'pl' }))).json().attributes;
+    expect(created.language).toBe('pl');
+    const body = { username: created.username, email: created.email, first_name: 'A', last_name: 'B' };
+    const response = await call('PATCH', `users/${created.id}`, { ...body, language: 'ar' });
+    expect(response.json().attributes.language).toBe('ar');
+    expect((await reload(created.id)).language).toBe('ar');
   });
 
   it('is a full update: required fields again; unique rules ignore the user itself', async () => {
