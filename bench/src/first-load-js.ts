@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 
 export interface FirstLoadJs {
   files: number;
@@ -9,16 +9,9 @@ export interface FirstLoadJs {
   scripts: { name: string; gzipBytes: number; rawBytes: number }[];
 }
 
-/**
- * Loads a page in Debian's Chromium and adds up every script it fetched before the network went idle:
- * the JavaScript a first visit really costs, lazy route chunks included. Sizes are gzip level 6. With `cookie` (a
- * session from `signIn`) the page is the signed-in one.
- */
-export async function measureFirstLoadJs(
-  url: string,
-  options: { cookie?: string } = {},
-): Promise<FirstLoadJs> {
-  const browser = await chromium.launch({
+/** Debian's Chromium (never a downloaded browser), kept from reaching out to Google's services. */
+export function launchBenchChromium(): Promise<Browser> {
+  return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--no-sandbox',
@@ -30,6 +23,18 @@ export async function measureFirstLoadJs(
       '--disable-quic',
     ],
   });
+}
+
+/**
+ * Loads a page in Debian's Chromium and adds up every script it fetched before the network went idle:
+ * the JavaScript a first visit really costs, lazy route chunks included. Sizes are gzip level 6. With `cookie` (a
+ * session from `signIn`) the page is the signed-in one.
+ */
+export async function measureFirstLoadJs(
+  url: string,
+  options: { cookie?: string } = {},
+): Promise<FirstLoadJs> {
+  const browser = await launchBenchChromium();
   try {
     const context = await browser.newContext();
     if (options.cookie) {

@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
+import { launchBenchChromium } from './first-load-js';
 
 export interface TranslationLoad {
   language: string;
@@ -13,16 +13,7 @@ export interface TranslationLoad {
  * (one language only, its page's namespaces) and their size (gzip level 6, as first-load-js counts scripts).
  */
 export async function measureTranslationLoad(url: string, locale: string): Promise<TranslationLoad> {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  const browser = await launchBenchChromium();
   try {
     const page = await (await browser.newContext({ locale })).newPage();
     const bodies: Promise<{ url: string; body: Buffer }>[] = [];
