@@ -13,8 +13,6 @@ import { pageLanguage } from '@/lib/page-language';
 
 const language = pageLanguage(readPageUser(), navigator.languages ?? [], readSettings().locale);
 const { i18n } = createI18n({ language });
-// Dates and numbers in the page's language from the first paint (a small chunk, fetched beside the translations).
-await prepareFormatLanguage(language);
 const router = createAppRouter();
 wireApiClient(apiClient, {
   navigate: (to, options) => router.navigate(to, options),
@@ -23,10 +21,15 @@ wireApiClient(apiClient, {
 
 const container = document.getElementById('app');
 if (!container) throw new Error('The page has no #app element to render into.');
-createRoot(container).render(
-  <StrictMode>
-    <AppProvider i18n={i18n}>
-      <RouterProvider router={router} />
-    </AppProvider>
-  </StrictMode>,
+// Dates and numbers in the page's language from the first paint: its locale chunk is fetched beside the translations
+// and the page renders once it is there (English has none). Not a top-level await: with one, the bundler could not
+// keep the entry's shared modules in the entry chunk, and a module waiting on the entry would wait on this too.
+void prepareFormatLanguage(language).finally(() =>
+  createRoot(container).render(
+    <StrictMode>
+      <AppProvider i18n={i18n}>
+        <RouterProvider router={router} />
+      </AppProvider>
+    </StrictMode>,
+  ),
 );
