@@ -53,7 +53,8 @@ export function SetupTwoFactorForm({ onEnabled }: { onEnabled: (recoveryTokens: 
             {t('two_factor.secret')}
           </p>
           <CopyOnClick text={setup.data.secret} className="font-mono text-sm text-ink-100">
-            {setup.data.secret}
+            {/* A code to type into an app: the same in every language. */}
+            <span translate="no">{setup.data.secret}</span>
           </CopyOnClick>
         </div>
       </div>
