@@ -97,10 +97,17 @@ describe('a pseudo-translated panel', () => {
   it('shows no text outside the translation files on any page or dialog', { timeout: 600_000 }, async () => {
     const page = await browser.newPage();
     const data = new Set<string>(['aerie', 'admin']);
-    page.on('response', async (response) => {
+    // Answers are read as they come; the words found are judged at the end, once every answer has been read.
+    const reading: Promise<void>[] = [];
+    page.on('response', (response) => {
       if (!response.url().includes('/api/') || !(response.headers()['content-type'] ?? '').includes('json'))
         return;
-      collectStrings(await response.json().catch(() => null), data);
+      reading.push(
+        response
+          .json()
+          .catch(() => null)
+          .then((body) => collectStrings(body, data)),
+      );
     });
     await page.goto(`${panel.url}/auth/login`);
     // The sign-in page itself; its labels are pseudo text, so the form is filled by its inputs.
@@ -112,12 +119,9 @@ describe('a pseudo-translated panel', () => {
     await page.waitForURL(`${panel.url}/`);
     await demoInstalled(page, panel, 120_000);
 
-    const leftovers = new Map<string, string>();
+    const found: { where: string; word: string; text: string }[] = [];
     const note = (where: string, words: { word: string; text: string }[]) => {
-      for (const { word, text } of words) {
-        if (data.has(word.toLowerCase()) || ENGLISH_FORMATS.has(word.toLowerCase())) continue;
-        leftovers.set(`${where}: "${word}"`, text);
-      }
+      for (const word of words) found.push({ where, ...word });
     };
 
     note('/auth/login', signInPage);
@@ -175,6 +179,12 @@ describe('a pseudo-translated panel', () => {
       }
     }
     expect(seen.size).toBeGreaterThan(25);
+    await Promise.all(reading);
+    const leftovers = new Map<string, string>();
+    for (const { where, word, text } of found) {
+      if (data.has(word.toLowerCase()) || ENGLISH_FORMATS.has(word.toLowerCase())) continue;
+      leftovers.set(`${where}: "${word}"`, text);
+    }
     expect(Object.fromEntries(leftovers)).toEqual({});
   });
 });
