@@ -62,15 +62,20 @@ export function mergedLocales(): Plugin {
       outDir = join(config.root, config.build.outDir);
     },
     writeBundle() {
+      // English read once; each language's folder listed once.
+      const english = readdirSync(join(localesDir, 'en'))
+        .filter((name) => name.endsWith('.json'))
+        .map((file) => ({ file, tree: readTree('en', file) }));
       const { languages } = readLocalesInfo();
       for (const language of languages.filter((code) => code !== 'en')) {
         mkdirSync(join(outDir, 'locales', language), { recursive: true });
-        for (const file of readdirSync(join(localesDir, 'en')).filter((name) => name.endsWith('.json'))) {
-          const translated = readdirSync(join(localesDir, language)).includes(file)
-            ? readTree(language, file)
-            : {};
-          const merged = overEnglish(readTree('en', file), translated);
-          writeFileSync(join(outDir, 'locales', language, file), JSON.stringify(merged));
+        const present = new Set(readdirSync(join(localesDir, language)));
+        for (const { file, tree } of english) {
+          const translated = present.has(file) ? readTree(language, file) : {};
+          writeFileSync(
+            join(outDir, 'locales', language, file),
+            JSON.stringify(overEnglish(tree, translated)),
+          );
         }
       }
     },

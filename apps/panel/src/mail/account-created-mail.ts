@@ -1,7 +1,6 @@
+import { escapeHtml } from '@aerie/panel/http/escape-html';
 import type { MailText } from './mail-texts';
 import type { MailMessage } from './mailer';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The mail to someone an account was made for (invited as a subuser), in their language: their username and a link

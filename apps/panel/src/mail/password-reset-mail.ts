@@ -1,7 +1,6 @@
+import { escapeHtml } from '@aerie/panel/http/escape-html';
 import type { MailText } from './mail-texts';
 import type { MailMessage } from './mailer';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The password reset mail in its reader's language, with the link the SPA's reset page reads (token in the path,

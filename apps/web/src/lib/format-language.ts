@@ -31,24 +31,30 @@ const cronLocales: Record<string, { name: string; load: () => Promise<unknown> }
   ar: { name: 'ar', load: () => import('cronstrue/locales/ar') },
 };
 
+/** The language last asked for, and its load: a second ask waits on the same load, a stale load changes nothing. */
+let wanted = 'en';
+let loading: Promise<void> = Promise.resolve();
+
 /** Loads what formatting in `language` needs; resolves once it is used (a failed load keeps English formats). */
-export async function prepareFormatLanguage(language: string): Promise<void> {
-  const [loadedDates] = await Promise.all([
+export function prepareFormatLanguage(language: string): Promise<void> {
+  if (language === wanted) return loading;
+  wanted = language;
+  loading = Promise.all([
     dateLocales[language]?.().catch(() => undefined),
     cronLocales[language]?.load().catch(() => undefined),
-  ]);
-  dateLocale = loadedDates;
-  current = loadedDates || language === 'en' ? language : 'en';
+  ]).then(([loadedDates]) => {
+    // Another language was asked for meanwhile: its own load decides.
+    if (wanted !== language) return;
+    dateLocale = loadedDates;
+    current = loadedDates || language === 'en' ? language : 'en';
+    // A failed load is tried again at the next ask.
+    wanted = current;
+  });
+  return loading;
 }
 
-/** Follows a language change made without prepareFormatLanguage: English formats until its locale is there. */
+/** Follows a language change made without prepareFormatLanguage: the previous formats until its locale is there. */
 export function followFormatLanguage(language: string): void {
-  if (language === current) return;
-  if (language === 'en') {
-    current = 'en';
-    dateLocale = undefined;
-    return;
-  }
   void prepareFormatLanguage(language);
 }
 

@@ -14,6 +14,8 @@ interface CompiledTemplate {
   pattern: RegExp;
   names: string[];
   translated: string;
+  /** How much of the template is its own text: the longer, the more specific. */
+  literal: number;
 }
 
 /** Messages are short; anything longer is not one of ours and is not matched at all (bounded work). */
@@ -41,9 +43,7 @@ function compile(templates: Record<string, string>): CompiledTemplate[] {
     };
   });
   // "must be at least {{min}} characters." before "must be at least {{min}}.": the longer literal wins.
-  return list
-    .sort((a, b) => b.literal - a.literal)
-    .map(({ pattern, names, translated }) => ({ pattern, names, translated }));
+  return list.sort((a, b) => b.literal - a.literal);
 }
 
 export function translateMessage(message: string, catalogue: MessagesNamespace | undefined): string {

@@ -1,9 +1,8 @@
+import { escapeHtml } from '@aerie/panel/http/escape-html';
 import { scriptNonce } from '@aerie/panel/http/security-headers';
 import type { FastifyInstance } from 'fastify';
 import { openApiDocument } from './openapi-document';
 import type { CatalogedRoute } from './route-catalogue';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * `/api/docs/openapi.json` (the OpenAPI 3.1 document) and `/api/docs` (the same as a readable page, no script and
