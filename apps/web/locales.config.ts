@@ -34,13 +34,25 @@ export const localesDefine = () => ({ __AERIE_LOCALES__: JSON.stringify(readLoca
 
 type Tree = { [key: string]: string | Tree };
 
-/** English with a translation laid over it: a key the translation lacks keeps its English text. */
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+
+/**
+ * English with a translation laid over it: a key the translation lacks keeps its English text. The plural forms
+ * English has no key for (Polish `_few` and `_many`, Arabic `_zero`…) are kept where English has that plural.
+ */
 export function overEnglish(english: Tree, translated: Tree): Tree {
   const merged: Tree = {};
   for (const [key, value] of Object.entries(english)) {
     const theirs = translated[key];
     if (typeof value === 'string') merged[key] = typeof theirs === 'string' && theirs !== '' ? theirs : value;
     else merged[key] = overEnglish(value, typeof theirs === 'object' ? theirs : {});
+  }
+  for (const [key, theirs] of Object.entries(translated)) {
+    const base = key.replace(PLURAL_SUFFIX, '');
+    const plural =
+      base !== key &&
+      (typeof english[`${base}_one`] === 'string' || typeof english[`${base}_other`] === 'string');
+    if (plural && !(key in merged) && typeof theirs === 'string' && theirs !== '') merged[key] = theirs;
   }
   return merged;
 }

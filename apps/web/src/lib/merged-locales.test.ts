@@ -16,4 +16,25 @@ describe('the built files of a language', () => {
       extra: 'Only here',
     });
   });
+
+  it("keeps the plural forms of the translation's language that English has no key for", () => {
+    const english = { servers: { total_one: '{{count}} server', total_other: '{{count}} servers' } };
+    const polish = {
+      servers: {
+        total_one: '{{count}} serwer',
+        total_few: '{{count}} serwery',
+        total_many: '{{count}} serwerów',
+        total_other: '{{count}} serwera',
+        stray_few: 'no English plural',
+      },
+    };
+    expect(overEnglish(english, polish)).toEqual({
+      servers: {
+        total_one: '{{count}} serwer',
+        total_other: '{{count}} serwera',
+        total_few: '{{count}} serwery',
+        total_many: '{{count}} serwerów',
+      },
+    });
+  });
 });
