@@ -3,6 +3,7 @@ import { createAccountFeature } from '@aerie/panel/features/account/account.feat
 import { createActivityFeature } from '@aerie/panel/features/activity/activity.feature';
 import { createAdminServersFeature } from '@aerie/panel/features/admin-servers/admin-servers.feature';
 import { createApiKeysFeature } from '@aerie/panel/features/api-keys/api-keys.feature';
+import { createAuditFeature } from '@aerie/panel/features/audit/audit.feature';
 import { createAuthFeature } from '@aerie/panel/features/auth/auth.feature';
 import { createBackupsFeature } from '@aerie/panel/features/backups/backups.feature';
 import { createDatabasesFeature } from '@aerie/panel/features/databases/databases.feature';
@@ -40,6 +41,7 @@ function createFeatures(infrastructure: Infrastructure) {
   const backups = createBackupsFeature(infrastructure, { ...activity, ...adminServers });
   return {
     applicationIncludes,
+    ...createAuditFeature(infrastructure),
     ...activity,
     ...servers,
     ...adminServers,

@@ -45,6 +45,8 @@ export interface ApplicationKeyColumns {
   r_database_hosts: ResourceBits;
   r_server_databases: ResourceBits;
   r_mounts: ResourceBits;
+  /** Migration 0015: the admin audit log (read only: it has no write routes). */
+  r_audit_log: ResourceBits;
 }
 
 export interface ApplicationTables {

@@ -2,6 +2,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { AccountTables } from './schema-account';
 import type { ActivityTables } from './schema-activity';
 import type { ApplicationTables } from './schema-application';
+import type { AuditTables } from './schema-audit';
 import type { BackupTables } from './schema-backups';
 import type { DbBool, DbDate } from './schema-columns';
 import type { DatabaseTables } from './schema-databases';
@@ -72,6 +73,7 @@ export interface Database
     AccountTables,
     ApplicationTables,
     ActivityTables,
+    AuditTables,
     ScheduleTables,
     BackupTables,
     DatabaseTables,

@@ -1,6 +1,8 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import { serverRoutes } from '@aerie/panel/features/admin-servers/admin-servers.application-routes';
 import { applicationKeyRoutes } from '@aerie/panel/features/api-keys/application-keys.application-routes';
+import { auditLogRoutes } from '@aerie/panel/features/audit/audit.application-routes';
+import { requireAudit } from '@aerie/panel/features/audit/audit-request';
 import { assertResourceAccess } from '@aerie/panel/features/auth/application-api-auth';
 import { assertTwoFactorSatisfied, identifyClient } from '@aerie/panel/features/auth/client-api-auth';
 import { databaseHostRoutes } from '@aerie/panel/features/databases/database-hosts.application-routes';
@@ -37,6 +39,7 @@ export async function applicationSurface(app: FastifyInstance, { ctx }: { ctx: A
     if (!user.rootAdmin) throw forbidden(applicationApiMessages.notAdmin);
     assertResourceAccess(request);
   });
+  requireAudit(app);
 
   await app.register(applicationKeyRoutes, { ctx, prefix: '/api-keys' });
   await app.register(userRoutes, { ctx, prefix: '/users' });
@@ -50,4 +53,5 @@ export async function applicationSurface(app: FastifyInstance, { ctx }: { ctx: A
   await app.register(mountRoutes, { ctx, prefix: '/mounts' });
   await app.register(overviewRoutes, { ctx, prefix: '/overview' });
   await app.register(panelSettingsRoutes, { ctx, prefix: '/settings' });
+  await app.register(auditLogRoutes, { ctx, prefix: '/audit-log' });
 }

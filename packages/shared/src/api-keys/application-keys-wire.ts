@@ -16,6 +16,7 @@ export const adminResources = [
   'database_hosts',
   'server_databases',
   'mounts',
+  'audit_log',
 ] as const;
 
 export type AdminResource = (typeof adminResources)[number];

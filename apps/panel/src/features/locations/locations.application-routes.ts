@@ -1,4 +1,5 @@
 import type { AppContext } from '@aerie/panel/app-context';
+import { auditFor } from '@aerie/panel/features/audit/audit-request';
 import { renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
 import { parseListQuery } from '@aerie/panel/http/application/list-query';
 import {
@@ -10,7 +11,7 @@ import {
 import { notFound } from '@aerie/panel/http/errors';
 import { idParam, validateRouteBody } from '@aerie/panel/http/validate';
 import { locationAttributeNames, locationBodySchema } from '@aerie/shared/locations/locations-bodies';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { locationTransformer } from './location.transformer';
 import { findLocation, listLocations, locationListSpec } from './locations.repository';
 
@@ -37,33 +38,50 @@ export async function locationRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     return renderItem(renderContextFor(request, ctx), locationTransformer, location, parseIncludes(request));
   });
 
-  app.post('', { config: { ...config, body: locationBodySchema } }, async (request, reply) => {
-    const location = await ctx.locations.create(
-      validateRouteBody<typeof locationBodySchema>(request, bodyOptions),
-    );
-    const item = await renderItem(
-      renderContextFor(request, ctx),
-      locationTransformer,
-      location,
-      parseIncludes(request),
-    );
-    return reply
-      .status(201)
-      .send({ ...item, meta: { resource: resourceUrl(request, `locations/${location.id}`) } });
-  });
+  const audit = (request: FastifyRequest) => auditFor(ctx.audit, request, locationTransformer);
 
-  app.patch('/:id', { config: { ...config, body: locationBodySchema } }, async (request) => {
-    const id = idParam((request.params as { id: string }).id);
-    if (!(await findLocation(ctx.db, id))) throw notFound();
-    const location = await ctx.locations.update(
-      id,
-      validateRouteBody<typeof locationBodySchema>(request, bodyOptions),
-    );
-    return renderItem(renderContextFor(request, ctx), locationTransformer, location, parseIncludes(request));
-  });
+  app.post(
+    '',
+    { config: { ...config, audit: 'location.create', body: locationBodySchema } },
+    async (request, reply) => {
+      const location = await ctx.locations.create(
+        validateRouteBody<typeof locationBodySchema>(request, bodyOptions),
+        audit(request),
+      );
+      const item = await renderItem(
+        renderContextFor(request, ctx),
+        locationTransformer,
+        location,
+        parseIncludes(request),
+      );
+      return reply
+        .status(201)
+        .send({ ...item, meta: { resource: resourceUrl(request, `locations/${location.id}`) } });
+    },
+  );
 
-  app.delete('/:id', { config }, async (request, reply) => {
-    await ctx.locations.delete(idParam((request.params as { id: string }).id));
+  app.patch(
+    '/:id',
+    { config: { ...config, audit: 'location.update', body: locationBodySchema } },
+    async (request) => {
+      const id = idParam((request.params as { id: string }).id);
+      if (!(await findLocation(ctx.db, id))) throw notFound();
+      const location = await ctx.locations.update(
+        id,
+        validateRouteBody<typeof locationBodySchema>(request, bodyOptions),
+        audit(request),
+      );
+      return renderItem(
+        renderContextFor(request, ctx),
+        locationTransformer,
+        location,
+        parseIncludes(request),
+      );
+    },
+  );
+
+  app.delete('/:id', { config: { ...config, audit: 'location.delete' } }, async (request, reply) => {
+    await ctx.locations.delete(idParam((request.params as { id: string }).id), audit(request));
     return reply.status(204).send();
   });
 }

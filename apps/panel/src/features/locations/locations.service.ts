@@ -1,5 +1,7 @@
 import type { Db } from '@aerie/panel/db/database';
 import { isUniqueViolation } from '@aerie/panel/db/dialect';
+import type { Tx } from '@aerie/panel/db/transaction';
+import type { Audit } from '@aerie/panel/features/audit/audit-log';
 import { HttpError, notFound } from '@aerie/panel/http/errors';
 import { fieldRuleFailed } from '@aerie/panel/http/validate';
 import {
@@ -21,23 +23,29 @@ export class LocationsService {
   constructor(private readonly deps: { db: Db; clock: () => Date }) {}
 
   /** @throws HttpError 422 when the short code is taken */
-  async create(input: LocationBody): Promise<Location> {
-    const now = this.deps.clock();
-    const id = await this.write(() =>
-      insertLocation(this.deps.db, { short: input.short, long: input.long ?? null }, now),
-    );
-    return (await findLocation(this.deps.db, id)) as Location;
+  create(input: LocationBody, audit: Audit<Location>): Promise<Location> {
+    return this.write(async (tx) => {
+      const id = await insertLocation(
+        tx,
+        { short: input.short, long: input.long ?? null },
+        this.deps.clock(),
+      );
+      const location = (await findLocation(tx, id)) as Location;
+      await audit(tx, { subjectId: id, after: location });
+      return location;
+    });
   }
 
   /** @throws HttpError 404 unknown, 422 when the short code belongs to another location */
-  async update(id: number, input: LocationBody): Promise<Location> {
-    await this.write(async () => {
-      const { db, clock } = this.deps;
-      if (!(await updateLocation(db, id, { short: input.short, long: input.long ?? null }, clock()))) {
-        throw notFound();
-      }
+  update(id: number, input: LocationBody, audit: Audit<Location>): Promise<Location> {
+    return this.write(async (tx) => {
+      const before = await findLocation(tx, id);
+      if (!before) throw notFound();
+      await updateLocation(tx, id, { short: input.short, long: input.long ?? null }, this.deps.clock());
+      const after = (await findLocation(tx, id)) as Location;
+      await audit(tx, { subjectId: id, before, after });
+      return after;
     });
-    return (await findLocation(this.deps.db, id)) as Location;
   }
 
   /**
@@ -45,19 +53,22 @@ export class LocationsService {
    * side or the other, never leave a node without its location.
    * @throws HttpError 404 unknown, 400 HasActiveNodesException
    */
-  async delete(id: number): Promise<void> {
+  async delete(id: number, audit: Audit<Location>): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
-      if (!(await findLocation(tx, id))) throw notFound();
+      const before = await findLocation(tx, id);
+      if (!before) throw notFound();
       if (await locationHasNodes(tx, id)) {
         throw new HttpError(400, 'HasActiveNodesException', locationMessages.hasNodes);
       }
       await deleteLocation(tx, id);
+      await audit(tx, { subjectId: id, before });
     });
   }
 
-  private async write<T>(work: () => Promise<T>): Promise<T> {
+  /** One transaction; a short code taken meanwhile is the field's 422. */
+  private async write<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     try {
-      return await work();
+      return await this.deps.db.transaction().execute(work);
     } catch (error) {
       if (isUniqueViolation(error)) throw fieldRuleFailed('short', 'unique', locationAttributeNames);
       throw error;
