@@ -1,6 +1,7 @@
 import { applicationIncludes } from '@aerie/panel/application-includes';
 import { createAccountFeature } from '@aerie/panel/features/account/account.feature';
 import { createActivityFeature } from '@aerie/panel/features/activity/activity.feature';
+import { createAdminRolesFeature } from '@aerie/panel/features/admin-roles/admin-roles.feature';
 import { createAdminServersFeature } from '@aerie/panel/features/admin-servers/admin-servers.feature';
 import { createApiKeysFeature } from '@aerie/panel/features/api-keys/api-keys.feature';
 import { createAuditFeature } from '@aerie/panel/features/audit/audit.feature';
@@ -42,6 +43,7 @@ function createFeatures(infrastructure: Infrastructure) {
   return {
     applicationIncludes,
     ...createAuditFeature(infrastructure),
+    ...createAdminRolesFeature(infrastructure),
     ...activity,
     ...servers,
     ...adminServers,

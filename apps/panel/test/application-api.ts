@@ -1,4 +1,5 @@
 import type { AppContext } from '@aerie/panel/app-context';
+import { unrecorded } from '@aerie/panel/features/audit/audit-log';
 import type { User } from '@aerie/panel/features/users/user';
 import { type AdminResource, adminResources } from '@aerie/shared/api-keys/application-keys-wire';
 import type { FastifyInstance } from 'fastify';
@@ -17,11 +18,11 @@ export async function createApplicationBearer(
   access: Partial<Record<AdminResource, number>> = {},
   allowedIps: string[] = [],
 ): Promise<string> {
-  const { key, secret } = await ctx.apiKeys.createApplicationKey(user, {
-    memo: 'test key',
-    allowedIps,
-    access: { ...ALL_ACCESS, ...access },
-  });
+  const { key, secret } = await ctx.apiKeys.createApplicationKey(
+    user,
+    { memo: 'test key', allowedIps, access: { ...ALL_ACCESS, ...access } },
+    unrecorded,
+  );
   return key.identifier + secret;
 }
 

@@ -1,5 +1,6 @@
 import { loadConfig } from '@aerie/panel/config/load-config';
 import { ApiKeyService } from '@aerie/panel/features/api-keys/api-keys.service';
+import { unrecorded } from '@aerie/panel/features/audit/audit-log';
 import { findUserByLogin } from '@aerie/panel/features/users/users.repository';
 import { type AdminResource, adminResources } from '@aerie/shared/api-keys/application-keys-wire';
 import { CliError } from './cli-error';
@@ -59,6 +60,7 @@ export async function keyCreate(argv: string[]): Promise<void> {
         allowedIps: values['allowed-ip'] ? values['allowed-ip'].split(',').map((ip) => ip.trim()) : [],
         access,
       },
+      unrecorded,
     );
     console.error(`Created application key ${key.identifier} for "${user.username}" (shown only this once):`);
     console.log(key.identifier + secret);

@@ -46,6 +46,8 @@ describe('migrations', () => {
         'password_resets',
         'api_keys',
         'settings',
+        'admin_audit_log',
+        'admin_roles',
       ]),
     );
     const users = (await database.db.introspection.getTables()).find((table) => table.name === 'users');
@@ -67,6 +69,7 @@ describe('migrations', () => {
       'created_at',
       'updated_at',
       'totp_last_step',
+      'admin_role_id',
     ]);
     const transfers = (await database.db.introspection.getTables()).find(
       (table) => table.name === 'server_transfers',

@@ -13,6 +13,7 @@ import * as m0012 from '@aerie/panel/db/migrations/0012-schedule-run-progress';
 import * as m0013 from '@aerie/panel/db/migrations/0013-mounts';
 import * as m0014 from '@aerie/panel/db/migrations/0014-transfer-details';
 import * as m0015 from '@aerie/panel/db/migrations/0015-admin-audit-log';
+import * as m0016 from '@aerie/panel/db/migrations/0016-admin-roles';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import type { Db } from './database';
 
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0013-mounts': m0013,
   '0014-transfer-details': m0014,
   '0015-admin-audit-log': m0015,
+  '0016-admin-roles': m0016,
 };
 
 const migratorFor = (db: Db) => new Migrator({ db, provider: { getMigrations: async () => migrations } });

@@ -21,6 +21,19 @@ export interface AdminAuditLogTable {
   created_at: ColumnType<DbDate, Date, never>;
 }
 
+/** Migration 0016-admin-roles. */
+export interface AdminRolesTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  /** JSON array of `AdminPermission` (packages/shared/src/admin-roles/admin-permissions.ts). */
+  permissions: string;
+  created_at: ColumnType<DbDate, Date, never>;
+  updated_at: ColumnType<DbDate, Date, Date>;
+}
+
+/** The admin area's own tables: the audit log (0015) and roles (0016). */
 export interface AuditTables {
   admin_audit_log: AdminAuditLogTable;
+  admin_roles: AdminRolesTable;
 }

@@ -36,6 +36,8 @@ export interface UsersTable {
   /** Last accepted TOTP time step (unix time / 30): a code of that step or older is refused (no replay). */
   totp_last_step: ColumnType<number | null, number | null | undefined, number | null>;
   gravatar: Flag;
+  /** Migration 0016: the admin role of an admin below root (null: none). */
+  admin_role_id: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

@@ -45,7 +45,7 @@ export async function pageRoutes(
     const site = await siteConfiguration();
     const html = shell.render({
       csrfToken: csrfTokenFor(request, reply),
-      user: user ? presentPageUser(user) : null,
+      user: user ? presentPageUser(user, await ctx.adminRoles.grantOf(user)) : null,
       site,
       nonce,
     });

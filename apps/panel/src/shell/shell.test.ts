@@ -6,6 +6,7 @@ import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser } from '@aerie/panel/test/factories';
 import { FIXTURE_ASSET } from '@aerie/panel/test/web-dist-fixture';
+import { adminPermissions } from '@aerie/shared/admin-roles/admin-permissions';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HtmlShell, WebBuildMissingError } from './html-shell';
 
@@ -71,6 +72,7 @@ describe('the HTML shell', () => {
       email: user.email,
       language: 'en',
       root_admin: true,
+      admin_permissions: [...adminPermissions],
       use_totp: false,
       created_at: expect.stringMatching(/\+00:00$/),
       updated_at: expect.stringMatching(/\+00:00$/),

@@ -1,4 +1,8 @@
 import type { AppContext } from '@aerie/panel/app-context';
+import {
+  adminRoleRoutes,
+  userRoleRoutes,
+} from '@aerie/panel/features/admin-roles/admin-roles.application-routes';
 import { serverRoutes } from '@aerie/panel/features/admin-servers/admin-servers.application-routes';
 import { applicationKeyRoutes } from '@aerie/panel/features/api-keys/application-keys.application-routes';
 import { auditLogRoutes } from '@aerie/panel/features/audit/audit.application-routes';
@@ -22,27 +26,31 @@ import { applicationApiMessages } from '@aerie/shared/application-api/applicatio
 import type { FastifyInstance } from 'fastify';
 
 /**
- * /api/application/*, root admins only (reference application API §1.1): who is asking — an API key (`ptla_`, or a
- * root admin's `ptlc_`) or the session with CSRF (401), the per-user limit of API_APPLICATION_RATELIMIT a minute
- * (429, its own bucket), the panel's 2FA requirement (400), the key's IP allow-list (403), root admin (403), then
- * the route's resource for an application key (403). Unlike upstream, a missing id answers 404 only after
- * these checks, so nobody below a root admin with the resource learns what exists.
+ * /api/application/*, admins only (reference application API §1.1): who is asking — an API key (`ptla_`, or an
+ * admin's `ptlc_`) or the session with CSRF (401), the per-user limit of API_APPLICATION_RATELIMIT a minute
+ * (429, its own bucket), the panel's 2FA requirement (400), the key's IP allow-list (403), a root admin or a user
+ * with an admin role (403), then the route's resource, for the role and for an application key (403). Unlike
+ * upstream, a missing id answers 404 only after these checks, so nobody without the resource learns what exists.
+ * Every changing route records what it changed in the admin audit log (`requireAudit`).
  */
 export async function applicationSurface(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const consume = perUserRateLimit(ctx.shared, 'api-application', ctx.config.apiApplicationRateLimit);
 
+  app.decorateRequest('adminGrant', null);
   app.addHook('onRequest', async (request, reply) => {
     const user = await identifyClient(ctx.apiKeys, request);
     await consume(user.uuid, reply);
     await assertTwoFactorSatisfied(ctx.settings, request, user);
     if (request.apiKey) await ctx.apiKeys.assertUsableOnApplicationApi(request.apiKey, originOf(request));
-    if (!user.rootAdmin) throw forbidden(applicationApiMessages.notAdmin);
+    request.adminGrant = await ctx.adminRoles.grantOf(user);
+    if (!request.adminGrant) throw forbidden(applicationApiMessages.notAdmin);
     assertResourceAccess(request);
   });
   requireAudit(app);
 
   await app.register(applicationKeyRoutes, { ctx, prefix: '/api-keys' });
   await app.register(userRoutes, { ctx, prefix: '/users' });
+  await app.register(userRoleRoutes, { ctx, prefix: '/users' });
   await app.register(locationRoutes, { ctx, prefix: '/locations' });
   await app.register(nodeRoutes, { ctx, prefix: '/nodes' });
   await app.register(nestRoutes, { ctx, prefix: '/nests' });
@@ -54,4 +62,5 @@ export async function applicationSurface(app: FastifyInstance, { ctx }: { ctx: A
   await app.register(overviewRoutes, { ctx, prefix: '/overview' });
   await app.register(panelSettingsRoutes, { ctx, prefix: '/settings' });
   await app.register(auditLogRoutes, { ctx, prefix: '/audit-log' });
+  await app.register(adminRoleRoutes, { ctx, prefix: '/roles' });
 }

@@ -3,6 +3,7 @@ import { RootLayout } from '@/app/routes/root-layout';
 import { RouteErrorBoundary } from '@/app/routes/route-error-boundary';
 import { serverRoutes } from '@/app/routes/server/server-routes';
 import { FullPageSpinner } from '@/components/ui/spinner';
+import { hasAdminArea } from '@/lib/admin-access';
 import { useUserStore } from '@/stores/user-store';
 
 /*
@@ -97,10 +98,11 @@ export const routes: RouteObject[] = [
               },
               {
                 // The admin area routes its own pages (admin-routes.tsx), so this entry is all the first load carries
-                // of it; only a root admin's browser loads the admin chunks, anyone else gets the not-found page.
+                // of it; only the browser of a root admin or of a user with an admin role loads the admin chunks,
+                // anyone else gets the not-found page.
                 path: 'admin/*',
                 lazy: async () =>
-                  useUserStore.getState().user?.rootAdmin
+                  hasAdminArea(useUserStore.getState().user)
                     ? { Component: (await import('@/app/routes/admin/admin-layout')).default }
                     : { Component: (await import('@/app/routes/app/not-found')).NotFoundRoute },
               },

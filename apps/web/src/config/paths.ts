@@ -5,7 +5,7 @@ export const paths = {
   accountApi: '/account/api',
   accountSsh: '/account/ssh',
   accountActivity: '/account/activity',
-  /** The admin area (root admins): `/admin/<section>`. */
+  /** The admin area (root admins and admins with a role): `/admin/<section>`. */
   admin: '/admin',
   adminSection: (section: string) => `/admin/${section}`,
   server: (id: string) => `/server/${encodeURIComponent(id)}`,

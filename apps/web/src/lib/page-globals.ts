@@ -1,3 +1,4 @@
+import { type AdminPermission, isAdminPermission } from '@aerie/shared/admin-roles/admin-permissions';
 import { CSRF_META_NAME, type PageUser, type SiteConfiguration } from '@aerie/shared/boot/page-globals';
 
 /** The signed-in user as the SPA models it (spec §3 "Current user"). */
@@ -7,6 +8,11 @@ export interface User {
   email: string;
   language: string;
   rootAdmin: boolean;
+  /**
+   * What the user may do in the admin area: every permission for a root admin, their role's below root, none
+   * without a role. Only shapes the menus; the API checks each request.
+   */
+  adminPermissions: AdminPermission[];
   useTotp: boolean;
   createdAt: Date;
   updatedAt: Date;
@@ -28,13 +34,19 @@ const defaultSettings: Settings = {
 };
 
 /** Maps the snake_case user the panel injects into the camelCase model; the only place that knows both. */
-export function toUser(user: PageUser): User {
+export function toUser(
+  user: Omit<PageUser, 'admin_permissions'> & { admin_permissions?: readonly unknown[] | null },
+): User {
   return {
     uuid: user.uuid,
     username: user.username,
     email: user.email,
     language: user.language,
     rootAdmin: user.root_admin,
+    // A shell of an older panel carries no list; anything unknown is left out rather than trusted.
+    adminPermissions: Array.isArray(user.admin_permissions)
+      ? user.admin_permissions.filter(isAdminPermission)
+      : [],
     useTotp: user.use_totp,
     createdAt: new Date(user.created_at),
     updatedAt: new Date(user.updated_at),

@@ -1,3 +1,4 @@
+import { adminPermissions } from '@aerie/shared/admin-roles/admin-permissions';
 import type { PageUser } from '@aerie/shared/boot/page-globals';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -23,6 +24,8 @@ export function pageUser(overrides: Partial<PageUser> = {}): PageUser {
     email: 'casey@example.com',
     language: 'en',
     root_admin: false,
+    // What the shell injects: the whole catalogue for a root admin, a role's permissions, or none.
+    admin_permissions: overrides.root_admin ? [...adminPermissions] : [],
     use_totp: false,
     created_at: '2026-01-02T03:04:05+00:00',
     updated_at: '2026-01-02T03:04:05+00:00',

@@ -10,6 +10,9 @@ export const applicationApiMessages = {
   /** The panel settings decide who may sign in and how: an admin's own session or account key only. */
   settingsNotByApplicationKey:
     "The panel settings cannot be read or changed with an application API key; use an administrator's session or account API key.",
+  /** Roles decide who may do what in the admin area: the same rule as the settings. */
+  rolesNotByApplicationKey:
+    "Admin roles cannot be read or changed with an application API key; use an administrator's session or account API key.",
   invalidFilter: (requested: string[], allowed: readonly string[]) =>
     `Requested filter(s) \`${requested.join(', ')}\` are not allowed. Allowed filter(s) are \`${allowed.join(', ')}\`.`,
   invalidSort: (requested: string[], allowed: readonly string[]) =>

@@ -47,6 +47,10 @@ export const auditActions = [
   'mount.attach',
   'mount.detach',
   'settings.update',
+  'admin_role.create',
+  'admin_role.update',
+  'admin_role.delete',
+  'user.role',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];
@@ -66,6 +70,7 @@ export const auditSubjectTypes = [
   'database_host',
   'mount',
   'settings',
+  'admin_role',
 ] as const;
 
 export type AuditSubjectType = (typeof auditSubjectTypes)[number];

@@ -10,6 +10,12 @@ export interface PageUser {
   email: string;
   language: string;
   root_admin: boolean;
+  /**
+   * Aerie's: what the user may do in the admin area (`<area>.<read|write>`): every permission for a root admin,
+   * their role's for an admin below root, none for anyone else. The API checks each request; this only shapes
+   * the menus.
+   */
+  admin_permissions: string[];
   use_totp: boolean;
   created_at: string;
   updated_at: string;

@@ -1,4 +1,5 @@
 import type { AppContext } from '@aerie/panel/app-context';
+import { auditFor } from '@aerie/panel/features/audit/audit-request';
 import { renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
 import { listServerRows } from '@aerie/panel/features/servers/servers.repository';
 import { parseListQuery } from '@aerie/panel/http/application/list-query';
@@ -40,6 +41,7 @@ export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     if (!server) throw notFound();
     return server;
   };
+  const audit = (request: FastifyRequest) => auditFor(ctx.audit, request, serverTransformer);
 
   app.get('', { config }, async (request) => {
     const list = parseListQuery(request.query as Record<string, string>, serverListSpec);
@@ -68,6 +70,7 @@ export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     {
       config: {
         ...config,
+        audit: 'server.create',
         body: createServerBodySchema,
         summary: 'Create a server (explicit allocation or automatic deployment)',
       },
@@ -75,6 +78,7 @@ export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     async (request, reply) => {
       const server = await ctx.serverCreation.create(
         validateRouteBody<typeof createServerBodySchema>(request),
+        audit(request),
       );
       return reply.status(201).send(await render(request, server));
     },
@@ -85,6 +89,7 @@ export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     {
       config: {
         ...config,
+        audit: 'server.details',
         body: serverDetailsBodySchema,
         summary: 'Change name, owner, description, external id',
       },
@@ -96,6 +101,7 @@ export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
         await ctx.serverUpdates.updateDetails(
           server,
           validateRouteBody<typeof serverDetailsBodySchema>(request, bodyOptions),
+          audit(request),
         ),
       );
     },
@@ -103,7 +109,14 @@ export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   app.patch(
     '/:id/build',
-    { config: { ...config, body: serverBuildBodySchema, summary: 'Change limits and allocations' } },
+    {
+      config: {
+        ...config,
+        audit: 'server.build',
+        body: serverBuildBodySchema,
+        summary: 'Change limits and allocations',
+      },
+    },
     async (request) => {
       const server = await serverOf(request);
       return render(
@@ -111,6 +124,7 @@ export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
         await ctx.serverUpdates.updateBuild(
           server,
           validateRouteBody<typeof serverBuildBodySchema>(request, bodyOptions),
+          audit(request),
         ),
       );
     },
@@ -121,6 +135,7 @@ export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     {
       config: {
         ...config,
+        audit: 'server.startup',
         body: serverStartupBodySchema,
         summary: 'Change egg, startup command, image and variables',
       },
@@ -132,35 +147,38 @@ export async function serverRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
         await ctx.serverUpdates.updateStartup(
           server,
           validateRouteBody<typeof serverStartupBodySchema>(request, bodyOptions),
+          audit(request),
         ),
       );
     },
   );
 
-  app.post('/:id/suspend', { config }, async (request, reply) => {
-    await ctx.serverUpdates.setSuspended(await serverOf(request), true);
+  app.post('/:id/suspend', { config: { ...config, audit: 'server.suspend' } }, async (request, reply) => {
+    await ctx.serverUpdates.setSuspended(await serverOf(request), true, audit(request));
     return reply.status(204).send();
   });
 
-  app.post('/:id/unsuspend', { config }, async (request, reply) => {
-    await ctx.serverUpdates.setSuspended(await serverOf(request), false);
+  app.post('/:id/unsuspend', { config: { ...config, audit: 'server.unsuspend' } }, async (request, reply) => {
+    await ctx.serverUpdates.setSuspended(await serverOf(request), false, audit(request));
     return reply.status(204).send();
   });
 
-  app.post('/:id/reinstall', { config }, async (request, reply) => {
-    await ctx.serverUpdates.reinstall(await serverOf(request));
+  app.post('/:id/reinstall', { config: { ...config, audit: 'server.reinstall' } }, async (request, reply) => {
+    await ctx.serverUpdates.reinstall(await serverOf(request), audit(request));
     return reply.status(204).send();
   });
 
-  app.delete('/:id', { config }, async (request, reply) => {
-    await ctx.serverDeletion.delete(await serverOf(request), false);
+  const deleteConfig = { config: { ...config, audit: 'server.delete' } } as const;
+
+  app.delete('/:id', deleteConfig, async (request, reply) => {
+    await ctx.serverDeletion.delete(await serverOf(request), false, audit(request));
     return reply.status(204).send();
   });
 
   // Upstream's route is `servers/{id}/{force?}`: only the word `force` forces; anything else deletes normally.
-  app.delete('/:id/:force', { config }, async (request, reply) => {
+  app.delete('/:id/:force', deleteConfig, async (request, reply) => {
     const { force } = request.params as { force: string };
-    await ctx.serverDeletion.delete(await serverOf(request), force === 'force');
+    await ctx.serverDeletion.delete(await serverOf(request), force === 'force', audit(request));
     return reply.status(204).send();
   });
 }

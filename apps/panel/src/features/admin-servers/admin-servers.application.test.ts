@@ -8,6 +8,7 @@ import {
   createApplicationBearer,
   notFoundJson,
 } from '@aerie/panel/test/application-api';
+import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { type DaemonAnswer, startDaemonStandIn } from '@aerie/panel/test/daemon-stand-in';
@@ -578,5 +579,224 @@ describe('server routes', () => {
     const server = await createServer();
     answer = (call) => (call.method === 'DELETE' ? { status: 404, body: { error: 'not found' } } : undefined);
     expect((await applicationRequest(t.app, bearer, 'DELETE', `servers/${server.id}`)).statusCode).toBe(204);
+  });
+});
+
+describe('the admin audit log of a server', () => {
+  const call = (method: 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
+    applicationRequest(t.app, bearer, method, url, body);
+  const entriesAbout = (id: number) => auditEntriesAbout(t.db, 'server', id);
+  const who = () => ({
+    actorId: admin.id,
+    actorName: admin.username,
+    apiKey: bearer.slice(0, 16),
+    ip: '127.0.0.1',
+    createdAt: expect.any(Date),
+  });
+  /** An installed server (status null), as the state changes below start from. */
+  const installedServer = async () => {
+    const server = await createServer();
+    await t.db.updateTable('servers').set({ status: null }).where('id', '=', server.id).execute();
+    return server;
+  };
+
+  it('records the creation once, with the server as it was created', async () => {
+    const server = await createServer({ name: 'Audited', external_id: 'audit-create' });
+    expect(await entriesAbout(server.id)).toEqual([
+      {
+        ...who(),
+        action: 'server.create',
+        before: null,
+        after: expect.objectContaining({
+          id: server.id,
+          uuid: server.uuid,
+          name: 'Audited',
+          external_id: 'audit-create',
+          status: 'installing',
+          user: customer.user.id,
+          node: node.id,
+          allocation: server.allocation,
+          limits: expect.objectContaining({ memory: 512, disk: 1024 }),
+        }),
+      },
+    ]);
+  });
+
+  it('records a change of details, build and startup each with the server before and after', async () => {
+    const server = await createServer();
+    const { user: newOwner } = await createTestUser(t.ctx);
+    const details = await call('PATCH', `servers/${server.id}/details`, {
+      name: 'Renamed',
+      user: newOwner.id,
+    });
+    expect(details.statusCode).toBe(200);
+    const build = await call('PATCH', `servers/${server.id}/build`, {
+      allocation: server.allocation,
+      limits: { memory: 1024, swap: 0, io: 500, cpu: 100, disk: 1024 },
+      feature_limits: { databases: 0, backups: 1 },
+    });
+    expect(build.statusCode).toBe(200);
+    const startup = await call('PATCH', `servers/${server.id}/startup`, {
+      startup: './run.sh',
+      environment: { MOTD: 'Changed', MAX_PLAYERS: 5 },
+      egg: eggId,
+      image: 'ghcr.io/example/demo:2',
+      skip_scripts: false,
+    });
+    expect(startup.statusCode).toBe(200);
+
+    const [created, ...changes] = await entriesAbout(server.id);
+    expect(created?.action).toBe('server.create');
+    expect(changes.map((entry) => entry.action)).toEqual([
+      'server.details',
+      'server.build',
+      'server.startup',
+    ]);
+    const [detailsEntry, buildEntry, startupEntry] = changes;
+    expect(detailsEntry).toMatchObject({
+      ...who(),
+      before: { name: 'Billing server', user: customer.user.id },
+      after: { name: 'Renamed', user: newOwner.id },
+    });
+    expect(buildEntry).toMatchObject({
+      ...who(),
+      before: { limits: { memory: 512 } },
+      after: { limits: { memory: 1024 } },
+    });
+    expect(startupEntry).toMatchObject({
+      ...who(),
+      before: {
+        container: { startup_command: './start.sh', environment: { MOTD: 'Hello', MAX_PLAYERS: '20' } },
+      },
+      after: {
+        container: {
+          startup_command: './run.sh',
+          image: 'ghcr.io/example/demo:2',
+          environment: { MOTD: 'Changed', MAX_PLAYERS: '5' },
+        },
+      },
+    });
+  });
+
+  it('records suspend, unsuspend and reinstall with the status they changed; a repeated suspend records nothing', async () => {
+    const server = await installedServer();
+    expect((await call('POST', `servers/${server.id}/suspend`)).statusCode).toBe(204);
+    expect((await call('POST', `servers/${server.id}/suspend`)).statusCode).toBe(204);
+    expect((await call('POST', `servers/${server.id}/unsuspend`)).statusCode).toBe(204);
+    expect((await call('POST', `servers/${server.id}/reinstall`)).statusCode).toBe(204);
+
+    const changes = (await entriesAbout(server.id)).slice(1);
+    expect(changes).toEqual([
+      {
+        ...who(),
+        action: 'server.suspend',
+        before: expect.objectContaining({ status: null, suspended: false }),
+        after: expect.objectContaining({ status: 'suspended', suspended: true }),
+      },
+      {
+        ...who(),
+        action: 'server.unsuspend',
+        before: expect.objectContaining({ status: 'suspended', suspended: true }),
+        after: expect.objectContaining({ status: null, suspended: false }),
+      },
+      {
+        ...who(),
+        action: 'server.reinstall',
+        before: expect.objectContaining({
+          status: null,
+          container: expect.objectContaining({ installed: 1 }),
+        }),
+        after: expect.objectContaining({
+          status: 'installing',
+          container: expect.objectContaining({ installed: 0 }),
+        }),
+      },
+    ]);
+  });
+
+  it('records a deletion, plain or forced, once with the server as it was', async () => {
+    const plain = await createServer({ name: 'Plain delete' });
+    const forced = await createServer({ name: 'Forced delete' });
+    answer = (call) => (call.method === 'DELETE' && call.path.includes(forced.uuid) ? 'hang-up' : undefined);
+    expect((await call('DELETE', `servers/${plain.id}`)).statusCode).toBe(204);
+    expect((await call('DELETE', `servers/${forced.id}/force`)).statusCode).toBe(204);
+
+    for (const [server, name] of [
+      [plain, 'Plain delete'],
+      [forced, 'Forced delete'],
+    ] as const) {
+      const [, deleted, ...more] = await entriesAbout(server.id);
+      expect(more).toEqual([]);
+      expect(deleted).toEqual({
+        ...who(),
+        action: 'server.delete',
+        before: expect.objectContaining({ id: server.id, uuid: server.uuid, name }),
+        after: null,
+      });
+    }
+  });
+
+  it('records nothing for a change that is refused, or that fails inside its transaction', async () => {
+    const taken = await createServer({ external_id: 'audit-taken' });
+    const server = await installedServer();
+    const [free] = await freeAllocations(1);
+    const count = await auditEntryCount(t.db);
+
+    // 422s: a taken allocation, an unknown user, an invalid variable, a taken external id.
+    expect((await post(serverBody({ allocation: { default: taken.allocation } }))).statusCode).toBe(422);
+    expect((await post(serverBody({ user: 999999, allocation: { default: free } }))).statusCode).toBe(422);
+    const details = { name: 'x', user: customer.user.id, external_id: 'audit-taken' };
+    expect((await call('PATCH', `servers/${server.id}/details`, details)).statusCode).toBe(422);
+    const startup = { startup: 'x', environment: { MOTD: 'y', MAX_PLAYERS: 'many' }, egg: eggId, image: 'i' };
+    expect(
+      (await call('PATCH', `servers/${server.id}/startup`, { ...startup, skip_scripts: false })).statusCode,
+    ).toBe(422);
+    // 400s thrown inside the build's transaction, after the server was read for its entry.
+    const overMemory = {
+      allocation: server.allocation,
+      limits: { memory: 10_000_000, swap: 0, io: 500, cpu: 0, disk: 1 },
+      feature_limits: { databases: 0, backups: 0 },
+    };
+    expect((await call('PATCH', `servers/${server.id}/build`, overMemory)).statusCode).toBe(400);
+    const noFallback = { ...overMemory, limits: { ...overMemory.limits, memory: 1 } };
+    const removePrimary = { ...noFallback, remove_allocations: [server.allocation] };
+    expect((await call('PATCH', `servers/${server.id}/build`, removePrimary)).statusCode).toBe(400);
+    // 404s for a server that does not exist.
+    for (const [method, url] of [
+      ['POST', 'servers/999999/suspend'],
+      ['POST', 'servers/999999/unsuspend'],
+      ['POST', 'servers/999999/reinstall'],
+      ['PATCH', 'servers/999999/details'],
+      ['DELETE', 'servers/999999'],
+      ['DELETE', 'servers/999999/force'],
+    ] as const) {
+      expect((await call(method, url, details)).statusCode, url).toBe(404);
+    }
+    // 409: no suspension while the server is being transferred.
+    const now = new Date();
+    await t.db
+      .insertInto('server_transfers')
+      .values({
+        server_id: server.id,
+        successful: null,
+        old_node: node.id,
+        new_node: node.id,
+        old_allocation: server.allocation,
+        new_allocation: server.allocation,
+        old_additional_allocations: '[]',
+        new_additional_allocations: '[]',
+        archived: false,
+        failure: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    expect((await call('POST', `servers/${server.id}/suspend`)).statusCode).toBe(409);
+    await t.db.deleteFrom('server_transfers').where('server_id', '=', server.id).execute();
+    // 504: the daemon could not delete it, so its rows stay.
+    answer = (call) => (call.method === 'DELETE' ? 'hang-up' : undefined);
+    expect((await call('DELETE', `servers/${server.id}`)).statusCode).toBe(504);
+
+    expect(await auditEntryCount(t.db)).toBe(count);
   });
 });

@@ -1,3 +1,5 @@
+import type { Tx } from '@aerie/panel/db/transaction';
+import type { Audit } from '@aerie/panel/features/audit/audit-log';
 import { findEggForServer, listEggVariables } from '@aerie/panel/features/eggs/egg-lookups';
 import { findViableNodes } from '@aerie/panel/features/nodes/node-lookups';
 import { findFreeAllocation } from '@aerie/panel/features/nodes/server-allocations';
@@ -7,7 +9,7 @@ import {
   ExternalIdTaken,
   NodeFull,
 } from '@aerie/panel/features/servers/create-server';
-import { deleteServerRows } from '@aerie/panel/features/servers/delete-server';
+import { removeServerRows } from '@aerie/panel/features/servers/delete-server';
 import { validateEnvironment } from '@aerie/panel/features/servers/server-variables';
 import { userExists } from '@aerie/panel/features/users/user-lookups';
 import { displayError, HttpError } from '@aerie/panel/http/errors';
@@ -29,11 +31,13 @@ const DEPLOY_ATTEMPTS = 5;
  * `POST /api/application/servers` (reference application API §3.5, §4): create on an explicit allocation or by
  * automatic deployment. The node's memory/disk and the allocations are reserved by `createServerRecord` under the
  * node's lock, so parallel requests can never both take the last of either; the daemon is told after the commit.
+ * The audit entry is recorded in that transaction: a server whose daemon then refuses it is deleted again, and
+ * its entry stays (the server did exist for that moment).
  */
 export class ServerCreationService {
   constructor(private readonly deps: AdminServerDeps) {}
 
-  async create(input: CreateServerBody): Promise<AdminServer> {
+  async create(input: CreateServerBody, audit: Audit<AdminServer>): Promise<AdminServer> {
     const { db } = this.deps;
     if (!(await userExists(db, input.user))) throw fieldRuleFailed('user', 'exists');
     const egg = await findEggForServer(db, input.egg);
@@ -64,6 +68,7 @@ export class ServerCreationService {
         : await this.explicitAllocation(input.allocation?.default ?? 0, 'allocation.default');
       const additional = deploy ? [] : await this.additionalAllocations(input.allocation?.additional ?? []);
       try {
+        let entryId = 0;
         const created = await createServerRecord(
           db,
           {
@@ -88,8 +93,13 @@ export class ServerCreationService {
             placement: { nodeId: primary.nodeId, allocationIds: [primary.id, ...additional] },
           },
           this.deps.clock(),
+          async (tx, id) => {
+            entryId = await audit(tx, { subjectId: id, after: await findAdminServer(tx, { id }) });
+          },
         );
-        await this.tellDaemonCreated(created, input.start_on_completion ?? false);
+        await this.tellDaemonCreated(created, input.start_on_completion ?? false, (tx) =>
+          audit.withdraw(tx, entryId),
+        );
         return (await findAdminServer(db, { id: created.id })) as AdminServer;
       } catch (error) {
         if (error instanceof AllocationTaken && deploy && attempt < DEPLOY_ATTEMPTS) {
@@ -109,13 +119,23 @@ export class ServerCreationService {
     }
   }
 
-  private async tellDaemonCreated(created: { id: number; uuid: string; nodeId: number }, start: boolean) {
+  /**
+   * Has the daemon create the server. When it refuses, the server is deleted again (as upstream force-deletes it),
+   * its audit entry withdrawn in the same transaction, and the daemon's error returned.
+   */
+  private async tellDaemonCreated(
+    created: { id: number; uuid: string; nodeId: number },
+    start: boolean,
+    withdrawEntry: (tx: Tx) => Promise<void>,
+  ) {
     try {
       await onDaemon(this.deps, created, (daemon) => daemon.create(start));
     } catch (error) {
-      // Upstream force-deletes the server when its daemon refuses it, and returns the daemon's error.
       await onDaemon(this.deps, created, (daemon) => daemon.destroy()).catch(() => undefined);
-      await deleteServerRows(this.deps.db, created.id, this.deps.clock());
+      await this.deps.db.transaction().execute(async (tx) => {
+        await removeServerRows(tx, created.id, this.deps.clock());
+        await withdrawEntry(tx);
+      });
       throw applicationDaemonError(error);
     }
   }

@@ -1,8 +1,9 @@
 import { DaemonResponseError } from '@aerie/panel/daemon-client/daemon-client';
+import type { Audit } from '@aerie/panel/features/audit/audit-log';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
-import { deleteServerRows } from '@aerie/panel/features/servers/delete-server';
+import { removeServerRows } from '@aerie/panel/features/servers/delete-server';
 import { findNodeById } from '@aerie/panel/features/servers/servers.repository';
-import type { AdminServer } from './admin-server';
+import { type AdminServer, findAdminServer } from './admin-server';
 import { type AdminServerDeps, applicationDaemonError } from './server-daemon';
 
 /** What a feature removes of a server about to be deleted, given the server and its node. */
@@ -38,9 +39,9 @@ export class ServerDeletionService {
   /**
    * Deletes the server from its daemon, then from the panel: its allocations are released, its variables,
    * subusers, schedules and backups go with it. `force` deletes the panel's rows even when the daemon cannot be
-   * reached.
+   * reached. The audit entry is recorded with the rows' removal.
    */
-  async delete(server: AdminServer, force: boolean): Promise<void> {
+  async delete(server: AdminServer, force: boolean, audit: Audit<AdminServer>): Promise<void> {
     // Read once: the steps before and after, and the daemon call, all need the server's node.
     const node = await findNodeById(this.deps.db, server.row.node_id);
     await this.runSteps(server, node, this.#beforeDaemon);
@@ -52,7 +53,17 @@ export class ServerDeletionService {
       if (!gone) this.deps.log.warn({ err: error }, `Deleting server ${server.row.uuid} without its daemon`);
     }
     await this.runSteps(server, node, this.#afterDaemon);
-    await deleteServerRows(this.deps.db, server.row.id, this.deps.clock());
+    await this.deleteRows(server.row.id, audit);
+  }
+
+  private async deleteRows(id: number, audit: Audit<AdminServer>) {
+    await this.deps.db.transaction().execute(async (tx) => {
+      const before = await findAdminServer(tx, { id });
+      // A parallel delete removed it first, and recorded that itself.
+      if (!before) return;
+      await removeServerRows(tx, id, this.deps.clock());
+      await audit(tx, { subjectId: id, before });
+    });
   }
 
   private async runSteps(server: AdminServer, node: NodeRecord, steps: ServerDeletionStep[]) {

@@ -1,4 +1,6 @@
 import { isUniqueViolation } from '@aerie/panel/db/dialect';
+import type { Tx } from '@aerie/panel/db/transaction';
+import type { Audit } from '@aerie/panel/features/audit/audit-log';
 import { findEggForServer, listEggVariables } from '@aerie/panel/features/eggs/egg-lookups';
 import { committedOn, fits, lockNode } from '@aerie/panel/features/nodes/node-capacity';
 import {
@@ -35,7 +37,9 @@ import {
 
 /**
  * The Application API's changes to an existing server (reference application API §3.5): details, build, startup,
- * suspension and reinstall. Each is written first, then the daemon is told.
+ * suspension and reinstall. Each is written first, with its audit entry in the same transaction, then the daemon
+ * is told. When the daemon refuses a suspension or reinstall, the status is put back by a write of its own, and the
+ * change's entry stays.
  */
 export class ServerUpdateService {
   constructor(private readonly deps: AdminServerDeps) {}
@@ -44,17 +48,23 @@ export class ServerUpdateService {
   async updateDetails(
     server: AdminServer,
     input: { external_id?: string | null; name: string; user: number; description?: string | null },
+    audit: Audit<AdminServer>,
   ): Promise<AdminServer> {
     const { db } = this.deps;
     if (!(await userExists(db, input.user))) throw fieldRuleFailed('user', 'exists', names);
     await assertExternalIdFree(db, input.external_id ?? null, server.row.id);
+    const id = server.row.id;
     try {
-      await updateServerRow(db, server.row.id, {
-        external_id: input.external_id ?? null,
-        name: input.name,
-        owner_id: input.user,
-        description: input.description ?? '',
-        updated_at: this.deps.clock(),
+      await db.transaction().execute(async (tx) => {
+        const before = await this.snapshot(tx, id);
+        await updateServerRow(tx, id, {
+          external_id: input.external_id ?? null,
+          name: input.name,
+          owner_id: input.user,
+          description: input.description ?? '',
+          updated_at: this.deps.clock(),
+        });
+        await audit(tx, { subjectId: id, before, after: await this.snapshot(tx, id) });
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw fieldRuleFailed('external_id', 'unique', names);
@@ -83,7 +93,11 @@ export class ServerUpdateService {
    * server's node only) and removed, the primary moved to a fallback when removed, limits written, and the node's
    * capacity checked for the new memory and disk.
    */
-  async updateBuild(server: AdminServer, input: ServerBuildBody): Promise<AdminServer> {
+  async updateBuild(
+    server: AdminServer,
+    input: ServerBuildBody,
+    audit: Audit<AdminServer>,
+  ): Promise<AdminServer> {
     const { db } = this.deps;
     if (!(await findAllocationHolder(db, input.allocation)))
       throw fieldRuleFailed('allocation', 'exists', names);
@@ -102,6 +116,8 @@ export class ServerUpdateService {
     const { id: serverId, node_id: nodeId } = server.row;
     await db.transaction().execute(async (tx) => {
       const node = await lockNode(tx, nodeId);
+      // Read after the lock: on MySQL the transaction's reads see the data as of its first plain read.
+      const before = await this.snapshot(tx, serverId);
       const add = [...new Set(input.add_allocations ?? [])];
       const remove = [...new Set(input.remove_allocations ?? [])].filter((id) => !add.includes(id));
       const free = await freeAllocationIdsOnNode(tx, nodeId, add);
@@ -141,6 +157,7 @@ export class ServerUpdateService {
         backup_limit: input.feature_limits.backups ?? 0,
         updated_at: now,
       });
+      await audit(tx, { subjectId: serverId, before, after: await this.snapshot(tx, serverId) });
     });
     await syncQuietly(this.deps, server);
     return this.reread(server);
@@ -151,7 +168,11 @@ export class ServerUpdateService {
    * ones blanked, as upstream); the egg, startup, image and skip_scripts are saved. Unlike upstream the daemon is
    * told at once, so the next start uses them.
    */
-  async updateStartup(server: AdminServer, input: ServerStartupBody): Promise<AdminServer> {
+  async updateStartup(
+    server: AdminServer,
+    input: ServerStartupBody,
+    audit: Audit<AdminServer>,
+  ): Promise<AdminServer> {
     const { db } = this.deps;
     const egg = await findEggForServer(db, input.egg);
     if (!egg) throw fieldRuleFailed('egg', 'exists', names);
@@ -161,9 +182,11 @@ export class ServerUpdateService {
         ? validateEnvironment(await listEggVariables(db, [egg.id]), environment)
         : null;
     const now = this.deps.clock();
+    const id = server.row.id;
     await db.transaction().execute(async (tx) => {
-      if (values) await storeVariables(tx, server.row.id, values, now);
-      await updateServerRow(tx, server.row.id, {
+      const before = await this.snapshot(tx, id);
+      if (values) await storeVariables(tx, id, values, now);
+      await updateServerRow(tx, id, {
         egg_id: egg.id,
         nest_id: egg.nestId,
         startup: input.startup,
@@ -171,43 +194,68 @@ export class ServerUpdateService {
         skip_scripts: input.skip_scripts,
         updated_at: now,
       });
+      await audit(tx, { subjectId: id, before, after: await this.snapshot(tx, id) });
     });
     await syncQuietly(this.deps, server);
     return this.reread(server);
   }
 
   /**
-   * Suspends or unsuspends (a server already in that state is left alone, without a daemon call). The daemon
-   * is told at once; when it cannot be, the status goes back and the error is returned.
+   * Suspends or unsuspends (a server already in that state is left alone, without a daemon call or an audit
+   * entry). The daemon is told at once; when it cannot be, the status goes back and the error is returned.
    * @throws HttpError 409 while the server is being transferred
    */
-  async setSuspended(server: AdminServer, suspend: boolean): Promise<void> {
-    if ((server.row.status === 'suspended') === suspend) return;
+  async setSuspended(server: AdminServer, suspend: boolean, audit: Audit<AdminServer>): Promise<void> {
+    if ((server.row.status === 'suspended') === suspend) return audit.nothingChanged();
     if ((await transferringServerIds(this.deps.db, [server.row.id])).size > 0) {
       throw new HttpError(409, 'ConflictHttpException', serverApplicationMessages.transferring);
     }
-    await this.setStatus(server, suspend ? 'suspended' : null);
+    const entryId = await this.setStatus(server, suspend ? 'suspended' : null, audit);
     try {
       await onDaemon(this.deps, daemonTarget(server), (daemon) => daemon.sync());
     } catch (error) {
-      await this.setStatus(server, server.row.status);
+      await this.restoreStatus(server, (tx) => audit.withdraw(tx, entryId));
       throw applicationDaemonError(error);
     }
   }
 
   /** Marks the server installing and has its daemon run the install script again; reverted when it cannot. */
-  async reinstall(server: AdminServer): Promise<void> {
-    await this.setStatus(server, 'installing');
+  async reinstall(server: AdminServer, audit: Audit<AdminServer>): Promise<void> {
+    const entryId = await this.setStatus(server, 'installing', audit);
     try {
       await onDaemon(this.deps, daemonTarget(server), (daemon) => daemon.reinstall());
     } catch (error) {
-      await this.setStatus(server, server.row.status);
+      await this.restoreStatus(server, (tx) => audit.withdraw(tx, entryId));
       throw applicationDaemonError(error);
     }
   }
 
-  private async setStatus(server: AdminServer, status: string | null) {
-    await updateServerRow(this.deps.db, server.row.id, { status, updated_at: this.deps.clock() });
+  /** @returns the audit entry's id */
+  private setStatus(server: AdminServer, status: string | null, audit: Audit<AdminServer>) {
+    const id = server.row.id;
+    return this.deps.db.transaction().execute(async (tx) => {
+      const before = await this.snapshot(tx, id);
+      await updateServerRow(tx, id, { status, updated_at: this.deps.clock() });
+      return audit(tx, { subjectId: id, before, after: await this.snapshot(tx, id) });
+    });
+  }
+
+  /**
+   * Puts back the status the route read, after the daemon refused the change, and takes back the change's audit
+   * entry in the same transaction.
+   */
+  private async restoreStatus(server: AdminServer, withdrawEntry: (tx: Tx) => Promise<void>) {
+    await this.deps.db.transaction().execute(async (tx) => {
+      await updateServerRow(tx, server.row.id, { status: server.row.status, updated_at: this.deps.clock() });
+      await withdrawEntry(tx);
+    });
+  }
+
+  /** The server as it is inside `tx`: an audit entry's before and after. @throws HttpError 404 once it is gone */
+  private async snapshot(tx: Tx, id: number): Promise<AdminServer> {
+    const server = await findAdminServer(tx, { id });
+    if (!server) throw notFound();
+    return server;
   }
 
   private async reread(server: AdminServer): Promise<AdminServer> {

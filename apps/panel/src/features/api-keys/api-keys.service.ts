@@ -2,6 +2,7 @@ import { randomAlphanumeric, safeEqual, sha256 } from '@aerie/panel/crypto/token
 import type { Db } from '@aerie/panel/db/database';
 import { isDiskFull } from '@aerie/panel/db/disk-full';
 import { type ActivityLog, accountActivity } from '@aerie/panel/features/activity/activity-log';
+import type { Audit } from '@aerie/panel/features/audit/audit-log';
 import type { User } from '@aerie/panel/features/users/user';
 import { lockUserRow } from '@aerie/panel/features/users/user-writes';
 import { displayError, forbidden, notFound, unauthenticated } from '@aerie/panel/http/errors';
@@ -157,12 +158,13 @@ export class ApiKeyService {
 
   /**
    * Creates an application key (`ptla_…`) owned by `user`, which acts as that user: it stops working the moment
-   * the user is no longer a root admin.
+   * the user is no longer a root admin. Recorded in the audit log by its identifier, never its secret.
    * @throws HttpError 400 DisplayException past the per-admin limit
    */
   async createApplicationKey(
     user: User,
     input: { memo: string; allowedIps: string[]; access: Partial<ResourceAccess> },
+    audit: Audit<ApiKey>,
   ) {
     const now = this.deps.clock();
     const secret = randomAlphanumeric(apiKeyLimits.secretLength);
@@ -174,7 +176,7 @@ export class ApiKeyService {
       if ((await countKeys(tx, user.id, APPLICATION_KEY)) >= applicationKeyLimits.perUser) {
         throw displayError(apiKeyErrorMessages.applicationKeyLimit);
       }
-      return insertKey(
+      const created = await insertKey(
         tx,
         {
           userId: user.id,
@@ -187,13 +189,21 @@ export class ApiKeyService {
         },
         now,
       );
+      await audit(tx, { subjectId: identifier, after: created });
+      return created;
     });
     return { key, secret };
   }
 
   /** @throws HttpError 404 unless the user owns an application key with this identifier */
-  async deleteApplicationKey(user: User, identifier: string): Promise<void> {
-    if (!(await deleteKey(this.deps.db, user.id, APPLICATION_KEY, identifier))) throw notFound();
+  async deleteApplicationKey(user: User, identifier: string, audit: Audit<ApiKey>): Promise<void> {
+    await this.deps.db.transaction().execute(async (tx) => {
+      const found = await findKeyWithUser(tx, identifier);
+      const before =
+        found?.key.userId === user.id && found.key.keyType === APPLICATION_KEY ? found.key : null;
+      if (!before || !(await deleteKey(tx, user.id, APPLICATION_KEY, identifier))) throw notFound();
+      await audit(tx, { subjectId: identifier, before });
+    });
   }
 
   /** Notes the key's use, at most once a minute. */

@@ -1,10 +1,13 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import { toWireDate } from '@aerie/panel/db/dialect';
+import { assertBitsWithinGrant } from '@aerie/panel/features/admin-roles/admin-role.policy';
+import { auditFor } from '@aerie/panel/features/audit/audit-request';
 import { signedInUser } from '@aerie/panel/features/auth/client-api-auth';
 import { validateRouteBody } from '@aerie/panel/http/validate';
+import type { AdminGrant } from '@aerie/shared/admin-roles/admin-permissions';
 import { createApplicationKeyBodySchema } from '@aerie/shared/api-keys/application-keys-bodies';
-import { adminResources } from '@aerie/shared/api-keys/application-keys-wire';
-import type { FastifyInstance } from 'fastify';
+import { adminResources, type ResourceAccess } from '@aerie/shared/api-keys/application-keys-wire';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiKey } from './api-key';
 import { invalidIpEntries } from './api-key-ips';
 
@@ -23,6 +26,12 @@ export function presentApplicationKey(key: ApiKey) {
   };
 }
 
+/** An application key in the audit log: as the routes render it (the identifier and access, never the secret). */
+const applicationKeySubject = {
+  object: 'api_key',
+  attributes: (key: ApiKey) => presentApplicationKey(key).attributes,
+};
+
 /**
  * /api/application/api-keys: the signed-in admin's application keys (`ptla_…`). Upstream only has admin pages
  * for them; these routes serve the admin area and scripts. An application key cannot call them, so a key can
@@ -30,6 +39,7 @@ export function presentApplicationKey(key: ApiKey) {
  */
 export async function applicationKeyRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const config = { adminResource: 'keys' } as const;
+  const audit = (request: FastifyRequest) => auditFor(ctx.audit, request, applicationKeySubject);
 
   app.get('', { config }, async (request) => ({
     object: 'list',
@@ -41,6 +51,7 @@ export async function applicationKeyRoutes(app: FastifyInstance, { ctx }: { ctx:
     {
       config: {
         ...config,
+        audit: 'api_key.create',
         body: createApplicationKeyBodySchema,
         summary: 'Create an application key; answers its secret once',
       },
@@ -50,20 +61,25 @@ export async function applicationKeyRoutes(app: FastifyInstance, { ctx }: { ctx:
         after: invalidIpEntries,
       });
       const { memo, allowed_ips, ...bits } = input;
-      const { key, secret } = await ctx.apiKeys.createApplicationKey(signedInUser(request), {
-        memo,
-        allowedIps: allowed_ips ?? [],
-        access: Object.fromEntries(adminResources.map((resource) => [resource, bits[`r_${resource}`] ?? 0])),
-      });
+      const access = Object.fromEntries(
+        adminResources.map((resource) => [resource, bits[`r_${resource}`] ?? 0]),
+      ) as ResourceAccess;
+      // A key never holds more than its maker (and a maker's role narrowed later narrows the key: see accessBits).
+      assertBitsWithinGrant(request.adminGrant as AdminGrant, access);
+      const { key, secret } = await ctx.apiKeys.createApplicationKey(
+        signedInUser(request),
+        { memo, allowedIps: allowed_ips ?? [], access },
+        audit(request),
+      );
       return reply
         .status(201)
         .send({ ...presentApplicationKey(key), meta: { secret_token: key.identifier + secret } });
     },
   );
 
-  app.delete('/:identifier', { config }, async (request, reply) => {
+  app.delete('/:identifier', { config: { ...config, audit: 'api_key.delete' } }, async (request, reply) => {
     const { identifier } = request.params as { identifier: string };
-    await ctx.apiKeys.deleteApplicationKey(signedInUser(request), identifier);
+    await ctx.apiKeys.deleteApplicationKey(signedInUser(request), identifier, audit(request));
     return reply.status(204).send();
   });
 }

@@ -3,7 +3,7 @@ import type { Tx } from '@aerie/panel/db/transaction';
 import type { Transformer } from '@aerie/panel/http/application/transformer';
 import type { AuditAction, AuditSubjectType } from '@aerie/shared/audit/audit-actions';
 import { REDACTED } from '@aerie/shared/audit/audit-wire';
-import { insertAuditEntry } from './audit.repository';
+import { deleteAuditEntry, insertAuditEntry } from './audit.repository';
 
 /** Who made a change, and from where. */
 export interface AuditActor {
@@ -21,6 +21,13 @@ export interface AuditChange<T> {
   before?: T | null | undefined;
   /** As it became; null or absent when the change deleted it. */
   after?: T | null | undefined;
+  /**
+   * Secrets the change set that the object never renders (a user's new password): the entry's `after` lists each
+   * as `"[redacted]"`, so the log says that it changed and never what to.
+   */
+  secretsSet?: readonly string[] | undefined;
+  /** What the object alone does not show (where a transfer goes): added to `after` as it is. */
+  details?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -28,7 +35,17 @@ export interface AuditChange<T> {
  * leaves no entry and a committed one always has its entry. Services take one of these for each admin change;
  * the route makes it (`auditFor`), bound to its action, its caller and how its object renders.
  */
-export type Audit<T> = (tx: Db | Tx, change: AuditChange<T>) => Promise<void>;
+export interface Audit<T> {
+  /** @returns the entry's id, for `withdraw` */
+  (tx: Db | Tx, change: AuditChange<T>): Promise<number>;
+  /**
+   * Takes an entry back with the transaction that undoes its change: a change committed before its node was told,
+   * and undone because the node refused it, never happened as far as the log is concerned.
+   */
+  withdraw(tx: Db | Tx, entryId: number): Promise<void>;
+  /** Says the request changed nothing (suspending a suspended server): no entry is due. */
+  nothingChanged(): void;
+}
 
 /** Field names whose values never reach the log: passwords, tokens, secrets, keys. */
 const SECRET = /(password|secret|token|private_key|api_key)/i;
@@ -40,7 +57,9 @@ export function auditSnapshot(attributes: Record<string, unknown>): Record<strin
   const snapshot: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(attributes)) {
     if (NOISE.has(field) || field === 'relationships') continue;
-    snapshot[field] = SECRET.test(field) && value != null && value !== '' ? REDACTED : redactNested(value);
+    // A flag (`recaptcha_secret_key_set`) says whether a secret exists, never what it is.
+    const secret = SECRET.test(field) && value != null && value !== '' && typeof value !== 'boolean';
+    snapshot[field] = secret ? REDACTED : redactNested(value);
   }
   return snapshot;
 }
@@ -64,11 +83,11 @@ export class AuditLog {
       render: Transformer<T>['attributes'];
       change: AuditChange<T>;
     },
-  ): Promise<void> {
-    const { before, after, subjectId } = entry.change;
-    const shape = (item: T | null | undefined) =>
-      item == null ? null : JSON.stringify(auditSnapshot(entry.render(item)));
-    await insertAuditEntry(tx, {
+  ): Promise<number> {
+    const { before, after, subjectId, secretsSet = [], details = {} } = entry.change;
+    const shape = (item: T | null | undefined, extra: Record<string, unknown> = {}) =>
+      item == null ? null : JSON.stringify({ ...auditSnapshot(entry.render(item)), ...auditSnapshot(extra) });
+    return insertAuditEntry(tx, {
       action: entry.action,
       actor_id: entry.actor.userId,
       actor_name: entry.actor.username,
@@ -77,9 +96,16 @@ export class AuditLog {
       subject_type: entry.subjectType,
       subject_id: subjectId == null ? null : String(subjectId),
       before: shape(before),
-      after: shape(after),
+      after: shape(after, {
+        ...details,
+        ...Object.fromEntries(secretsSet.map((field) => [field, REDACTED])),
+      }),
       created_at: this.deps.clock(),
     });
+  }
+
+  withdraw(tx: Db | Tx, entryId: number): Promise<void> {
+    return deleteAuditEntry(tx, entryId);
   }
 }
 
@@ -87,4 +113,7 @@ export class AuditLog {
  * The recorder for changes made outside the admin area and the Application API (the `aerie` command line, the
  * first start's setup, test factories): the audit log is about what admins do through the panel.
  */
-export const unrecorded = async (_tx: unknown, _change: unknown): Promise<void> => {};
+export const unrecorded = Object.assign(async (_tx: unknown, _change: unknown): Promise<number> => 0, {
+  withdraw: async (_tx: unknown, _entryId: number): Promise<void> => {},
+  nothingChanged: () => {},
+});

@@ -1,3 +1,5 @@
+import type { Db } from '@aerie/panel/db/database';
+import type { Tx } from '@aerie/panel/db/transaction';
 import { signedInUser } from '@aerie/panel/features/auth/client-api-auth';
 import type { Transformer } from '@aerie/panel/http/application/transformer';
 import {
@@ -6,7 +8,7 @@ import {
   auditSubjectTypes,
 } from '@aerie/shared/audit/audit-actions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Audit, AuditActor, AuditLog } from './audit-log';
+import type { Audit, AuditActor, AuditChange, AuditLog } from './audit-log';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -19,6 +21,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Audit entries this request recorded (a successful change with none is logged as an error). */
     auditEntries?: number;
+    /** The route's service said nothing changed (no entry is due). */
+    auditNothingChanged?: boolean;
   }
 }
 
@@ -50,8 +54,8 @@ export function auditFor<T>(
     throw new Error(`"${subject.object}" is not an audit subject type`);
   }
   const actor = auditActorOf(request);
-  return async (tx, change) => {
-    await log.record(tx, {
+  const record = async (tx: Db | Tx, change: AuditChange<T>) => {
+    const id = await log.record(tx, {
       action,
       actor,
       subjectType: subject.object as AuditSubjectType,
@@ -59,7 +63,14 @@ export function auditFor<T>(
       change,
     });
     request.auditEntries = (request.auditEntries ?? 0) + 1;
+    return id;
   };
+  return Object.assign(record, {
+    withdraw: (tx: Db | Tx, entryId: number) => log.withdraw(tx, entryId),
+    nothingChanged: () => {
+      request.auditNothingChanged = true;
+    },
+  });
 }
 
 /**
@@ -71,13 +82,12 @@ export function requireAudit(app: FastifyInstance): void {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.every((method) => READS.has(method))) return;
     if (route.config?.audit === undefined) {
-      if (process.env.AUDIT_RETROFIT_PENDING) return; // TEMPORARY while routes are retrofitted
       throw new Error(`${methods.join(',')} ${route.url} must declare config.audit (an action, or false)`);
     }
   });
   app.addHook('onSend', async (request, reply, payload) => {
     const action = request.routeOptions.config?.audit;
-    if (action && reply.statusCode < 300 && !request.auditEntries) {
+    if (action && reply.statusCode < 300 && !request.auditEntries && !request.auditNothingChanged) {
       request.log.error({ action, url: request.url }, 'a change was made without its audit entry');
     }
     return payload;

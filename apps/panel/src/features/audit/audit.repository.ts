@@ -1,5 +1,6 @@
 import type { Db } from '@aerie/panel/db/database';
 import { dialectOf, readDate } from '@aerie/panel/db/dialect';
+import { insertReturningId } from '@aerie/panel/db/insert-id';
 import type { AdminAuditLogTable } from '@aerie/panel/db/schema-audit';
 import type { Tx } from '@aerie/panel/db/transaction';
 import { type ListQuery, runList } from '@aerie/panel/http/application/list-query';
@@ -34,8 +35,13 @@ export const auditListSpec = {
   sorts: { id: 'admin_audit_log.id', created_at: 'admin_audit_log.created_at' },
 } as const;
 
-export async function insertAuditEntry(db: Db | Tx, row: Insertable<AdminAuditLogTable>): Promise<void> {
-  await db.insertInto('admin_audit_log').values(row).execute();
+/** @returns the entry's id */
+export function insertAuditEntry(db: Db | Tx, row: Insertable<AdminAuditLogTable>): Promise<number> {
+  return insertReturningId(db, db.insertInto('admin_audit_log').values(row));
+}
+
+export async function deleteAuditEntry(db: Db | Tx, id: number): Promise<void> {
+  await db.deleteFrom('admin_audit_log').where('id', '=', id).execute();
 }
 
 const parse = (text: string | null) => (text == null ? null : (JSON.parse(text) as Record<string, unknown>));

@@ -24,7 +24,13 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     await sessions.signIn(request, reply, user);
     await ctx.login.succeeded(user, originOf(request));
     rotateCsrf(reply);
-    return { data: { complete: true, intended: '/', user: presentPageUser(user) } };
+    return {
+      data: {
+        complete: true,
+        intended: '/',
+        user: presentPageUser(user, await ctx.adminRoles.grantOf(user)),
+      },
+    };
   };
 
   app.post('/auth/login', async (request, reply) => {

@@ -39,7 +39,7 @@ export async function identifyClient(apiKeys: ApiKeyService, request: FastifyReq
 }
 
 /**
- * Refuses users without 2FA when the panel requires it of them (setting `2fa_required`: 1 root admins,
+ * Refuses users without 2FA when the panel requires it of them (setting `2fa_required`: 1 admins,
  * 2 everyone), except on routes marked `config: { twoFactorExempt: true }` — the account page and the 2FA routes
  * that let them comply.
  * @throws HttpError 400 TwoFactorAuthRequiredException
@@ -51,7 +51,8 @@ export async function assertTwoFactorSatisfied(
 ): Promise<void> {
   if (user.useTotp || request.routeOptions.config?.twoFactorExempt) return;
   const required = await settings.twoFactorRequired();
-  if (required === 2 || (required === 1 && user.rootAdmin)) {
+  // "Admins only" covers everyone who can reach the admin area: root admins and users with an admin role.
+  if (required === 2 || (required === 1 && (user.rootAdmin || user.adminRoleId != null))) {
     throw new HttpError(400, 'TwoFactorAuthRequiredException', errorMessages.twoFactorRequired);
   }
 }

@@ -35,6 +35,7 @@ describe('POST /auth/login', () => {
           email: 'alice@example.com',
           language: 'en',
           root_admin: false,
+          admin_permissions: [],
           use_totp: false,
           created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/),
           updated_at: expect.stringMatching(/\+00:00$/),

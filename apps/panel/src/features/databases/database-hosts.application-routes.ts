@@ -1,4 +1,5 @@
 import type { AppContext } from '@aerie/panel/app-context';
+import { auditFor } from '@aerie/panel/features/audit/audit-request';
 import { renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
 import { parseListQuery } from '@aerie/panel/http/application/list-query';
 import {
@@ -32,6 +33,7 @@ export async function databaseHostRoutes(app: FastifyInstance, { ctx }: { ctx: A
   };
   const render = (request: FastifyRequest, host: Awaited<ReturnType<typeof hostOf>>) =>
     renderItem(renderContextFor(request, ctx), databaseHostTransformer, host, parseIncludes(request));
+  const audit = (request: FastifyRequest) => auditFor(ctx.audit, request, databaseHostTransformer);
 
   app.get('', { config }, async (request) => {
     const list = parseListQuery(request.query as Record<string, string>, listSpec);
@@ -52,12 +54,16 @@ export async function databaseHostRoutes(app: FastifyInstance, { ctx }: { ctx: A
     {
       config: {
         ...config,
+        audit: 'database_host.create',
         body: databaseHostBodySchema,
         summary: 'Add a database host (its connection is checked first)',
       },
     },
     async (request, reply) => {
-      const host = await ctx.databaseHosts.create(validateRouteBody<typeof databaseHostBodySchema>(request));
+      const host = await ctx.databaseHosts.create(
+        validateRouteBody<typeof databaseHostBodySchema>(request),
+        audit(request),
+      );
       return reply.status(201).send({
         ...(await render(request, host)),
         meta: { resource: resourceUrl(request, `database-hosts/${host.id}`) },
@@ -65,16 +71,24 @@ export async function databaseHostRoutes(app: FastifyInstance, { ctx }: { ctx: A
     },
   );
 
-  app.patch('/:id', { config: { ...config, body: databaseHostBodySchema } }, async (request) => {
-    const host = await hostOf(request);
-    return render(
-      request,
-      await ctx.databaseHosts.update(host, validateRouteBody<typeof databaseHostBodySchema>(request)),
-    );
-  });
+  app.patch(
+    '/:id',
+    { config: { ...config, audit: 'database_host.update', body: databaseHostBodySchema } },
+    async (request) => {
+      const host = await hostOf(request);
+      return render(
+        request,
+        await ctx.databaseHosts.update(
+          host,
+          validateRouteBody<typeof databaseHostBodySchema>(request),
+          audit(request),
+        ),
+      );
+    },
+  );
 
-  app.delete('/:id', { config }, async (request, reply) => {
-    await ctx.databaseHosts.delete(idParam((request.params as { id: string }).id));
+  app.delete('/:id', { config: { ...config, audit: 'database_host.delete' } }, async (request, reply) => {
+    await ctx.databaseHosts.delete(idParam((request.params as { id: string }).id), audit(request));
     return reply.status(204).send();
   });
 }

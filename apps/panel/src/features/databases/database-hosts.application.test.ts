@@ -3,9 +3,11 @@ import {
   createAdminWithKey,
   createApplicationBearer,
 } from '@aerie/panel/test/application-api';
+import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { closedPort } from '@aerie/panel/test/closed-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertTestHost } from './testing-hosts';
 
 /**
  * Real database servers to add as hosts: `AERIE_TEST_DATABASE_HOSTS`, e.g.
@@ -20,9 +22,19 @@ const skip = hosts.length === 0 && process.env.CI !== 'true';
 
 let t: TestApp;
 let bearer: string;
+let admin: { id: number; username: string };
 beforeAll(async () => {
   t = await buildTestApp();
-  ({ bearer } = await createAdminWithKey(t.ctx));
+  ({ bearer, admin } = await createAdminWithKey(t.ctx));
+});
+
+/** Who the audit entries of this file's changes name. */
+const who = () => ({
+  actorId: admin.id,
+  actorName: admin.username,
+  apiKey: bearer.slice(0, 16),
+  ip: '127.0.0.1',
+  createdAt: expect.any(Date),
 });
 afterAll(() => t.close());
 
@@ -84,6 +96,54 @@ describe.skipIf(skip)('/api/application/database-hosts on real database servers'
       ).toBe(404);
     },
   );
+
+  it.each(hosts.map((url) => [url.protocol, url]))(
+    'records adding, changing and deleting a %s host once each, its password only as changed',
+    async (_name, url) => {
+      const created = await applicationRequest(t.app, bearer, 'POST', 'database-hosts', bodyFor(url));
+      expect(created.statusCode, created.body).toBe(201);
+      const id = created.json().attributes.id as number;
+      const patch = (overrides: Record<string, unknown>) =>
+        applicationRequest(t.app, bearer, 'PATCH', `database-hosts/${id}`, bodyFor(url, overrides));
+      expect((await patch({ name: 'Renamed', password: '' })).statusCode).toBe(200);
+      expect((await patch({ name: 'Renamed again' })).statusCode).toBe(200);
+      expect((await applicationRequest(t.app, bearer, 'DELETE', `database-hosts/${id}`)).statusCode).toBe(
+        204,
+      );
+
+      const shown = { id, host: url.hostname, port: Number(url.port), node: null };
+      const name = bodyFor(url).name;
+      const entries = await auditEntriesAbout(t.db, 'database_host', id);
+      expect(entries).toEqual([
+        {
+          ...who(),
+          action: 'database_host.create',
+          before: null,
+          after: expect.objectContaining({ ...shown, name, password: '[redacted]' }),
+        },
+        {
+          ...who(),
+          action: 'database_host.update',
+          before: expect.objectContaining({ ...shown, name }),
+          after: expect.objectContaining({ ...shown, name: 'Renamed' }),
+        },
+        {
+          ...who(),
+          action: 'database_host.update',
+          before: expect.objectContaining({ name: 'Renamed' }),
+          after: expect.objectContaining({ ...shown, name: 'Renamed again', password: '[redacted]' }),
+        },
+        {
+          ...who(),
+          action: 'database_host.delete',
+          before: expect.objectContaining({ ...shown, name: 'Renamed again' }),
+          after: null,
+        },
+      ]);
+      // An empty password keeps the stored one: nothing to say about it.
+      expect(entries[1]?.after).not.toHaveProperty('password');
+    },
+  );
 });
 
 describe('/api/application/database-hosts without a server to reach', () => {
@@ -118,5 +178,52 @@ describe('/api/application/database-hosts without a server to reach', () => {
     const { admin } = await createAdminWithKey(t.ctx);
     const noBit = await createApplicationBearer(t.ctx, admin, { database_hosts: 0 });
     expect((await applicationRequest(t.app, noBit, 'GET', 'database-hosts')).statusCode).toBe(403);
+  });
+});
+
+describe('the admin audit log of database hosts, without a server to reach', () => {
+  const unreachable = async (name: string) => ({
+    driver: 'mysql' as const,
+    host: '127.0.0.1',
+    port: await closedPort(),
+    username: 'root',
+    password: name,
+  });
+
+  it('records the deletion of a host once, with the host as it was', async () => {
+    const id = await insertTestHost(t.ctx, await unreachable('x'), { name: 'Audited host' });
+    expect((await applicationRequest(t.app, bearer, 'DELETE', `database-hosts/${id}`)).statusCode).toBe(204);
+    expect(await auditEntriesAbout(t.db, 'database_host', id)).toEqual([
+      {
+        ...who(),
+        action: 'database_host.delete',
+        before: expect.objectContaining({ id, name: 'Audited host', host: '127.0.0.1', driver: 'mysql' }),
+        after: null,
+      },
+    ]);
+  });
+
+  it('records nothing for a host refused with 400, 422 or 404', async () => {
+    const credentials = await unreachable('x');
+    const id = await insertTestHost(t.ctx, credentials);
+    const body = { name: 'Nowhere', ...credentials };
+    const count = await auditEntryCount(t.db);
+
+    expect((await applicationRequest(t.app, bearer, 'POST', 'database-hosts', body)).statusCode).toBe(400);
+    expect((await applicationRequest(t.app, bearer, 'PATCH', `database-hosts/${id}`, body)).statusCode).toBe(
+      400,
+    );
+    const invalid = { name: 'x', port: 70000 };
+    expect((await applicationRequest(t.app, bearer, 'POST', 'database-hosts', invalid)).statusCode).toBe(422);
+    const unknownNode = { ...body, node_id: 999_999 };
+    expect(
+      (await applicationRequest(t.app, bearer, 'PATCH', `database-hosts/${id}`, unknownNode)).statusCode,
+    ).toBe(422);
+    expect((await applicationRequest(t.app, bearer, 'PATCH', 'database-hosts/999999', body)).statusCode).toBe(
+      404,
+    );
+    expect((await applicationRequest(t.app, bearer, 'DELETE', 'database-hosts/999999')).statusCode).toBe(404);
+
+    expect(await auditEntryCount(t.db)).toBe(count);
   });
 });

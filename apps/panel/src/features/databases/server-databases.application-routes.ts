@@ -1,4 +1,5 @@
 import type { AppContext } from '@aerie/panel/app-context';
+import { auditFor } from '@aerie/panel/features/audit/audit-request';
 import { renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
 import { findServerRow } from '@aerie/panel/features/servers/servers.repository';
 import {
@@ -23,7 +24,8 @@ import { findHosts } from './server-databases.repository';
 /**
  * /api/application/servers/{id}/databases* (reference application API §3.6), gated by the keys'
  * `r_server_databases` bit. `{database}` is the numeric id or the hashid, and unlike upstream only among the
- * server's own databases (404 otherwise). Nothing here is in a server's activity log, as upstream logs none of it.
+ * server's own databases (404 otherwise). Nothing here is in a server's activity log, as upstream logs none of it;
+ * each change is in the admin audit log.
  */
 export async function serverDatabaseApplicationRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const config = { adminResource: 'server_databases' } as const;
@@ -47,6 +49,7 @@ export async function serverDatabaseApplicationRoutes(app: FastifyInstance, { ct
   };
   const render = (request: FastifyRequest, database: ServerDatabaseWithHost) =>
     renderItem(renderContextFor(request, ctx), transformer, database, parseIncludes(request));
+  const audit = (request: FastifyRequest) => auditFor(ctx.audit, request, transformer);
 
   app.get('/:id/databases', { config }, async (request) => {
     const server = await serverOf(request);
@@ -67,6 +70,7 @@ export async function serverDatabaseApplicationRoutes(app: FastifyInstance, { ct
     {
       config: {
         ...config,
+        audit: 'database.create',
         body: applicationServerDatabaseBodySchema,
         summary: 'Create a database for the server on the given host (within its database limit)',
       },
@@ -83,6 +87,7 @@ export async function serverDatabaseApplicationRoutes(app: FastifyInstance, { ct
           server,
           { database: storedDatabaseName(server.id, body.database), remote: body.remote, host },
           null,
+          audit(request),
         ),
       );
       return reply.status(201).send({
@@ -92,15 +97,27 @@ export async function serverDatabaseApplicationRoutes(app: FastifyInstance, { ct
     },
   );
 
-  app.post('/:id/databases/:database/reset-password', { config }, async (request, reply) => {
-    const { server, database } = await databaseOf(request);
-    await answeringHostFailure('application', () => serverDatabases.rotatePassword(server, database, null));
-    return reply.status(204).send();
-  });
+  app.post(
+    '/:id/databases/:database/reset-password',
+    { config: { ...config, audit: 'database.reset_password' } },
+    async (request, reply) => {
+      const { server, database } = await databaseOf(request);
+      await answeringHostFailure('application', () =>
+        serverDatabases.rotatePassword(server, database, null, audit(request)),
+      );
+      return reply.status(204).send();
+    },
+  );
 
-  app.delete('/:id/databases/:database', { config }, async (request, reply) => {
-    const { server, database } = await databaseOf(request);
-    await answeringHostFailure('application', () => serverDatabases.delete(server, database, null));
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/:id/databases/:database',
+    { config: { ...config, audit: 'database.delete' } },
+    async (request, reply) => {
+      const { server, database } = await databaseOf(request);
+      await answeringHostFailure('application', () =>
+        serverDatabases.delete(server, database, null, audit(request)),
+      );
+      return reply.status(204).send();
+    },
+  );
 }

@@ -3,6 +3,7 @@ import {
   createAdminWithKey,
   createApplicationBearer,
 } from '@aerie/panel/test/application-api';
+import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestNode, createTestServer, importDemoEgg } from '@aerie/panel/test/server-factories';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,11 +26,11 @@ import {
 
 let t: TestApp;
 let bearer: string;
+let admin: Awaited<ReturnType<typeof createAdminWithKey>>['admin'];
 let server: { id: number };
 let otherServer: { id: number };
 beforeAll(async () => {
   t = await buildTestApp();
-  let admin: Awaited<ReturnType<typeof createAdminWithKey>>['admin'];
   ({ bearer, admin } = await createAdminWithKey(t.ctx));
   const node = await createTestNode(t.ctx);
   const egg = await importDemoEgg(t.ctx);
@@ -39,6 +40,15 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const path = (suffix = '', id = server.id) => `servers/${id}/databases${suffix}`;
+
+/** Who the audit entries of this file's changes name. */
+const who = () => ({
+  actorId: admin.id,
+  actorName: admin.username,
+  apiKey: bearer.slice(0, 16),
+  ip: '127.0.0.1',
+  createdAt: expect.any(Date),
+});
 
 describe('/api/application/servers/{id}/databases without a reachable host', () => {
   it('answers 422 for bad fields with upstream’s attribute names, and for an unknown host', async () => {
@@ -71,6 +81,18 @@ describe('/api/application/servers/{id}/databases without a reachable host', () 
     expect((await applicationRequest(t.app, read, 'DELETE', path('/1'))).statusCode).toBe(403);
     expect((await applicationRequest(t.app, bearer, 'GET', path('', 99999))).statusCode).toBe(404);
     expect((await applicationRequest(t.app, bearer, 'GET', path('/12345'))).statusCode).toBe(404);
+  });
+
+  it('records nothing for a change refused with 422 or 404', async () => {
+    const count = await auditEntryCount(t.db);
+    const body = { database: 'a', remote: '%', host: 999 };
+    expect((await applicationRequest(t.app, bearer, 'POST', path(), body)).statusCode).toBe(422);
+    expect((await applicationRequest(t.app, bearer, 'POST', path('', 99999), body)).statusCode).toBe(404);
+    expect((await applicationRequest(t.app, bearer, 'POST', path('/12345/reset-password'))).statusCode).toBe(
+      404,
+    );
+    expect((await applicationRequest(t.app, bearer, 'DELETE', path('/12345'))).statusCode).toBe(404);
+    expect(await auditEntryCount(t.db)).toBe(count);
   });
 });
 
@@ -188,6 +210,67 @@ describe.skipIf(skipWithoutHosts).each(testHostUrls.map((url) => [url.protocol, 
           .where('event', 'like', 'server:database.%')
           .execute(),
       ).toEqual([]);
+    });
+
+    it('records creating, resetting the password of and deleting a database once each; the password only as changed', async () => {
+      const created = await applicationRequest(t.app, bearer, 'POST', path(), {
+        database: `audit_${randomPart()}`,
+        remote: '%',
+        host: hostId,
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const { id, database, username } = created.json().attributes;
+      expect(
+        (await applicationRequest(t.app, bearer, 'POST', path(`/${id}/reset-password`))).statusCode,
+      ).toBe(204);
+      expect((await applicationRequest(t.app, bearer, 'DELETE', path(`/${id}`))).statusCode).toBe(204);
+
+      const shown = { id, server: server.id, host: hostId, database, username, remote: '%' };
+      const entries = await auditEntriesAbout(t.db, 'server_database', id);
+      expect(entries).toEqual([
+        {
+          ...who(),
+          action: 'database.create',
+          before: null,
+          after: { ...shown, max_connections: 0, password: '[redacted]' },
+        },
+        {
+          ...who(),
+          action: 'database.reset_password',
+          before: { ...shown, max_connections: 0 },
+          after: { ...shown, max_connections: 0, password: '[redacted]' },
+        },
+        { ...who(), action: 'database.delete', before: { ...shown, max_connections: 0 }, after: null },
+      ]);
+    });
+
+    it('records nothing for a database refused on the panel’s side (duplicate name, over the limit)', async () => {
+      const name = `dup_${randomPart()}`;
+      const body = { database: name, remote: '%', host: hostId };
+      const created = await applicationRequest(t.app, bearer, 'POST', path('', otherServer.id), body);
+      expect(created.statusCode, created.body).toBe(201);
+      const count = await auditEntryCount(t.db);
+      expect(
+        (await applicationRequest(t.app, bearer, 'POST', path('', otherServer.id), body)).statusCode,
+      ).toBe(400);
+      await t.db.updateTable('servers').set({ database_limit: 0 }).where('id', '=', otherServer.id).execute();
+      try {
+        const over = { ...body, database: `over_${randomPart()}` };
+        expect(
+          (await applicationRequest(t.app, bearer, 'POST', path('', otherServer.id), over)).statusCode,
+        ).toBe(400);
+      } finally {
+        await t.db
+          .updateTable('servers')
+          .set({ database_limit: 5 })
+          .where('id', '=', otherServer.id)
+          .execute();
+      }
+      expect(await auditEntryCount(t.db)).toBe(count);
+      const id = created.json().attributes.id as number;
+      expect(
+        (await applicationRequest(t.app, bearer, 'DELETE', path(`/${id}`, otherServer.id))).statusCode,
+      ).toBe(204);
     });
 
     it('holds the server’s limit', async () => {

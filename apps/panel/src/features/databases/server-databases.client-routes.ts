@@ -1,4 +1,5 @@
 import type { AppContext } from '@aerie/panel/app-context';
+import { unrecorded } from '@aerie/panel/features/audit/audit-log';
 import { accessOf, childOf } from '@aerie/panel/features/servers/server-access.hook';
 import { HttpError } from '@aerie/panel/http/errors';
 import { validateRouteBody } from '@aerie/panel/http/validate';
@@ -41,6 +42,7 @@ const nameTaken = () =>
 /**
  * `/api/client/servers/{server}/databases*` (reference §7.2 "Databases"). `{database}` is a hashid (or the numeric
  * id) among the server's own databases: another server's database is 404 to everyone, before any other check.
+ * What a server's users do is in its activity log, not the admin audit log (`unrecorded`).
  */
 export async function serverDatabaseRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { serverDatabases, databaseIds } = ctx;
@@ -96,7 +98,12 @@ export async function serverDatabaseRoutes(app: FastifyInstance, { ctx }: { ctx:
       if (await serverDatabases.nameTaken(access.server.id, name)) throw nameTaken();
       const host = await serverDatabases.pickHost(access.server.nodeId);
       const database = await answeringHostFailure('client', () =>
-        serverDatabases.create(access.server, { database: name, remote: body.remote, host }, access),
+        serverDatabases.create(
+          access.server,
+          { database: name, remote: body.remote, host },
+          access,
+          unrecorded,
+        ),
       );
       return presentServerDatabase(databaseIds, database, passwordFor(request, database));
     },
@@ -114,7 +121,12 @@ export async function serverDatabaseRoutes(app: FastifyInstance, { ctx }: { ctx:
     async (request): Promise<ServerDatabaseResponse> => {
       const access = accessOf(request);
       const database = await answeringHostFailure('client', () =>
-        serverDatabases.rotatePassword(access.server, childOf<ServerDatabaseWithHost>(request), access),
+        serverDatabases.rotatePassword(
+          access.server,
+          childOf<ServerDatabaseWithHost>(request),
+          access,
+          unrecorded,
+        ),
       );
       return presentServerDatabase(databaseIds, database, passwordFor(request, database));
     },
@@ -132,7 +144,7 @@ export async function serverDatabaseRoutes(app: FastifyInstance, { ctx }: { ctx:
     async (request, reply) => {
       const access = accessOf(request);
       await answeringHostFailure('client', () =>
-        serverDatabases.delete(access.server, childOf<ServerDatabaseWithHost>(request), access),
+        serverDatabases.delete(access.server, childOf<ServerDatabaseWithHost>(request), access, unrecorded),
       );
       return reply.status(204).send();
     },

@@ -94,12 +94,6 @@ export async function deleteDatabaseRow(db: Db | Tx, id: number): Promise<boolea
   return Number(result.numDeletedRows) === 1;
 }
 
-export async function databaseRowExists(db: Db | Tx, id: number): Promise<boolean> {
-  return (
-    (await db.selectFrom('databases').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
-  );
-}
-
 /**
  * Stores a new sealed password only if the stored one is still `expected`: false when another rotation (or a
  * delete) got there first.

@@ -4,6 +4,7 @@ import type { Db } from '@aerie/panel/db/database';
 import { isUniqueViolation } from '@aerie/panel/db/dialect';
 import type { Tx } from '@aerie/panel/db/transaction';
 import type { ActivityLog } from '@aerie/panel/features/activity/activity-log';
+import type { Audit } from '@aerie/panel/features/audit/audit-log';
 import type { ServerAccess } from '@aerie/panel/features/servers/server-access';
 import { HttpError, notFound } from '@aerie/panel/http/errors';
 import type { Log } from '@aerie/panel/logging/log';
@@ -15,7 +16,6 @@ import type { ServerDatabaseWithHost } from './server-database';
 import {
   countServerDatabases,
   databaseNameTaken,
-  databaseRowExists,
   deleteDatabaseRow,
   findServerDatabase,
   insertDatabaseRow,
@@ -77,8 +77,9 @@ export interface NewServerDatabase {
  * Per-server databases (Pterodactyl's DeployServerDatabaseService, DatabaseManagementService,
  * DatabasePasswordService). A create reserves the row first, counting the server's databases with its row locked
  * so parallel creates never pass `database_limit`, then makes the database on its host outside any transaction
- * (a host may take seconds; SQLite would stall every other write meanwhile), and logs it in the transaction that
- * confirms the row is still there. A host failure deletes the reserved row, and the driver drops what it made.
+ * (a host may take seconds; SQLite would stall every other write meanwhile), and logs it (activity and audit) in
+ * the transaction that confirms the row is still there. A host failure deletes the reserved row, and the driver
+ * drops what it made. Each change takes its audit recorder: the Application API's, or `unrecorded` for a client's.
  */
 export class ServerDatabasesService {
   constructor(
@@ -129,6 +130,7 @@ export class ServerDatabasesService {
     server: { id: number },
     input: NewServerDatabase,
     actor: Actor,
+    audit: Audit<ServerDatabaseWithHost>,
   ): Promise<ServerDatabaseWithHost> {
     const { db, secretBox } = this.deps;
     const password = generateDatabasePassword();
@@ -145,8 +147,10 @@ export class ServerDatabasesService {
       throw this.#failure(error, 'create', input.database);
     }
     const kept = await db.transaction().execute(async (tx) => {
-      if (!(await databaseRowExists(tx, id))) return false;
+      const created = await findServerDatabase(tx, server.id, id);
+      if (!created) return false;
       await this.#record(tx, server, actor, 'server:database.create', input.database);
+      await audit(tx, { subjectId: id, after: created, secretsSet: ['password'] });
       return true;
     });
     if (!kept) {
@@ -166,6 +170,7 @@ export class ServerDatabasesService {
     server: { id: number },
     database: ServerDatabaseWithHost,
     actor: Actor,
+    audit: Audit<ServerDatabaseWithHost>,
   ): Promise<ServerDatabaseWithHost> {
     const { db, secretBox, clock } = this.deps;
     for (let attempt = 1; ; attempt++) {
@@ -182,10 +187,14 @@ export class ServerDatabasesService {
         throw this.#failure(error, 'rotate the password of', current.database);
       }
       const stored = await db.transaction().execute(async (tx) => {
+        const before = await findServerDatabase(tx, server.id, current.id);
         if (!(await replacePassword(tx, current.id, current.password, secretBox.seal(password), clock()))) {
           return false;
         }
         await this.#record(tx, server, actor, 'server:database.rotate-password', current.database);
+        const after = await findServerDatabase(tx, server.id, current.id);
+        // The password is never rendered: the entry says it changed, never what to.
+        await audit(tx, { subjectId: current.id, before, after, secretsSet: ['password'] });
         return true;
       });
       if (stored) return (await this.find(server.id, current.id)) as ServerDatabaseWithHost;
@@ -200,15 +209,22 @@ export class ServerDatabasesService {
    * row. A host failure keeps the row, so the delete can be tried again.
    * @throws HttpError 404 when another request deleted it first; DatabaseHostFailure
    */
-  async delete(server: { id: number }, database: ServerDatabaseWithHost, actor: Actor): Promise<void> {
+  async delete(
+    server: { id: number },
+    database: ServerDatabaseWithHost,
+    actor: Actor,
+    audit: Audit<ServerDatabaseWithHost>,
+  ): Promise<void> {
     try {
       await serverDatabaseDriverFor(database.host.driver).drop(this.#credentials(database.host), database);
     } catch (error) {
       throw this.#failure(error, 'delete', database.database);
     }
     await this.deps.db.transaction().execute(async (tx) => {
+      const before = await findServerDatabase(tx, server.id, database.id);
       if (!(await deleteDatabaseRow(tx, database.id))) throw notFound();
       await this.#record(tx, server, actor, 'server:database.delete', database.database);
+      await audit(tx, { subjectId: database.id, before });
     });
   }
 

@@ -8,6 +8,7 @@ import {
   createApplicationBearer,
   notFoundJson,
 } from '@aerie/panel/test/application-api';
+import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser } from '@aerie/panel/test/factories';
 import { createTestNode, createTestServer } from '@aerie/panel/test/server-factories';
@@ -432,5 +433,119 @@ describe('GET nests/{id}/eggs/{egg}/export', () => {
     expect(again.statusCode).toBe(200);
     expect(again.json().attributes.id).toBe(factorio);
     expect(await comparable(games, factorio)).toEqual(before);
+  });
+});
+
+describe('the admin audit log of nests, eggs and egg variables', () => {
+  const who = () => ({ actorId: admin.id, actorName: admin.username, apiKey: bearer.slice(0, 16) });
+  /** An object as the log keeps it: as the route renders it, without its timestamps. */
+  const logged = ({ created_at: _created, updated_at: _updated, ...item }: Record<string, unknown>) => item;
+  /** A spare egg in a nest of its own, imported the CLI's way (which records nothing). */
+  const spareEgg = (nestName: string) =>
+    importEgg(t.db, parseEggExportText(fixtureText('ptdl-v2/valheim.json')), { nestName });
+
+  it("records a nest's creation, change and deletion with before and after, once each", async () => {
+    const created = await call('POST', 'nests', { name: 'Audited nest', description: 'First' });
+    expect(created.statusCode).toBe(201);
+    const nest = created.json().attributes;
+    const changed = await call('PATCH', `nests/${nest.id}`, { name: 'Audited nest 2', description: null });
+    expect(changed.statusCode).toBe(200);
+    expect((await call('DELETE', `nests/${nest.id}`)).statusCode).toBe(204);
+    const updated = changed.json().attributes;
+    expect(await auditEntriesAbout(t.db, 'nest', nest.id)).toEqual([
+      expect.objectContaining({ ...who(), action: 'nest.create', before: null, after: logged(nest) }),
+      expect.objectContaining({
+        ...who(),
+        action: 'nest.update',
+        before: logged(nest),
+        after: logged(updated),
+      }),
+      expect.objectContaining({ ...who(), action: 'nest.delete', before: logged(updated), after: null }),
+    ]);
+    expect(logged(updated)).toMatchObject({ name: 'Audited nest 2', description: null, author: admin.email });
+  });
+
+  it("records an egg's change and its deletion, once each", async () => {
+    const egg = await spareEgg('Audited eggs');
+    const url = `nests/${egg.nestId}/eggs/${egg.id}`;
+    const changed = await call('PATCH', url, { name: 'Valheim audited', startup: './run' });
+    expect(changed.statusCode).toBe(200);
+    expect((await call('DELETE', url)).statusCode).toBe(204);
+    const entries = await auditEntriesAbout(t.db, 'egg', egg.id);
+    expect(entries.map((entry) => entry.action)).toEqual(['egg.update', 'egg.delete']);
+    expect(entries[0]).toMatchObject({
+      ...who(),
+      before: { id: egg.id, name: 'Valheim', nest: egg.nestId },
+      after: { id: egg.id, name: 'Valheim audited', startup: './run', nest: egg.nestId },
+    });
+    expect(entries[0]?.before?.startup).not.toBe('./run');
+    expect(entries[1]).toMatchObject({
+      ...who(),
+      before: { id: egg.id, name: 'Valheim audited' },
+      after: null,
+    });
+  });
+
+  it("records a variable's creation, change and deletion, once each", async () => {
+    const egg = await spareEgg('Audited variables');
+    const base = `nests/${egg.nestId}/eggs/${egg.id}/variables`;
+    const body = {
+      name: 'Slots',
+      env_variable: 'AUDITED_SLOTS',
+      default_value: '10',
+      rules: 'nullable|string',
+    };
+    const created = await call('POST', base, body);
+    expect(created.statusCode).toBe(201);
+    const variable = created.json().attributes;
+    const changed = await call('PATCH', `${base}/${variable.id}`, { ...body, default_value: '12' });
+    expect(changed.statusCode).toBe(200);
+    expect((await call('DELETE', `${base}/${variable.id}`)).statusCode).toBe(204);
+    const updated = changed.json().attributes;
+    expect(await auditEntriesAbout(t.db, 'egg_variable', variable.id)).toEqual([
+      expect.objectContaining({
+        ...who(),
+        action: 'egg_variable.create',
+        before: null,
+        after: logged(variable),
+      }),
+      expect.objectContaining({
+        ...who(),
+        action: 'egg_variable.update',
+        before: logged(variable),
+        after: logged(updated),
+      }),
+      expect.objectContaining({
+        ...who(),
+        action: 'egg_variable.delete',
+        before: logged(updated),
+        after: null,
+      }),
+    ]);
+    expect(logged(updated)).toMatchObject({ egg_id: egg.id, default_value: '12' });
+  });
+
+  it('records nothing for a change that fails', async () => {
+    const egg = await spareEgg('Audited failures');
+    const eggUrl = `nests/${egg.nestId}/eggs/${egg.id}`;
+    const before = await auditEntryCount(t.db);
+    expect((await call('POST', 'nests', { name: 'Games' })).statusCode).toBe(422);
+    expect((await call('PATCH', `nests/${egg.nestId}`, { name: 'Games' })).statusCode).toBe(422);
+    expect((await call('PATCH', 'nests/99999', { name: 'x' })).statusCode).toBe(404);
+    expect((await call('DELETE', `nests/${games}`)).statusCode).toBe(400);
+    expect((await call('PATCH', eggUrl, { name: '   ' })).statusCode).toBe(422);
+    expect((await call('DELETE', `nests/${games}/eggs/${paper}`)).statusCode).toBe(400);
+    expect((await call('DELETE', `nests/${games}/eggs/${rust}`)).statusCode).toBe(404);
+    const variable = { name: 'Jar', env_variable: 'SERVER_JARFILE', rules: 'nullable|string' };
+    expect((await call('POST', `nests/${games}/eggs/${paper}/variables`, variable)).statusCode).toBe(422);
+    const rustVariable = await t.db
+      .selectFrom('egg_variables')
+      .select('id')
+      .where('egg_id', '=', rust)
+      .executeTakeFirstOrThrow();
+    const elsewhere = `nests/${games}/eggs/${paper}/variables/${rustVariable.id}`;
+    expect((await call('PATCH', elsewhere, variable)).statusCode).toBe(404);
+    expect((await call('DELETE', elsewhere)).statusCode).toBe(404);
+    expect(await auditEntryCount(t.db)).toBe(before);
   });
 });

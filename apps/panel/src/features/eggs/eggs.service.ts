@@ -1,6 +1,8 @@
 import type { Db } from '@aerie/panel/db/database';
 import { isUniqueViolation } from '@aerie/panel/db/dialect';
-import { displayError } from '@aerie/panel/http/errors';
+import type { Tx } from '@aerie/panel/db/transaction';
+import type { Audit } from '@aerie/panel/features/audit/audit-log';
+import { displayError, notFound } from '@aerie/panel/http/errors';
 import { fieldRuleFailed } from '@aerie/panel/http/validate';
 import {
   type EggUpdateBody,
@@ -24,19 +26,21 @@ import {
   eggHasChildren,
   findEggs,
   findEggVariable,
+  findImportTarget,
   findNest,
   type Nest,
   nestOfEggUuid,
   parseJsonText,
   updateEggColumns,
 } from './eggs.repository';
-import { importEgg } from './import-egg';
+import { importEggWithin } from './import-egg';
 import { deleteNest, insertNest, updateNest } from './nests.repository';
 import type { EggDefinition } from './ptdl/egg-definition';
 
 /**
  * Nests, eggs and egg variables written through the Application API: the import into a nest (with the importer
- * the CLI uses), nest create/update/delete, egg edits and deletion, and the egg's variables.
+ * the CLI uses), nest create/update/delete, egg edits and deletion, and the egg's variables. Each change runs in
+ * one transaction with its audit entry, reading the object as it was and as it became in that transaction.
  */
 export class EggsService {
   constructor(private readonly deps: { db: Db; clock: () => Date }) {}
@@ -46,54 +50,86 @@ export class EggsService {
    * An export whose uuid belongs to an egg of another nest becomes a new egg with a uuid of its own (as
    * upstream's import always does), so importing never moves an egg, and its servers, out of its nest.
    */
-  async importInto(nest: Nest, definition: EggDefinition): Promise<{ egg: Egg; created: boolean }> {
-    const { db } = this.deps;
-    let egg = definition;
-    if (egg.uuid !== null) {
-      const holder = await nestOfEggUuid(db, egg.uuid);
-      if (holder !== null && holder !== nest.id) egg = { ...egg, uuid: null };
-    }
-    const imported = await importEgg(db, egg, { nestName: nest.name, now: this.deps.clock() });
-    const [stored] = await findEggs(db, [imported.id]);
-    return { egg: stored as Egg, created: imported.created };
+  importInto(
+    nest: Nest,
+    definition: EggDefinition,
+    audit: Audit<Egg>,
+  ): Promise<{ egg: Egg; created: boolean }> {
+    return this.deps.db.transaction().execute(async (tx) => {
+      let egg = definition;
+      if (egg.uuid !== null) {
+        const holder = await nestOfEggUuid(tx, egg.uuid);
+        if (holder !== null && holder !== nest.id) egg = { ...egg, uuid: null };
+      }
+      // The egg the import will update, looked up as the importer does, to record what it was.
+      const target = await findImportTarget(tx, { uuid: egg.uuid, nestId: nest.id, name: egg.name });
+      const before = target ? await eggIn(tx, target.id) : null;
+      const imported = await importEggWithin(tx, egg, { nestName: nest.name, now: this.deps.clock() });
+      const after = (await eggIn(tx, imported.id)) as Egg;
+      await audit(tx, { subjectId: imported.id, before, after });
+      return { egg: after, created: imported.created };
+    });
   }
 
   /** @throws HttpError 422 when the name is taken (nest names are unique here) */
-  async createNest(input: NestBody, author: string): Promise<Nest> {
-    const { db } = this.deps;
-    const now = this.deps.clock();
-    const id = await uniqueName(() =>
-      insertNest(db, { author, name: input.name, description: input.description ?? null }, now),
+  createNest(input: NestBody, author: string, audit: Audit<Nest>): Promise<Nest> {
+    return uniqueName(() =>
+      this.deps.db.transaction().execute(async (tx) => {
+        const fields = { author, name: input.name, description: input.description ?? null };
+        const id = await insertNest(tx, fields, this.deps.clock());
+        const after = (await findNest(tx, id)) as Nest;
+        await audit(tx, { subjectId: id, after });
+        return after;
+      }),
     );
-    return (await findNest(db, id)) as Nest;
   }
 
-  /** @throws HttpError 422 when another nest has the name */
-  async updateNest(nest: Nest, input: NestBody): Promise<Nest> {
-    await uniqueName(() =>
-      updateNest(
-        this.deps.db,
-        nest.id,
-        { name: input.name, description: input.description ?? null },
-        this.deps.clock(),
-      ),
+  /** @throws HttpError 404 when the nest is gone, 422 when another nest has the name */
+  updateNest(nest: Nest, input: NestBody, audit: Audit<Nest>): Promise<Nest> {
+    return uniqueName(() =>
+      this.deps.db.transaction().execute(async (tx) => {
+        const before = await findNest(tx, nest.id);
+        if (!before) throw notFound();
+        const fields = { name: input.name, description: input.description ?? null };
+        await updateNest(tx, nest.id, fields, this.deps.clock());
+        const after = (await findNest(tx, nest.id)) as Nest;
+        await audit(tx, { subjectId: nest.id, before, after });
+        return after;
+      }),
     );
-    return (await findNest(this.deps.db, nest.id)) as Nest;
   }
 
   /**
    * Deletes the nest with its eggs and their variables, unless a server uses one of them (NestDeletionService).
-   * @throws HttpError 400 DisplayException while the nest has servers
+   * @throws HttpError 404 when the nest is gone, 400 DisplayException while the nest has servers
    */
-  async deleteNest(nest: Nest): Promise<void> {
+  async deleteNest(nest: Nest, audit: Audit<Nest>): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
+      const before = await findNest(tx, nest.id);
+      if (!before) throw notFound();
       if ((await countServers(tx, { nestId: nest.id })) > 0) throw displayError(eggMessages.nestHasServers);
       await deleteNest(tx, nest.id);
+      await audit(tx, { subjectId: nest.id, before });
     });
   }
 
-  /** Changes the fields sent; `config_startup` replaces the done entries of the start-up configuration. */
-  async updateEgg(egg: Egg, input: EggUpdateBody): Promise<Egg> {
+  /**
+   * Changes the fields sent; `config_startup` replaces the done entries of the start-up configuration.
+   * @throws HttpError 404 when the egg is gone
+   */
+  updateEgg(egg: Egg, input: EggUpdateBody, audit: Audit<Egg>): Promise<Egg> {
+    return this.deps.db.transaction().execute(async (tx) => {
+      const before = await eggIn(tx, egg.id);
+      if (!before) throw notFound();
+      await updateEggColumns(tx, egg.id, this.eggColumns(before, input));
+      const after = (await eggIn(tx, egg.id)) as Egg;
+      await audit(tx, { subjectId: egg.id, before, after });
+      return after;
+    });
+  }
+
+  /** The columns an edit writes: the fields sent; `config_startup` replaces the done entries of `egg`'s. */
+  private eggColumns(egg: Egg, input: EggUpdateBody): Record<string, unknown> {
     const set: Record<string, unknown> = { updated_at: this.deps.clock() };
     const copy = <K extends keyof EggUpdateBody>(field: K, column: string, map = (v: unknown) => v) => {
       if (input[field] !== undefined) set[column] = map(input[field]);
@@ -117,19 +153,21 @@ export class EggsService {
       else (startup as Record<string, unknown>).done = input.config_startup;
       set.config_startup = JSON.stringify(startup, null, 4);
     }
-    await updateEggColumns(this.deps.db, egg.id, set);
-    return (await findEggs(this.deps.db, [egg.id]))[0] as Egg;
+    return set;
   }
 
   /**
    * Deletes the egg and its variables unless servers use it or other eggs extend it (EggDeletionService).
-   * @throws HttpError 400 DisplayException
+   * @throws HttpError 404 when the egg is gone, 400 DisplayException
    */
-  async deleteEgg(egg: Egg): Promise<void> {
+  async deleteEgg(egg: Egg, audit: Audit<Egg>): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
+      const before = await eggIn(tx, egg.id);
+      if (!before) throw notFound();
       if ((await countServers(tx, { eggId: egg.id })) > 0) throw displayError(eggMessages.eggHasServers);
       if (await eggHasChildren(tx, egg.id)) throw displayError(eggMessages.eggHasChildren);
       await deleteEgg(tx, egg.id);
+      await audit(tx, { subjectId: egg.id, before });
     });
   }
 
@@ -137,30 +175,52 @@ export class EggsService {
    * Adds a variable at the end of the egg's list and gives every server of the egg its default value.
    * @throws HttpError 422 when the egg already has the env_variable
    */
-  async createVariable(egg: Egg, input: EggVariableBody): Promise<EggVariable> {
+  createVariable(egg: Egg, input: EggVariableBody, audit: Audit<EggVariable>): Promise<EggVariable> {
     const now = this.deps.clock();
-    const id = await this.deps.db.transaction().execute(async (tx) => {
+    return this.deps.db.transaction().execute(async (tx) => {
       await assertEnvFree(tx, egg.id, input.env_variable, null);
-      const variableId = await appendEggVariable(tx, egg.id, variableColumns(input), now);
-      await addValueToServersOfEgg(tx, egg.id, variableId, input.default_value ?? '', now);
-      return variableId;
+      const id = await appendEggVariable(tx, egg.id, variableColumns(input), now);
+      await addValueToServersOfEgg(tx, egg.id, id, input.default_value ?? '', now);
+      const after = (await findEggVariable(tx, egg.id, id)) as EggVariable;
+      await audit(tx, { subjectId: id, after });
+      return after;
     });
-    return (await findEggVariable(this.deps.db, egg.id, id)) as EggVariable;
   }
 
-  /** @throws HttpError 422 when another variable of the egg has the env_variable */
-  async updateVariable(variable: EggVariable, input: EggVariableBody): Promise<EggVariable> {
-    await this.deps.db.transaction().execute(async (tx) => {
+  /** @throws HttpError 404 when the variable is gone, 422 when another variable of the egg has the env_variable */
+  updateVariable(
+    variable: EggVariable,
+    input: EggVariableBody,
+    audit: Audit<EggVariable>,
+  ): Promise<EggVariable> {
+    return this.deps.db.transaction().execute(async (tx) => {
+      const before = await findEggVariable(tx, variable.eggId, variable.id);
+      if (!before) throw notFound();
       await assertEnvFree(tx, variable.eggId, input.env_variable, variable.id);
       await updateEggVariable(tx, variable.id, variableColumns(input), this.deps.clock());
+      const after = (await findEggVariable(tx, variable.eggId, variable.id)) as EggVariable;
+      await audit(tx, { subjectId: variable.id, before, after });
+      return after;
     });
-    return (await findEggVariable(this.deps.db, variable.eggId, variable.id)) as EggVariable;
   }
 
-  /** Deletes the variable and the servers' values of it. */
-  async deleteVariable(variable: EggVariable): Promise<void> {
-    await this.deps.db.transaction().execute((tx) => deleteEggVariable(tx, variable.id));
+  /**
+   * Deletes the variable and the servers' values of it.
+   * @throws HttpError 404 when the variable is gone
+   */
+  async deleteVariable(variable: EggVariable, audit: Audit<EggVariable>): Promise<void> {
+    await this.deps.db.transaction().execute(async (tx) => {
+      const before = await findEggVariable(tx, variable.eggId, variable.id);
+      if (!before) throw notFound();
+      await deleteEggVariable(tx, variable.id);
+      await audit(tx, { subjectId: variable.id, before });
+    });
   }
+}
+
+/** The egg as the transaction sees it, or null. */
+async function eggIn(tx: Tx, id: number): Promise<Egg | null> {
+  return (await findEggs(tx, [id]))[0] ?? null;
 }
 
 const variableColumns = (input: EggVariableBody): EggVariableColumns => ({

@@ -34,55 +34,62 @@ const json = (value: unknown) => JSON.stringify(value);
  * name in that nest, is updated in place: its variables are matched by env_variable, new ones added and the ones
  * the export no longer has removed (with their server values). Runs in one transaction.
  */
-export async function importEgg(
+export function importEgg(
   db: Db,
   egg: EggDefinition,
   options: { nestName: string; now?: Date },
 ): Promise<ImportedEgg> {
+  return db.transaction().execute((tx) => importEggWithin(tx, egg, options));
+}
+
+/** importEgg inside the caller's transaction, so the caller can record the import with it (the audit log). */
+export async function importEggWithin(
+  tx: Tx,
+  egg: EggDefinition,
+  options: { nestName: string; now?: Date },
+): Promise<ImportedEgg> {
   const now = options.now ?? new Date();
-  return db.transaction().execute(async (tx) => {
-    const nest = await ensureNest(tx, options.nestName, egg.author, now);
-    const existing = await findImportTarget(tx, { uuid: egg.uuid, nestId: nest.id, name: egg.name });
-    const columns: ImportedEggColumns = {
-      nest_id: nest.id,
-      author: egg.author,
-      name: egg.name,
-      description: egg.description,
-      features: json(egg.features),
-      docker_images: json(egg.docker_images),
-      file_denylist: json(egg.file_denylist),
-      update_url: egg.update_url,
-      config_files: egg.config.source.files,
-      config_startup: egg.config.source.startup,
-      config_logs: egg.config.source.logs,
-      config_stop: egg.config.stop,
-      startup: egg.startup,
-      script_container: egg.scripts.installation.container,
-      script_entry: egg.scripts.installation.entrypoint,
-      script_install: egg.scripts.installation.script,
-      updated_at: now,
-    };
-    let eggId: number;
-    let uuid: string;
-    if (existing) {
-      await updateImportedEgg(tx, existing.id, columns);
-      eggId = existing.id;
-      uuid = existing.uuid;
-    } else {
-      uuid = egg.uuid ?? randomUUID();
-      eggId = await insertImportedEgg(tx, columns, uuid, now);
-    }
-    await syncVariables(tx, eggId, egg, now);
-    return {
-      id: eggId,
-      uuid,
-      name: egg.name,
-      nestId: nest.id,
-      nestName: nest.name,
-      created: !existing,
-      variables: egg.variables.length,
-    };
-  });
+  const nest = await ensureNest(tx, options.nestName, egg.author, now);
+  const existing = await findImportTarget(tx, { uuid: egg.uuid, nestId: nest.id, name: egg.name });
+  const columns: ImportedEggColumns = {
+    nest_id: nest.id,
+    author: egg.author,
+    name: egg.name,
+    description: egg.description,
+    features: json(egg.features),
+    docker_images: json(egg.docker_images),
+    file_denylist: json(egg.file_denylist),
+    update_url: egg.update_url,
+    config_files: egg.config.source.files,
+    config_startup: egg.config.source.startup,
+    config_logs: egg.config.source.logs,
+    config_stop: egg.config.stop,
+    startup: egg.startup,
+    script_container: egg.scripts.installation.container,
+    script_entry: egg.scripts.installation.entrypoint,
+    script_install: egg.scripts.installation.script,
+    updated_at: now,
+  };
+  let eggId: number;
+  let uuid: string;
+  if (existing) {
+    await updateImportedEgg(tx, existing.id, columns);
+    eggId = existing.id;
+    uuid = existing.uuid;
+  } else {
+    uuid = egg.uuid ?? randomUUID();
+    eggId = await insertImportedEgg(tx, columns, uuid, now);
+  }
+  await syncVariables(tx, eggId, egg, now);
+  return {
+    id: eggId,
+    uuid,
+    name: egg.name,
+    nestId: nest.id,
+    nestName: nest.name,
+    created: !existing,
+    variables: egg.variables.length,
+  };
 }
 
 async function ensureNest(tx: Tx, name: string, author: string, now: Date) {

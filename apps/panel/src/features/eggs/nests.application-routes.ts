@@ -1,4 +1,5 @@
 import type { AppContext } from '@aerie/panel/app-context';
+import { auditFor } from '@aerie/panel/features/audit/audit-request';
 import { renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
 import type { User } from '@aerie/panel/features/users/user';
 import { parsePage } from '@aerie/panel/http/application/list-query';
@@ -92,6 +93,11 @@ export async function nestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   const renderVariable = (request: FastifyRequest, variable: Awaited<ReturnType<typeof variableOf>>) =>
     renderItem(renderContextFor(request, ctx), eggVariableTransformer, variable, new Map());
 
+  // The recorders of the changes, each rendering its object as the route answers with it.
+  const auditNest = (request: FastifyRequest) => auditFor(ctx.audit, request, nestTransformer);
+  const auditEgg = (request: FastifyRequest) => auditFor(ctx.audit, request, eggTransformer);
+  const auditVariable = (request: FastifyRequest) => auditFor(ctx.audit, request, eggVariableTransformer);
+
   app.get('', { config: nests }, async (request) => {
     const page = parsePage(request.query as Record<string, string>);
     return renderPage(
@@ -128,9 +134,9 @@ export async function nestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   // An addition to upstream: the egg file (PTDL_v1/v2 JSON, Pelican PLCN JSON or YAML) imported into this nest
   // with the panel's importer.
-  app.post('/:id/eggs/import', { config: eggs }, async (request, reply) => {
+  app.post('/:id/eggs/import', { config: { ...eggs, audit: 'egg.import' } }, async (request, reply) => {
     const nest = await nestOf(request.params);
-    const { egg, created } = await ctx.eggs.importInto(nest, eggFromBody(request.body));
+    const { egg, created } = await ctx.eggs.importInto(nest, eggFromBody(request.body), auditEgg(request));
     const item = await renderItem(
       renderContextFor(request, ctx),
       eggTransformer,
@@ -144,10 +150,17 @@ export async function nestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   app.post(
     '',
-    { config: { ...nests, body: nestBodySchema, summary: 'Create a nest (author: the calling admin)' } },
+    {
+      config: {
+        ...nests,
+        audit: 'nest.create',
+        body: nestBodySchema,
+        summary: 'Create a nest (author: the calling admin)',
+      },
+    },
     async (request, reply) => {
       const body = validateRouteBody<typeof nestBodySchema>(request);
-      const nest = await ctx.eggs.createNest(body, (request.user as User).email);
+      const nest = await ctx.eggs.createNest(body, (request.user as User).email, auditNest(request));
       return reply.status(201).send({
         ...(await renderNest(request, nest)),
         meta: { resource: resourceUrl(request, `nests/${nest.id}`) },
@@ -157,33 +170,45 @@ export async function nestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   app.patch(
     '/:id',
-    { config: { ...nests, body: nestBodySchema, summary: "Change a nest's name and description" } },
+    {
+      config: {
+        ...nests,
+        audit: 'nest.update',
+        body: nestBodySchema,
+        summary: "Change a nest's name and description",
+      },
+    },
     async (request) => {
       const nest = await nestOf(request.params);
-      return renderNest(
-        request,
-        await ctx.eggs.updateNest(nest, validateRouteBody<typeof nestBodySchema>(request)),
-      );
+      const body = validateRouteBody<typeof nestBodySchema>(request);
+      return renderNest(request, await ctx.eggs.updateNest(nest, body, auditNest(request)));
     },
   );
 
-  app.delete('/:id', { config: nests }, async (request, reply) => {
-    await ctx.eggs.deleteNest(await nestOf(request.params));
+  app.delete('/:id', { config: { ...nests, audit: 'nest.delete' } }, async (request, reply) => {
+    await ctx.eggs.deleteNest(await nestOf(request.params), auditNest(request));
     return reply.status(204).send();
   });
 
   app.patch(
     '/:id/eggs/:egg',
-    { config: { ...eggs, body: eggUpdateBodySchema, summary: 'Change an egg (the fields sent)' } },
+    {
+      config: {
+        ...eggs,
+        audit: 'egg.update',
+        body: eggUpdateBodySchema,
+        summary: 'Change an egg (the fields sent)',
+      },
+    },
     async (request) => {
       const egg = await eggOf(request.params);
       const body = validateRouteBody<typeof eggUpdateBodySchema>(request, { trimStrings: false });
-      return renderEgg(request, await ctx.eggs.updateEgg(egg, body));
+      return renderEgg(request, await ctx.eggs.updateEgg(egg, body, auditEgg(request)));
     },
   );
 
-  app.delete('/:id/eggs/:egg', { config: eggs }, async (request, reply) => {
-    await ctx.eggs.deleteEgg(await eggOf(request.params));
+  app.delete('/:id/eggs/:egg', { config: { ...eggs, audit: 'egg.delete' } }, async (request, reply) => {
+    await ctx.eggs.deleteEgg(await eggOf(request.params), auditEgg(request));
     return reply.status(204).send();
   });
 
@@ -199,26 +224,45 @@ export async function nestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   app.post(
     '/:id/eggs/:egg/variables',
-    { config: { ...eggs, body: eggVariableBodySchema, summary: 'Add a variable to an egg' } },
+    {
+      config: {
+        ...eggs,
+        audit: 'egg_variable.create',
+        body: eggVariableBodySchema,
+        summary: 'Add a variable to an egg',
+      },
+    },
     async (request, reply) => {
       const egg = await eggOf(request.params);
       const body = validateRouteBody<typeof eggVariableBodySchema>(request);
-      return reply.status(201).send(await renderVariable(request, await ctx.eggs.createVariable(egg, body)));
+      const variable = await ctx.eggs.createVariable(egg, body, auditVariable(request));
+      return reply.status(201).send(await renderVariable(request, variable));
     },
   );
 
   app.patch(
     '/:id/eggs/:egg/variables/:variable',
-    { config: { ...eggs, body: eggVariableBodySchema, summary: 'Change an egg variable' } },
+    {
+      config: {
+        ...eggs,
+        audit: 'egg_variable.update',
+        body: eggVariableBodySchema,
+        summary: 'Change an egg variable',
+      },
+    },
     async (request) => {
       const variable = await variableOf(request.params);
       const body = validateRouteBody<typeof eggVariableBodySchema>(request);
-      return renderVariable(request, await ctx.eggs.updateVariable(variable, body));
+      return renderVariable(request, await ctx.eggs.updateVariable(variable, body, auditVariable(request)));
     },
   );
 
-  app.delete('/:id/eggs/:egg/variables/:variable', { config: eggs }, async (request, reply) => {
-    await ctx.eggs.deleteVariable(await variableOf(request.params));
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/:id/eggs/:egg/variables/:variable',
+    { config: { ...eggs, audit: 'egg_variable.delete' } },
+    async (request, reply) => {
+      await ctx.eggs.deleteVariable(await variableOf(request.params), auditVariable(request));
+      return reply.status(204).send();
+    },
+  );
 }

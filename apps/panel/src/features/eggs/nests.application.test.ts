@@ -9,6 +9,7 @@ import {
   createApplicationBearer,
   notFoundJson,
 } from '@aerie/panel/test/application-api';
+import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importEgg } from './import-egg';
@@ -479,5 +480,42 @@ describe('POST /api/application/nests/{nest}/eggs/import', () => {
     const refused = await applicationRequest(t.app, readOnly, 'POST', `nests/${other.id}/eggs/import`, body);
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual(accessDeniedJson);
+  });
+});
+
+describe('the admin audit log of an egg import', () => {
+  it('records a new egg with what it became, and an import over it with before and after', async () => {
+    const exported = JSON.parse(fixtureText('ptdl-v2/t-modloader.json'));
+    const first = await call('POST', `nests/${other.id}/eggs/import`, exported);
+    expect(first.statusCode).toBe(201);
+    const id = first.json().attributes.id as number;
+    const again = await call('POST', `nests/${other.id}/eggs/import`, {
+      ...exported,
+      description: 'Imported again',
+    });
+    expect(again.statusCode).toBe(200);
+
+    const entries = await auditEntriesAbout(t.db, 'egg', id);
+    const who = { actorId: admin.id, actorName: admin.username, apiKey: bearer.slice(0, 16) };
+    expect(entries.map((entry) => entry.action)).toEqual(['egg.import', 'egg.import']);
+    expect(entries[0]).toMatchObject({
+      ...who,
+      before: null,
+      after: { id, name: exported.name, nest: other.id, description: exported.description },
+    });
+    expect(entries[1]).toMatchObject({
+      ...who,
+      before: { id, description: exported.description },
+      after: { id, description: 'Imported again' },
+    });
+  });
+
+  it('records nothing for an import that fails', async () => {
+    const before = await auditEntryCount(t.db);
+    const invalid = { ...JSON.parse(fixtureText('ptdl-v2/rust.json')), startup: 5 };
+    expect((await call('POST', `nests/${other.id}/eggs/import`, { file: '{ nope' })).statusCode).toBe(400);
+    expect((await call('POST', `nests/${other.id}/eggs/import`, invalid)).statusCode).toBe(422);
+    expect((await call('POST', 'nests/99999/eggs/import', invalid)).statusCode).toBe(404);
+    expect(await auditEntryCount(t.db)).toBe(before);
   });
 });

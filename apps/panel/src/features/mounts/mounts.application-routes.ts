@@ -1,4 +1,5 @@
 import type { AppContext } from '@aerie/panel/app-context';
+import { auditFor } from '@aerie/panel/features/audit/audit-request';
 import { canRead, renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
 import { parseListQuery } from '@aerie/panel/http/application/list-query';
 import {
@@ -21,6 +22,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { mountTransformer } from './mount.transformer';
 import { findMount, listMounts, type MountRelation, mountListSpec } from './mounts.repository';
+import { mountAttachmentsSubject } from './mounts.service';
 
 /** The bodies that attach a mount to eggs, nodes or servers, by relation. */
 const relationBodies = {
@@ -41,6 +43,9 @@ export async function mountRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   };
   const render = (request: FastifyRequest, mount: Awaited<ReturnType<typeof mountOf>>) =>
     renderItem(renderContextFor(request, ctx), mountTransformer, mount, parseIncludes(request));
+  const audit = (request: FastifyRequest) => auditFor(ctx.audit, request, mountTransformer);
+  // An attach or detach changes which eggs, nodes or servers the mount is on, not the mount itself.
+  const auditAttachments = (request: FastifyRequest) => auditFor(ctx.audit, request, mountAttachmentsSubject);
 
   app.get('', { config: { ...config, summary: 'List mounts' } }, async (request) => {
     const list = parseListQuery(request.query as Record<string, string>, mountListSpec);
@@ -60,9 +65,10 @@ export async function mountRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   app.post(
     '',
-    { config: { ...config, body: mountBodySchema, summary: 'Create a mount' } },
+    { config: { ...config, audit: 'mount.create', body: mountBodySchema, summary: 'Create a mount' } },
     async (request, reply) => {
-      const mount = await ctx.mounts.create(validateRouteBody<typeof mountBodySchema>(request, bodyOptions));
+      const body = validateRouteBody<typeof mountBodySchema>(request, bodyOptions);
+      const mount = await ctx.mounts.create(body, audit(request));
       const item = await render(request, mount);
       return reply
         .status(201)
@@ -72,19 +78,26 @@ export async function mountRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   app.patch(
     '/:id',
-    { config: { ...config, body: mountBodySchema, summary: 'Update a mount (every required field again)' } },
+    {
+      config: {
+        ...config,
+        audit: 'mount.update',
+        body: mountBodySchema,
+        summary: 'Update a mount (every required field again)',
+      },
+    },
     async (request) => {
       const id = (await mountOf(request)).id;
       const body = validateRouteBody<typeof mountBodySchema>(request, bodyOptions);
-      return render(request, await ctx.mounts.update(id, body));
+      return render(request, await ctx.mounts.update(id, body, audit(request)));
     },
   );
 
   app.delete(
     '/:id',
-    { config: { ...config, summary: 'Delete a mount no server uses' } },
+    { config: { ...config, audit: 'mount.delete', summary: 'Delete a mount no server uses' } },
     async (request, reply) => {
-      await ctx.mounts.delete(idParam((request.params as { id: string }).id));
+      await ctx.mounts.delete(idParam((request.params as { id: string }).id), audit(request));
       return reply.status(204).send();
     },
   );
@@ -113,21 +126,24 @@ export async function mountRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     );
     app.post(
       `/:id/${relation}`,
-      { config: { ...config, body, summary: `Attach a mount to ${relation}` } },
+      { config: { ...config, audit: 'mount.attach', body, summary: `Attach a mount to ${relation}` } },
       async (request) => {
         const id = (await mountOf(request)).id;
         const ids = (validateRouteBody<typeof body>(request, bodyOptions) as Record<MountRelation, number[]>)[
           relation
         ];
-        return render(request, await ctx.mounts.attach(id, relation, ids));
+        return render(request, await ctx.mounts.attach(id, relation, ids, auditAttachments(request)));
       },
     );
     app.delete(
       `/:id/${relation}/:other`,
-      { config: { ...config, summary: `Detach a mount from one of its ${relation}` } },
+      {
+        config: { ...config, audit: 'mount.detach', summary: `Detach a mount from one of its ${relation}` },
+      },
       async (request, reply) => {
         const id = (await mountOf(request)).id;
-        await ctx.mounts.detach(id, relation, idParam((request.params as { other: string }).other));
+        const other = idParam((request.params as { other: string }).other);
+        await ctx.mounts.detach(id, relation, other, auditAttachments(request));
         return reply.status(204).send();
       },
     );

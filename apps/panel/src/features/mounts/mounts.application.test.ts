@@ -7,6 +7,7 @@ import {
   createApplicationBearer,
   notFoundJson,
 } from '@aerie/panel/test/application-api';
+import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser } from '@aerie/panel/test/factories';
 import {
@@ -259,5 +260,86 @@ describe('attaching a mount to eggs, nodes and servers', () => {
     // A user who is not a root admin never reaches a mount.
     const user = await createApplicationBearer(t.ctx, owner);
     expect((await call('GET', `mounts/${mount.id}`, undefined, user)).statusCode).toBe(403);
+  });
+});
+
+describe('the admin audit log of a mount', () => {
+  const who = () => ({
+    actorId: admin.id,
+    actorName: admin.username,
+    apiKey: bearer.slice(0, 16),
+    ip: '127.0.0.1',
+    createdAt: expect.any(Date),
+  });
+
+  it('records its creation, its change and its deletion with before and after, once each', async () => {
+    const mount = await newMount();
+    const changed = await call('PATCH', `mounts/${mount.id}`, {
+      name: `${mount.name} audited`,
+      source: '/srv/audited',
+      target: '/mnt/audited',
+    });
+    expect(changed.statusCode).toBe(200);
+    expect((await call('DELETE', `mounts/${mount.id}`)).statusCode).toBe(204);
+    const updated = changed.json().attributes;
+    expect(await auditEntriesAbout(t.db, 'mount', mount.id)).toEqual([
+      { ...who(), action: 'mount.create', before: null, after: mount },
+      { ...who(), action: 'mount.update', before: mount, after: updated },
+      { ...who(), action: 'mount.delete', before: updated, after: null },
+    ]);
+  });
+
+  it('records each attach and detach once, with the ids attached before and after', async () => {
+    const mount = await newMount();
+    expect((await call('POST', `mounts/${mount.id}/eggs`, { eggs: [egg.id] })).statusCode).toBe(200);
+    expect(
+      (await call('POST', `mounts/${mount.id}/nodes`, { nodes: [node.id, otherNode.id] })).statusCode,
+    ).toBe(200);
+    expect((await call('POST', `mounts/${mount.id}/servers`, { servers: [server.id] })).statusCode).toBe(200);
+    expect((await call('DELETE', `mounts/${mount.id}/servers/${server.id}`)).statusCode).toBe(204);
+    expect((await call('DELETE', `mounts/${mount.id}/nodes/${otherNode.id}`)).statusCode).toBe(204);
+    const entries = (await auditEntriesAbout(t.db, 'mount', mount.id)).slice(1);
+    const nodes = [node.id, otherNode.id].sort((a, b) => a - b);
+    const id = { mount_id: mount.id };
+    expect(entries).toEqual([
+      { ...who(), action: 'mount.attach', before: { ...id, eggs: [] }, after: { ...id, eggs: [egg.id] } },
+      { ...who(), action: 'mount.attach', before: { ...id, nodes: [] }, after: { ...id, nodes } },
+      {
+        ...who(),
+        action: 'mount.attach',
+        before: { ...id, servers: [] },
+        after: { ...id, servers: [server.id] },
+      },
+      {
+        ...who(),
+        action: 'mount.detach',
+        before: { ...id, servers: [server.id] },
+        after: { ...id, servers: [] },
+      },
+      { ...who(), action: 'mount.detach', before: { ...id, nodes }, after: { ...id, nodes: [node.id] } },
+    ]);
+  });
+
+  it('records nothing for a change that fails', async () => {
+    const taken = await newMount();
+    const used = await newMount();
+    await call('POST', `mounts/${used.id}/eggs`, { eggs: [egg.id] });
+    await call('POST', `mounts/${used.id}/nodes`, { nodes: [node.id] });
+    await call('POST', `mounts/${used.id}/servers`, { servers: [server.id] });
+    const free = await newMount();
+    const before = await auditEntryCount(t.db);
+    const fields = { source: '/srv/x', target: '/mnt/x' };
+    expect((await call('POST', 'mounts', { name: taken.name, ...fields })).statusCode).toBe(422);
+    expect((await call('PATCH', `mounts/${free.id}`, { name: taken.name, ...fields })).statusCode).toBe(422);
+    expect((await call('PATCH', 'mounts/999999', { name: 'None', ...fields })).statusCode).toBe(404);
+    expect((await call('DELETE', `mounts/${used.id}`)).statusCode).toBe(400);
+    expect((await call('DELETE', 'mounts/999999')).statusCode).toBe(404);
+    expect((await call('POST', `mounts/${free.id}/eggs`, { eggs: [egg.id, 999999] })).statusCode).toBe(422);
+    expect((await call('POST', `mounts/${free.id}/servers`, { servers: [server.id] })).statusCode).toBe(400);
+    expect((await call('POST', 'mounts/999999/nodes', { nodes: [node.id] })).statusCode).toBe(404);
+    expect((await call('DELETE', `mounts/999999/servers/${server.id}`)).statusCode).toBe(404);
+    expect(await auditEntryCount(t.db)).toBe(before);
+    // The used mount is detached so later tests see the server as they expect.
+    expect((await call('DELETE', `mounts/${used.id}/servers/${server.id}`)).statusCode).toBe(204);
   });
 });

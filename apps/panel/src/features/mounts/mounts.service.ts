@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@aerie/panel/db/database';
 import { isUniqueViolation } from '@aerie/panel/db/dialect';
+import type { Tx } from '@aerie/panel/db/transaction';
+import type { Audit } from '@aerie/panel/features/audit/audit-log';
 import { displayError, HttpError, notFound } from '@aerie/panel/http/errors';
 import { fieldRuleFailed } from '@aerie/panel/http/validate';
 import { type MountBody, mountAttributeNames, mountMessages } from '@aerie/shared/mounts/mounts-bodies';
@@ -16,9 +18,22 @@ import {
   type MountRelation,
   mountHasServers,
   mountsAllowedForServer,
+  pivotsOfMounts,
   placementsOfServers,
   updateMount,
 } from './mounts.repository';
+
+/**
+ * What an attach or detach changes, as the audit log shows it: the ids of the eggs, nodes or servers the mount is
+ * attached to (`{ mount_id, nodes: [1, 2] }`).
+ */
+export type MountAttachments = { mount_id: number } & { [relation in MountRelation]?: number[] };
+
+/** How attachments render in the audit log: as they are. */
+export const mountAttachmentsSubject = {
+  object: 'mount',
+  attributes: (attachments: MountAttachments) => ({ ...attachments }),
+};
 
 const fieldsOf = (body: MountBody): MountFields => ({
   name: body.name,
@@ -29,22 +44,36 @@ const fieldsOf = (body: MountBody): MountFields => ({
   userMountable: body.user_mountable ?? false,
 });
 
-/** Mounts: create, update, delete (refused while a server uses it), and where they may be used. */
+/**
+ * Mounts: create, update, delete (refused while a server uses it), and where they may be used. Each change runs
+ * in one transaction with its audit entry.
+ */
 export class MountsService {
   constructor(private readonly deps: { db: Db }) {}
 
   /** @throws HttpError 422 when the name is taken */
-  async create(body: MountBody): Promise<Mount> {
-    const id = await this.unique(() => insertMount(this.deps.db, randomUUID(), fieldsOf(body)));
-    return (await findMount(this.deps.db, id)) as Mount;
+  create(body: MountBody, audit: Audit<Mount>): Promise<Mount> {
+    return this.unique(() =>
+      this.deps.db.transaction().execute(async (tx) => {
+        const id = await insertMount(tx, randomUUID(), fieldsOf(body));
+        const after = (await findMount(tx, id)) as Mount;
+        await audit(tx, { subjectId: id, after });
+        return after;
+      }),
+    );
   }
 
   /** @throws HttpError 404 unknown, 422 when the name belongs to another mount */
-  async update(id: number, body: MountBody): Promise<Mount> {
-    await this.unique(async () => {
-      if (!(await updateMount(this.deps.db, id, fieldsOf(body)))) throw notFound();
-    });
-    return (await findMount(this.deps.db, id)) as Mount;
+  update(id: number, body: MountBody, audit: Audit<Mount>): Promise<Mount> {
+    return this.unique(() =>
+      this.deps.db.transaction().execute(async (tx) => {
+        const before = await findMount(tx, id);
+        if (!before || !(await updateMount(tx, id, fieldsOf(body)))) throw notFound();
+        const after = (await findMount(tx, id)) as Mount;
+        await audit(tx, { subjectId: id, before, after });
+        return after;
+      }),
+    );
   }
 
   /**
@@ -52,45 +81,61 @@ export class MountsService {
    * or was never attached.
    * @throws HttpError 404 unknown, 400 HasActiveServersException
    */
-  async delete(id: number): Promise<void> {
+  async delete(id: number, audit: Audit<Mount>): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
-      if (!(await findMount(tx, id))) throw notFound();
+      const before = await findMount(tx, id);
+      if (!before) throw notFound();
       if (await mountHasServers(tx, id)) {
         throw new HttpError(400, 'HasActiveServersException', mountMessages.hasServers);
       }
       await deleteMount(tx, id);
+      await audit(tx, { subjectId: id, before });
     });
   }
 
   /**
    * Attaches the mount to eggs, nodes or servers; each id must exist (422 `exists`), and a server may only use a
-   * mount attached to both its egg and its node (400, nothing attached).
+   * mount attached to both its egg and its node (400, nothing attached). One audit entry, with the ids the mount
+   * was attached to before and after (an attach that adds nothing new is recorded all the same).
    * @throws HttpError 404 unknown mount, 422, 400
    */
-  async attach(mountId: number, relation: MountRelation, ids: readonly number[]): Promise<Mount> {
-    const { db } = this.deps;
-    const mount = await findMount(db, mountId);
-    if (!mount) throw notFound();
-    const found = await existingIds(db, relation, ids);
-    const missing = ids.findIndex((id) => !found.has(id));
-    if (missing !== -1) throw fieldRuleFailed(`${relation}.${missing}`, 'exists', mountAttributeNames);
-    if (relation === 'servers') await this.assertUsableBy(mountId, ids);
-    await attachToMount(db, relation, mountId, ids);
-    return mount;
+  attach(
+    mountId: number,
+    relation: MountRelation,
+    ids: readonly number[],
+    audit: Audit<MountAttachments>,
+  ): Promise<Mount> {
+    return this.deps.db.transaction().execute(async (tx) => {
+      const mount = await findMount(tx, mountId);
+      if (!mount) throw notFound();
+      const found = await existingIds(tx, relation, ids);
+      const missing = ids.findIndex((id) => !found.has(id));
+      if (missing !== -1) throw fieldRuleFailed(`${relation}.${missing}`, 'exists', mountAttributeNames);
+      if (relation === 'servers') await assertUsableBy(tx, mountId, ids);
+      const before = await attachmentsOf(tx, mountId, relation);
+      await attachToMount(tx, relation, mountId, ids);
+      await audit(tx, { subjectId: mountId, before, after: await attachmentsOf(tx, mountId, relation) });
+      return mount;
+    });
   }
 
-  /** @throws HttpError 404 unknown mount */
-  async detach(mountId: number, relation: MountRelation, id: number): Promise<void> {
-    if (!(await findMount(this.deps.db, mountId))) throw notFound();
-    await detachFromMount(this.deps.db, relation, mountId, id);
-  }
-
-  private async assertUsableBy(mountId: number, serverIds: readonly number[]): Promise<void> {
-    for (const server of await placementsOfServers(this.deps.db, serverIds)) {
-      const allowed = await mountsAllowedForServer(this.deps.db, server);
-      if (!allowed.some((mount) => mount.id === mountId))
-        throw displayError(mountMessages.notAllowedForServer(server.id));
-    }
+  /**
+   * Detaches the mount from one egg, node or server (nothing to detach is not an error); one audit entry, as for
+   * attach.
+   * @throws HttpError 404 unknown mount
+   */
+  async detach(
+    mountId: number,
+    relation: MountRelation,
+    id: number,
+    audit: Audit<MountAttachments>,
+  ): Promise<void> {
+    await this.deps.db.transaction().execute(async (tx) => {
+      if (!(await findMount(tx, mountId))) throw notFound();
+      const before = await attachmentsOf(tx, mountId, relation);
+      await detachFromMount(tx, relation, mountId, id);
+      await audit(tx, { subjectId: mountId, before, after: await attachmentsOf(tx, mountId, relation) });
+    });
   }
 
   private async unique<T>(work: () => Promise<T>): Promise<T> {
@@ -101,4 +146,19 @@ export class MountsService {
       throw error;
     }
   }
+}
+
+/** @throws HttpError 400 unless each server's egg and node both have the mount */
+async function assertUsableBy(tx: Tx, mountId: number, serverIds: readonly number[]): Promise<void> {
+  for (const server of await placementsOfServers(tx, serverIds)) {
+    const allowed = await mountsAllowedForServer(tx, server);
+    if (!allowed.some((mount) => mount.id === mountId))
+      throw displayError(mountMessages.notAllowedForServer(server.id));
+  }
+}
+
+/** The ids the mount is attached to in that relation, as the transaction sees them. */
+async function attachmentsOf(tx: Tx, mountId: number, relation: MountRelation): Promise<MountAttachments> {
+  const pivots = await pivotsOfMounts(tx, relation, [mountId]);
+  return { mount_id: mountId, [relation]: pivots.map((pivot) => pivot.id) };
 }

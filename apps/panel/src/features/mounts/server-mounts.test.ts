@@ -1,3 +1,4 @@
+import { unrecorded } from '@aerie/panel/features/audit/audit-log';
 import type { NodeRow } from '@aerie/panel/features/nodes/nodes.service';
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
@@ -39,19 +40,22 @@ afterAll(() => t.close());
 /** A mount on the server's egg and node (or not), made through the service the Application API uses. */
 async function mount(options: { userMountable: boolean; onEggAndNode?: boolean; attached?: boolean }) {
   sequence++;
-  const created = await t.ctx.mounts.create({
-    name: `Shared ${sequence}`,
-    description: null,
-    source: `/srv/shared/${sequence}`,
-    target: `/mnt/shared-${sequence}`,
-    read_only: true,
-    user_mountable: options.userMountable,
-  });
+  const created = await t.ctx.mounts.create(
+    {
+      name: `Shared ${sequence}`,
+      description: null,
+      source: `/srv/shared/${sequence}`,
+      target: `/mnt/shared-${sequence}`,
+      read_only: true,
+      user_mountable: options.userMountable,
+    },
+    unrecorded,
+  );
   if (options.onEggAndNode !== false) {
-    await t.ctx.mounts.attach(created.id, 'eggs', [server.egg_id]);
-    await t.ctx.mounts.attach(created.id, 'nodes', [node.id]);
+    await t.ctx.mounts.attach(created.id, 'eggs', [server.egg_id], unrecorded);
+    await t.ctx.mounts.attach(created.id, 'nodes', [node.id], unrecorded);
   }
-  if (options.attached) await t.ctx.mounts.attach(created.id, 'servers', [server.id]);
+  if (options.attached) await t.ctx.mounts.attach(created.id, 'servers', [server.id], unrecorded);
   return created;
 }
 

@@ -1,3 +1,4 @@
+import { unrecorded } from '@aerie/panel/features/audit/audit-log';
 import type { User } from '@aerie/panel/features/users/user';
 import {
   accessDeniedJson,
@@ -6,6 +7,7 @@ import {
   createApplicationBearer,
   notFoundJson,
 } from '@aerie/panel/test/application-api';
+import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import {
   createTestNode,
@@ -302,10 +304,10 @@ describe('POST /api/application/nodes/{node}/allocations', () => {
       clock: () => new Date(),
       resolveIpv4: async (host) => (host === 'game.example.com' ? '192.0.2.10' : null),
     });
-    await service.create(node.id, { ip: 'game.example.com', ports: ['2000'] });
+    await service.create(node.id, { ip: 'game.example.com', ports: ['2000'] }, unrecorded);
     expect(await pairs(node)).toEqual(['192.0.2.10:2000']);
     await expect(
-      service.create(node.id, { ip: 'nowhere.example.com', ports: ['2000'] }),
+      service.create(node.id, { ip: 'nowhere.example.com', ports: ['2000'] }, unrecorded),
     ).rejects.toMatchObject({
       statusCode: 400,
       code: 'DisplayException',
@@ -428,7 +430,7 @@ describe('DELETE /api/application/nodes/{node}/allocations/{allocation}', () => 
         round < 6
           ? async () => (await call('DELETE', `nodes/${node.id}/allocations/${id}`)).statusCode
           : () =>
-              t.ctx.allocations.delete(node.id, id).then(
+              t.ctx.allocations.delete(node.id, id, unrecorded).then(
                 () => 204,
                 (error: { statusCode: number }) => error.statusCode,
               );
@@ -464,5 +466,62 @@ describe('DELETE /api/application/nodes/{node}/allocations/{allocation}', () => 
       .where('server_id', 'is', null)
       .executeTakeFirst();
     expect(Number(claimed.numUpdatedRows)).toBe(0);
+  });
+});
+
+describe('the admin audit log of allocations', () => {
+  const who = () => ({ actorId: admin.id, actorName: admin.username, apiKey: bearer.slice(0, 16) });
+
+  it('records one entry per POST, however many allocations it adds, with the request’s terms', async () => {
+    const node = await createTestNode(t.ctx);
+    const before = await auditEntryCount(t.db);
+    const body = { ip: '10.20.0.0/30', alias: 'block', ports: ['2000', '2100-2109'] };
+    expect((await call('POST', `nodes/${node.id}/allocations`, body)).statusCode).toBe(204);
+    expect(await allocationsOf(node)).toHaveLength(44);
+    expect(await auditEntryCount(t.db)).toBe(before + 1);
+    const entries = (await auditEntriesAbout(t.db, 'allocation', null)).filter(
+      (entry) => entry.after?.node_id === node.id,
+    );
+    expect(entries).toEqual([
+      expect.objectContaining({
+        ...who(),
+        action: 'allocation.create',
+        before: null,
+        after: { node_id: node.id, ...body },
+      }),
+    ]);
+  });
+
+  it('records the deletion of an allocation with what it was', async () => {
+    const node = await createTestNode(t.ctx);
+    await addAllocations(t.db, node.id, '10.21.0.1', [2000]);
+    const id = await idOf(node, '10.21.0.1', 2000);
+    expect((await call('DELETE', `nodes/${node.id}/allocations/${id}`)).statusCode).toBe(204);
+    expect(await auditEntriesAbout(t.db, 'allocation', id)).toEqual([
+      expect.objectContaining({
+        ...who(),
+        action: 'allocation.delete',
+        before: { id, ip: '10.21.0.1', alias: null, port: 2000, notes: null, assigned: false },
+        after: null,
+      }),
+    ]);
+  });
+
+  it('records nothing for a POST or DELETE that fails', async () => {
+    const node = await createTestNode(t.ctx);
+    const server = await createTestServer(t.ctx, { owner: admin, node, eggId, ip: '10.22.0.1', port: 2000 });
+    const before = await auditEntryCount(t.db);
+    const post = (body: unknown) => call('POST', `nodes/${node.id}/allocations`, body);
+    expect((await post({ ip: '10.22.0.0/24', ports: ['2000'] })).statusCode).toBe(400);
+    expect((await post({ ip: '10.22.0.1', ports: ['80'] })).statusCode).toBe(400);
+    expect((await post({ ip: '10.22.0.1', ports: '2000' })).statusCode).toBe(422);
+    expect(
+      (await call('POST', 'nodes/999999/allocations', { ip: '10.22.0.1', ports: ['2000'] })).statusCode,
+    ).toBe(404);
+    expect((await call('DELETE', `nodes/${node.id}/allocations/999999`)).statusCode).toBe(404);
+    expect((await call('DELETE', `nodes/${node.id}/allocations/${server.allocation_id}`)).statusCode).toBe(
+      400,
+    );
+    expect(await auditEntryCount(t.db)).toBe(before);
   });
 });

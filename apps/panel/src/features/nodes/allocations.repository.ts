@@ -312,6 +312,21 @@ export async function deleteFreeAllocation(tx: Tx, nodeId: number, allocationId:
   return Number(deleted.numDeletedRows) === 1;
 }
 
+/** The node's allocation of that id, or null. */
+export async function findAllocationOnNode(
+  db: Db | Tx,
+  nodeId: number,
+  allocationId: number,
+): Promise<ApplicationAllocation | null> {
+  const row = await db
+    .selectFrom('allocations')
+    .selectAll()
+    .where('id', '=', allocationId)
+    .where('node_id', '=', nodeId)
+    .executeTakeFirst();
+  return row ? toApplicationAllocation(row) : null;
+}
+
 /** Whether the node has this allocation. */
 export async function allocationExistsOnNode(
   db: Db | Tx,

@@ -1,14 +1,34 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, isIPv4 } from 'node:net';
 import type { Db } from '@aerie/panel/db/database';
+import type { Audit } from '@aerie/panel/features/audit/audit-log';
 import { displayError, HttpError, notFound } from '@aerie/panel/http/errors';
 import { type AllocationBody, nodeMessages } from '@aerie/shared/nodes/nodes-bodies';
 import {
+  type ApplicationAllocation,
   allocationExistsOnNode,
   deleteFreeAllocation,
+  findAllocationOnNode,
   insertAllocationsSkippingTaken,
   type NewAllocation,
 } from './allocations.repository';
+
+/**
+ * What one POST of allocations added, as the audit log shows it: the request's terms (a block can be 65,536 rows,
+ * too many for a log entry), not each allocation.
+ */
+export type AllocationsAdded = {
+  node_id: number;
+  ip: string;
+  alias: string | null;
+  ports: string[];
+};
+
+/** How an allocation POST renders in the audit log: as it is. */
+export const allocationsAddedSubject = {
+  object: 'allocation',
+  attributes: (added: AllocationsAdded) => ({ ...added }),
+};
 
 /**
  * Most (ip, port) pairs one POST may ask for, counted before anything is written (existing pairs included).
@@ -130,8 +150,10 @@ export class AllocationsService {
    * alias is left as it was). Every check runs before the first write.
    * @throws HttpError 400 (CidrOutOfRangeException, DisplayException, InvalidPortMappingException,
    *   TooManyPortsInRangeException, PortOutOfRangeException, or more than MAX_ALLOCATIONS_PER_REQUEST pairs)
+   * @param audit records one entry for the whole request, without a subject id: an allocation entry's id is an
+   *   allocation's, and these have many (the node is in the entry)
    */
-  async create(nodeId: number, input: AllocationBody): Promise<void> {
+  async create(nodeId: number, input: AllocationBody, audit: Audit<AllocationsAdded>): Promise<void> {
     const parts = input.ip.split('/');
     if (parts.length > 1) {
       const mask = parts[1] ?? '';
@@ -172,6 +194,8 @@ export class AllocationsService {
         }
       }
       await flush();
+      const added = { node_id: nodeId, ip: input.ip, alias: input.alias ?? null, ports: input.ports };
+      await audit(tx, { subjectId: null, after: added });
     });
   }
 
@@ -180,9 +204,13 @@ export class AllocationsService {
    * a server claiming it at the same moment either gets it or finds it gone, never loses it afterwards.
    * @throws HttpError 404 when the node has no such allocation, 400 ServerUsingAllocationException when assigned
    */
-  async delete(nodeId: number, allocationId: number): Promise<void> {
+  async delete(nodeId: number, allocationId: number, audit: Audit<ApplicationAllocation>): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
-      if (await deleteFreeAllocation(tx, nodeId, allocationId)) return;
+      const before = await findAllocationOnNode(tx, nodeId, allocationId);
+      if (before && (await deleteFreeAllocation(tx, nodeId, allocationId))) {
+        await audit(tx, { subjectId: allocationId, before });
+        return;
+      }
       const held = await allocationExistsOnNode(tx, nodeId, allocationId);
       if (!held) throw notFound();
       throw new HttpError(400, 'ServerUsingAllocationException', nodeMessages.serverUsingAllocation);

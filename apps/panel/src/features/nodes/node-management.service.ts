@@ -1,9 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { Db } from '@aerie/panel/db/database';
+import type { Audit } from '@aerie/panel/features/audit/audit-log';
 import { HttpError, notFound } from '@aerie/panel/http/errors';
 import { DEFAULT_DAEMON_BASE, type NodeBody, nodeMessages } from '@aerie/shared/nodes/nodes-bodies';
-import { deleteNodeWithoutServers, insertNode, nodeExists, updateNode } from './nodes.repository';
+import {
+  type ApplicationNode,
+  deleteNodeWithoutServers,
+  findNode,
+  insertNode,
+  nodeExists,
+  updateNode,
+} from './nodes.repository';
 import { newDaemonToken } from './nodes.service';
 
 /** Laravel stores a `numeric` value in an integer column rounded. */
@@ -33,28 +41,33 @@ function columnsOf(input: NodeBody) {
 
 /**
  * Nodes through the Application API (reference application API §3.3): create with a fresh daemon token, full
- * update (optionally with a new token), delete when no server is on the node.
+ * update (optionally with a new token), delete when no server is on the node. Each runs in one transaction with
+ * its audit entry.
  */
 export class NodeManagementService {
   constructor(private readonly deps: { db: Db; clock: () => Date; secretBox: SecretBox }) {}
 
   /** @returns the new node's id */
-  async create(input: NodeBody): Promise<number> {
+  create(input: NodeBody, audit: Audit<ApplicationNode>): Promise<number> {
     const { db, clock, secretBox } = this.deps;
     const now = clock();
     const token = newDaemonToken();
-    return insertNode(db, {
-      ...columnsOf(input),
-      public: input.public ?? true,
-      behind_proxy: input.behind_proxy ?? false,
-      maintenance_mode: input.maintenance_mode ?? false,
-      upload_size: input.upload_size ?? 100,
-      uuid: randomUUID(),
-      description: null,
-      daemon_token_id: token.id,
-      daemon_token: secretBox.seal(token.token),
-      created_at: now,
-      updated_at: now,
+    return db.transaction().execute(async (tx) => {
+      const id = await insertNode(tx, {
+        ...columnsOf(input),
+        public: input.public ?? true,
+        behind_proxy: input.behind_proxy ?? false,
+        maintenance_mode: input.maintenance_mode ?? false,
+        upload_size: input.upload_size ?? 100,
+        uuid: randomUUID(),
+        description: null,
+        daemon_token_id: token.id,
+        daemon_token: secretBox.seal(token.token),
+        created_at: now,
+        updated_at: now,
+      });
+      await audit(tx, { subjectId: id, after: await findNode(tx, id) });
+      return id;
     });
   }
 
@@ -68,15 +81,26 @@ export class NodeManagementService {
    * applies once the daemon is restarted with the node's new configuration.
    * @throws HttpError 404 unknown node
    */
-  async update(id: number, input: NodeBody, resetSecret: boolean): Promise<void> {
+  async update(
+    id: number,
+    input: NodeBody,
+    resetSecret: boolean,
+    audit: Audit<ApplicationNode>,
+  ): Promise<void> {
     const { db, clock, secretBox } = this.deps;
     const token = resetSecret ? newDaemonToken() : null;
-    const updated = await updateNode(db, id, {
-      ...columnsOf(input),
-      ...(token ? { daemon_token_id: token.id, daemon_token: secretBox.seal(token.token) } : {}),
-      updated_at: clock(),
+    await db.transaction().execute(async (tx) => {
+      const before = await findNode(tx, id);
+      if (!before) throw notFound();
+      await updateNode(tx, id, {
+        ...columnsOf(input),
+        ...(token ? { daemon_token_id: token.id, daemon_token: secretBox.seal(token.token) } : {}),
+        updated_at: clock(),
+      });
+      const after = await findNode(tx, id);
+      // The node never renders its token: the entry says a new one was issued, never what it is.
+      await audit(tx, { subjectId: id, before, after, secretsSet: token ? ['daemon_token'] : [] });
     });
-    if (!updated) throw notFound();
   }
 
   /**
@@ -86,11 +110,14 @@ export class NodeManagementService {
    * without a node.
    * @throws HttpError 404 unknown node, 400 HasActiveServersException
    */
-  async delete(id: number): Promise<void> {
+  async delete(id: number, audit: Audit<ApplicationNode>): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
-      if (await deleteNodeWithoutServers(tx, id)) return;
-      const node = await nodeExists(tx, id);
-      if (!node) throw notFound();
+      const before = await findNode(tx, id);
+      if (before && (await deleteNodeWithoutServers(tx, id))) {
+        await audit(tx, { subjectId: id, before });
+        return;
+      }
+      if (!(await nodeExists(tx, id))) throw notFound();
       throw new HttpError(400, 'HasActiveServersException', nodeMessages.hasServers);
     });
   }

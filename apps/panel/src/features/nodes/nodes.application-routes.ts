@@ -1,4 +1,5 @@
 import type { AppContext } from '@aerie/panel/app-context';
+import { auditFor } from '@aerie/panel/features/audit/audit-request';
 import { renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
 import { locationExists } from '@aerie/panel/features/locations/location-lookups';
 import { allowedMountsOfNode } from '@aerie/panel/features/mounts/mount-lookups';
@@ -70,6 +71,8 @@ export async function nodeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     return validateBody(nodeBodySchema(found), body, { attributes: nodeAttributeNames });
   };
 
+  const audit = (request: FastifyRequest) => auditFor(ctx.audit, request, nodeTransformer);
+
   app.get('', { config }, async (request) => {
     const list = parseListQuery(request.query as RawQuery, nodeListSpec);
     const page = await listNodes(ctx.db, list);
@@ -129,9 +132,9 @@ export async function nodeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   app.post(
     '',
-    { config: { ...config, body: nodeBody, summary: 'Create a node' } },
+    { config: { ...config, audit: 'node.create', body: nodeBody, summary: 'Create a node' } },
     async (request, reply) => {
-      const id = await ctx.nodes.create(await validNodeBody(request.body));
+      const id = await ctx.nodes.create(await validNodeBody(request.body), audit(request));
       const item = await render(request, id);
       return reply.status(201).send({ ...item, meta: { resource: resourceUrl(request, `nodes/${id}`) } });
     },
@@ -139,20 +142,27 @@ export async function nodeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   app.patch(
     '/:id',
-    { config: { ...config, body: nodeBody, summary: 'Update a node (every required field again)' } },
+    {
+      config: {
+        ...config,
+        audit: 'node.update',
+        body: nodeBody,
+        summary: 'Update a node (every required field again)',
+      },
+    },
     async (request) => {
       const id = idParam((request.params as { id: string }).id);
       if (!(await findNodeRow(ctx.db, id))) throw notFound();
       const body = request.body as Record<string, unknown> | null;
       // `reset_secret` is not validated upstream; only a JSON `true` resets the token.
       const resetSecret = typeof body === 'object' && body !== null && body.reset_secret === true;
-      await ctx.nodes.update(id, await validNodeBody(body), resetSecret);
+      await ctx.nodes.update(id, await validNodeBody(body), resetSecret, audit(request));
       return render(request, id);
     },
   );
 
-  app.delete('/:id', { config }, async (request, reply) => {
-    await ctx.nodes.delete(idParam((request.params as { id: string }).id));
+  app.delete('/:id', { config: { ...config, audit: 'node.delete' } }, async (request, reply) => {
+    await ctx.nodes.delete(idParam((request.params as { id: string }).id), audit(request));
     return reply.status(204).send();
   });
 

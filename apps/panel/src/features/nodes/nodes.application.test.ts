@@ -6,6 +6,7 @@ import {
   createApplicationBearer,
   notFoundJson,
 } from '@aerie/panel/test/application-api';
+import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestServer, importDemoEgg } from '@aerie/panel/test/server-factories';
@@ -704,5 +705,56 @@ describe('GET /api/application/nodes/deployable', () => {
     expect(notList.json().errors).toEqual([
       validation('location_ids', 'array', 'The location ids must be an array.'),
     ]);
+  });
+});
+
+describe('the admin audit log of a node', () => {
+  /** The node as the log keeps it: as the route renders it, without its timestamps. */
+  const logged = ({ created_at: _created, updated_at: _updated, ...node }: Record<string, unknown>) => node;
+
+  it('records its creation, its change (a new token only as redacted) and its deletion, once each', async () => {
+    const locationId = await newLocation();
+    const created = await newNode(locationId);
+    const changed = await call(
+      'PATCH',
+      `nodes/${created.id}`,
+      nodeBody(locationId, { name: 'Audited node', reset_secret: true }),
+    );
+    expect(changed.statusCode).toBe(200);
+    const updated = changed.json().attributes;
+    expect((await call('DELETE', `nodes/${created.id}`)).statusCode).toBe(204);
+
+    const who = {
+      actorId: admin.id,
+      actorName: admin.username,
+      apiKey: bearer.slice(0, 16),
+      ip: '127.0.0.1',
+    };
+    const entries = await auditEntriesAbout(t.db, 'node', created.id);
+    expect(entries).toEqual([
+      { ...who, action: 'node.create', before: null, after: logged(created), createdAt: expect.any(Date) },
+      {
+        ...who,
+        action: 'node.update',
+        before: logged(created),
+        after: { ...logged(updated), daemon_token: '[redacted]' },
+        createdAt: expect.any(Date),
+      },
+      { ...who, action: 'node.delete', before: logged(updated), after: null, createdAt: expect.any(Date) },
+    ]);
+    expect(updated.name).toBe('Audited node');
+  });
+
+  it('records nothing for a create, change or deletion that fails', async () => {
+    const locationId = await newLocation();
+    const node = await newNode(locationId);
+    await serverOn(node.id, 128, 128);
+    const before = await auditEntryCount(t.db);
+    expect((await call('POST', 'nodes', {})).statusCode).toBe(422);
+    expect((await call('PATCH', `nodes/${node.id}`, { name: 'Only a name' })).statusCode).toBe(422);
+    expect((await call('PATCH', 'nodes/999999', nodeBody(locationId))).statusCode).toBe(404);
+    expect((await call('DELETE', 'nodes/999999')).statusCode).toBe(404);
+    expect((await call('DELETE', `nodes/${node.id}`)).statusCode).toBe(400);
+    expect(await auditEntryCount(t.db)).toBe(before);
   });
 });

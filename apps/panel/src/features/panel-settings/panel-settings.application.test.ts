@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applicationRequest, createAdminWithKey } from '@aerie/panel/test/application-api';
+import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { closedPort } from '@aerie/panel/test/closed-port';
@@ -8,14 +9,14 @@ import { createTestUser } from '@aerie/panel/test/factories';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
-let admin: { browser: TestBrowser; email: string };
+let admin: { browser: TestBrowser; email: string; id: number; username: string };
 
 beforeAll(async () => {
   t = await buildTestApp({ env: { APP_NAME: 'Env Panel', MAIL_FROM: 'Env <env@example.com>' } });
   const { user, password } = await createTestUser(t.ctx, { rootAdmin: true });
   const browser = new TestBrowser(t.app);
   await browser.signIn(user.username, password);
-  admin = { browser, email: user.email };
+  admin = { browser, email: user.email, id: user.id, username: user.username };
 });
 afterAll(() => t.close());
 afterEach(async () => {
@@ -207,5 +208,67 @@ describe('/api/application/settings', () => {
     const { key, secret } = await t.ctx.apiKeys.create(owner, { description: 'account', allowedIps: [] });
     const account = await applicationRequest(t.app, `${key.identifier}${secret}`, 'GET', 'settings');
     expect(account.statusCode).toBe(200);
+  });
+});
+
+describe('the admin audit log of the panel settings', () => {
+  /** The newest entry about the settings. */
+  const lastEntry = async () => (await auditEntriesAbout(t.db, 'settings', null)).at(-1);
+
+  it('records a change once with before and after, never the SMTP password or reCAPTCHA secret', async () => {
+    const before = await auditEntryCount(t.db);
+    const saved = await patch({
+      app_name: 'Audited Panel',
+      mail_url: 'smtp://mailer:hunter2@mail.example.com:587',
+      recaptcha_enabled: true,
+      recaptcha_site_key: 'site-key',
+      recaptcha_secret_key: 'very-secret',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await auditEntryCount(t.db)).toBe(before + 1);
+    const entry = await lastEntry();
+    expect(entry).toMatchObject({
+      action: 'settings.update',
+      actorId: admin.id,
+      actorName: admin.username,
+      apiKey: null,
+      ip: '127.0.0.1',
+      before: { app_name: 'Env Panel', mail_url: '', recaptcha_enabled: false },
+      after: {
+        ...saved.json().attributes,
+        // A flag says whether a secret exists, never what it is: the log shows it.
+        recaptcha_secret_key_set: true,
+        // Set by this change, so named, never shown.
+        mail_password: '[redacted]',
+        recaptcha_secret_key: '[redacted]',
+      },
+    });
+    expect(entry?.after?.mail_url).toBe('smtp://mailer:********@mail.example.com:587');
+    const stored = JSON.stringify(
+      await t.db.selectFrom('admin_audit_log').select(['before', 'after']).execute(),
+    );
+    expect(stored).not.toMatch(/hunter2|very-secret/);
+
+    // The form sends the masked password back: the password is kept, so the entry does not name it.
+    const resent = await patch({
+      mail_url: 'smtp://mailer:********@mail.example.com:587',
+      app_name: 'Again',
+    });
+    expect(resent.statusCode).toBe(200);
+    const again = await lastEntry();
+    expect(again?.after).toMatchObject({ app_name: 'Again' });
+    expect(again?.after).not.toHaveProperty('mail_password');
+    expect(again?.after).not.toHaveProperty('recaptcha_secret_key');
+  });
+
+  it('records nothing for a change that fails, nor for a test mail', async () => {
+    const before = await auditEntryCount(t.db);
+    expect((await patch({ app_name: '' })).statusCode).toBe(422);
+    expect((await patch({ recaptcha_enabled: true, recaptcha_site_key: 'site' })).statusCode).toBe(422);
+    expect((await patch({ allocations_range_start: 30000, allocations_range_end: 29000 })).statusCode).toBe(
+      422,
+    );
+    expect((await admin.browser.post('/api/application/settings/mail/test')).statusCode).toBe(204);
+    expect(await auditEntryCount(t.db)).toBe(before);
   });
 });

@@ -1,5 +1,6 @@
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { Db } from '@aerie/panel/db/database';
+import type { Tx } from '@aerie/panel/db/transaction';
 import type { TwoFactorRequirement } from '@aerie/shared/account/account-wire';
 import { isLanguage, type Language } from '@aerie/shared/languages/languages';
 import { listSettings, replaceSetting } from './panel-settings.repository';
@@ -79,6 +80,11 @@ export class PanelSettings {
         publish(channel: string, message: string): Promise<void>;
         subscribe(channel: string, listener: (message: string) => void): void;
       };
+      /**
+       * Set on the settings `transaction` hands its work: `db` is that transaction, and writes join it and note
+       * their keys here (the outer settings tell the other processes once it commits).
+       */
+      written?: Set<string>;
     },
   ) {
     deps.changes?.subscribe(SETTINGS_CHANGED, () => {
@@ -152,14 +158,42 @@ export class PanelSettings {
   async setMany(values: Readonly<Record<string, string | null>>): Promise<void> {
     const entries = Object.entries(values);
     if (entries.length === 0) return;
-    await this.deps.db.transaction().execute(async (tx) => {
-      for (const [key, value] of entries) {
-        const stored = value === null || !SEALED.has(key) ? value : this.deps.secretBox.seal(value);
-        await replaceSetting(tx, key, stored);
-      }
-    });
+    const { written } = this.deps;
+    if (written) {
+      await this.#write(this.deps.db, entries);
+      this.#snapshot = null;
+      for (const [key] of entries) written.add(key);
+      return;
+    }
+    await this.deps.db.transaction().execute((tx) => this.#write(tx, entries));
     this.#snapshot = null;
     await this.deps.changes?.publish(SETTINGS_CHANGED, entries.map(([key]) => key).join(','));
+  }
+
+  /**
+   * Runs `work` in one transaction with these settings as that transaction reads and writes them (uncached), so
+   * a change can read what it replaces and record itself (the audit log) with its writes. Once committed, as
+   * setMany: the cache is dropped and the other processes told.
+   */
+  async transaction<T>(work: (settings: PanelSettings, tx: Tx) => Promise<T>): Promise<T> {
+    const written = new Set<string>();
+    // No `changes`: the transaction's settings must not subscribe (one listener per transaction would pile up).
+    const { changes, ...deps } = this.deps;
+    const result = await deps.db
+      .transaction()
+      .execute((tx) => work(new PanelSettings({ ...deps, db: tx, written }), tx));
+    if (written.size > 0) {
+      this.#snapshot = null;
+      await changes?.publish(SETTINGS_CHANGED, [...written].join(','));
+    }
+    return result;
+  }
+
+  async #write(db: Db | Tx, entries: [string, string | null][]): Promise<void> {
+    for (const [key, value] of entries) {
+      const stored = value === null || !SEALED.has(key) ? value : this.deps.secretBox.seal(value);
+      await replaceSetting(db, key, stored);
+    }
   }
 
   /** Stores one setting, or removes it with `null` so the default applies again. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@aerie/panel/db/database';
 import { isUniqueViolation } from '@aerie/panel/db/dialect';
+import type { Tx } from '@aerie/panel/db/transaction';
 import { committedOn, fits, lockNode } from '@aerie/panel/features/nodes/node-capacity';
 import { claimFreeAllocations, findAllocationHolder } from '@aerie/panel/features/nodes/server-allocations';
 import { storeVariables } from './server-variables.repository';
@@ -41,10 +42,16 @@ export class ExternalIdTaken extends Error {}
  * The one way a server comes to exist: in one transaction under the node's row lock, the node's capacity is
  * checked, the row inserted, its allocations claimed and its variables stored, so parallel creations can never both
  * take the last memory or the same allocation. The identifier is the first 8 characters of a fresh uuid, drawn
- * again on the rare collision.
+ * again on the rare collision. `inTransaction` runs last in that transaction (the Application API records its audit
+ * entry there), so it commits or rolls back with the server.
  * @throws AllocationTaken, NodeFull, ExternalIdTaken
  */
-export async function createServerRecord(db: Db, draft: ServerDraft, now: Date) {
+export async function createServerRecord(
+  db: Db,
+  draft: ServerDraft,
+  now: Date,
+  inTransaction?: (tx: Tx, id: number) => Promise<void>,
+) {
   const { nodeId, allocationIds } = draft.placement;
   for (let attempt = 0; ; attempt++) {
     const uuid = randomUUID();
@@ -80,6 +87,7 @@ export async function createServerRecord(db: Db, draft: ServerDraft, now: Date) 
         const claimed = await claimFreeAllocations(tx, id, nodeId, allocationIds, now);
         if (claimed !== new Set(allocationIds).size) throw new AllocationTaken();
         await storeVariables(tx, id, draft.variables, now);
+        await inTransaction?.(tx, id);
         return { id, uuid, nodeId };
       });
     } catch (error) {

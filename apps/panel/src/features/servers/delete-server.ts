@@ -1,4 +1,5 @@
 import type { Db } from '@aerie/panel/db/database';
+import type { Tx } from '@aerie/panel/db/transaction';
 import { releaseAllAllocations } from '@aerie/panel/features/nodes/server-allocations';
 import { deleteServerRow } from './servers.repository';
 
@@ -7,8 +8,11 @@ import { deleteServerRow } from './servers.repository';
  * foreign key) its variables, subusers, schedules, backups' rows and databases' rows.
  */
 export async function deleteServerRows(db: Db, serverId: number, now: Date) {
-  await db.transaction().execute(async (tx) => {
-    await releaseAllAllocations(tx, serverId, now);
-    await deleteServerRow(tx, serverId);
-  });
+  await db.transaction().execute((tx) => removeServerRows(tx, serverId, now));
+}
+
+/** The same inside the caller's transaction (which records the deletion with it). */
+export async function removeServerRows(tx: Tx, serverId: number, now: Date) {
+  await releaseAllAllocations(tx, serverId, now);
+  await deleteServerRow(tx, serverId);
 }

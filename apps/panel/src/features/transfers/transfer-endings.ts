@@ -1,6 +1,7 @@
 import type { SecretBox } from '@aerie/panel/crypto/secret-box';
 import type { DaemonClient } from '@aerie/panel/daemon-client/daemon-client';
 import type { Db } from '@aerie/panel/db/database';
+import type { Tx } from '@aerie/panel/db/transaction';
 import { findNodeRecord } from '@aerie/panel/features/nodes/node-lookups';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
 import type { Log } from '@aerie/panel/logging/log';
@@ -32,15 +33,23 @@ export async function failTransfer(
   reason: string,
   now: Date,
 ): Promise<boolean> {
-  return db.transaction().execute(async (tx) => {
-    if (!(await endTransfer(tx, transfer.id, { successful: false, failure: clipReason(reason) }, now))) {
-      return false;
-    }
-    if (transfer.newNode !== null) {
-      await freeHeldAllocations(tx, transfer.serverId, transfer.newNode, newAllocationsOf(transfer), now);
-    }
-    return true;
-  });
+  return db.transaction().execute((tx) => failTransferIn(tx, transfer, reason, now));
+}
+
+/** The same inside the caller's transaction (an administrator's cancel records its audit entry with it). */
+export async function failTransferIn(
+  tx: Tx,
+  transfer: TransferRecord,
+  reason: string,
+  now: Date,
+): Promise<boolean> {
+  if (!(await endTransfer(tx, transfer.id, { successful: false, failure: clipReason(reason) }, now))) {
+    return false;
+  }
+  if (transfer.newNode !== null) {
+    await freeHeldAllocations(tx, transfer.serverId, transfer.newNode, newAllocationsOf(transfer), now);
+  }
+  return true;
 }
 
 /**

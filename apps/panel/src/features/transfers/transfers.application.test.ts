@@ -1,5 +1,11 @@
 import { readBool } from '@aerie/panel/db/dialect';
-import { createApplicationBearer } from '@aerie/panel/test/application-api';
+import { unrecorded } from '@aerie/panel/features/audit/audit-log';
+import {
+  applicationRequest,
+  createAdminWithKey,
+  createApplicationBearer,
+} from '@aerie/panel/test/application-api';
+import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { closedPort } from '@aerie/panel/test/closed-port';
 import { createTestUser } from '@aerie/panel/test/factories';
@@ -336,7 +342,9 @@ describe('POST /api/application/servers/{id}/transfer', () => {
     const servers = [await s.newServer(), await s.newServer(), await s.newServer()];
     const [shared] = await s.freeAllocations(s.target.node, 1);
     const body = { node_id: s.target.node.id, allocation_id: shared };
-    const results = await Promise.allSettled(servers.map((server) => t.ctx.transfers.start(server, body)));
+    const results = await Promise.allSettled(
+      servers.map((server) => t.ctx.transfers.start(server, body, unrecorded)),
+    );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     for (const result of results.filter((entry) => entry.status === 'rejected')) {
       expect(result.reason).toMatchObject({
@@ -361,7 +369,7 @@ describe('POST /api/application/servers/{id}/transfer', () => {
     const allocations = await s.freeAllocations(s.target.node, 3);
     const again = await Promise.allSettled(
       allocations.map((id) =>
-        t.ctx.transfers.start(server as (typeof servers)[0], { ...body, allocation_id: id }),
+        t.ctx.transfers.start(server as (typeof servers)[0], { ...body, allocation_id: id }, unrecorded),
       ),
     );
     const started = again.filter((result) => result.status === 'fulfilled').length;
@@ -504,5 +512,60 @@ describe('include=transfer', () => {
     });
     const plain = await s.api.get(`servers/${server.id}`);
     expect(plain.json().attributes.relationships).toBeUndefined();
+  });
+});
+
+describe('the admin audit log of a transfer', () => {
+  it('records the start and the cancel once each, about the server, which stays where it is meanwhile', async () => {
+    const { admin, bearer } = await createAdminWithKey(t.ctx);
+    const server = await s.newServer();
+    const [primary] = await s.freeAllocations(s.target.node, 1);
+    const body = { node_id: s.target.node.id, allocation_id: primary };
+    const post = (url: string, payload?: unknown) =>
+      applicationRequest(t.app, bearer, 'POST', `servers/${server.id}/${url}`, payload, {
+        ip: '203.0.113.9',
+      });
+    expect((await post('transfer', body)).statusCode).toBe(202);
+    expect((await post('transfer/cancel')).statusCode).toBe(204);
+
+    const who = {
+      actorId: admin.id,
+      actorName: admin.username,
+      apiKey: bearer.slice(0, 16),
+      ip: '203.0.113.9',
+    };
+    const onSource = expect.objectContaining({
+      id: server.id,
+      uuid: server.uuid,
+      node: s.source.node.id,
+      allocation: server.allocation_id,
+    });
+    expect(await auditEntriesAbout(t.db, 'server', server.id)).toEqual(
+      ['server.transfer', 'server.transfer_cancel'].map((action) => ({
+        ...who,
+        action,
+        before: onSource,
+        after: onSource,
+        createdAt: expect.any(Date),
+      })),
+    );
+  });
+
+  it('records nothing for a start refused with 404, 409 or 422, nor for a cancel with none running', async () => {
+    const server = await s.newServer();
+    const installing = await s.newServer({ status: 'installing' });
+    const [primary] = await s.freeAllocations(s.target.node, 1);
+    const count = await auditEntryCount(t.db);
+
+    expect(
+      (await s.api.transfer(999_999, { node_id: s.target.node.id, allocation_id: primary })).statusCode,
+    ).toBe(404);
+    expect((await s.api.transfer(installing.id, {})).statusCode).toBe(409);
+    const sameNode = { node_id: s.source.node.id, allocation_id: primary };
+    expect((await s.api.transfer(server.id, sameNode)).statusCode).toBe(422);
+    expect((await s.api.cancel(server.id)).statusCode).toBe(409);
+    expect((await s.api.cancel(999_999)).statusCode).toBe(404);
+
+    expect(await auditEntryCount(t.db)).toBe(count);
   });
 });

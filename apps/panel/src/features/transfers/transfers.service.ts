@@ -1,5 +1,7 @@
 import { DaemonResponseError, DaemonUnreachableError } from '@aerie/panel/daemon-client/daemon-client';
 import { daemonMessages } from '@aerie/panel/daemon-client/daemon-http-error';
+import { type AdminServer, findAdminServer } from '@aerie/panel/features/admin-servers/admin-server';
+import type { Audit } from '@aerie/panel/features/audit/audit-log';
 import { committedOn, fits, lockNode } from '@aerie/panel/features/nodes/node-capacity';
 import { findNodeRecord } from '@aerie/panel/features/nodes/node-lookups';
 import type { NodeRecord } from '@aerie/panel/features/nodes/node-record';
@@ -9,7 +11,7 @@ import { HttpError, notFound } from '@aerie/panel/http/errors';
 import type { DaemonTransferRequest } from '@aerie/shared/transfers/transfers-daemon-wire';
 import type { TransferBody } from './transfer-body';
 import { fieldFailed, planTransfer, type TransferPlan, transferStateConflict } from './transfer-checks';
-import { failTransfer, type TransferDeps, tellNodesToStop } from './transfer-endings';
+import { failTransfer, failTransferIn, type TransferDeps, tellNodesToStop } from './transfer-endings';
 import { transferMessages } from './transfer-messages';
 import type { TransferRecord } from './transfer-record';
 import { signTransferToken } from './transfer-token';
@@ -32,7 +34,8 @@ export interface TransferredServer {
  * An administrator's transfers (Pterodactyl's ServerTransferController): one is started by reserving the target's
  * allocations and recording it in one transaction under the server's and the target node's locks, then handing
  * it to the source daemon, which streams the files to the target; the daemons report its end to
- * `/api/remote/servers/{uuid}/transfer/*` (transfer-reports.ts).
+ * `/api/remote/servers/{uuid}/transfer/*` (transfer-reports.ts). The audit entry (about the server) is recorded in
+ * the transaction that records the transfer or its cancellation; a start the source then refuses keeps its entry.
  */
 export class TransfersService {
   constructor(private readonly deps: TransferDeps) {}
@@ -49,9 +52,9 @@ export class TransfersService {
    * there first. When the source daemon refuses it or cannot be reached, the transfer ends failed, its allocations
    * are freed and the daemon's error is returned (409 when it is busy, else 502).
    */
-  async start(server: TransferredServer, body: TransferBody): Promise<void> {
+  async start(server: TransferredServer, body: TransferBody, audit: Audit<AdminServer>): Promise<void> {
     const plan = await planTransfer(this.deps.db, server, body);
-    const transfer = await this.#reserve(server.id, plan);
+    const transfer = await this.#reserve(server.id, plan, audit);
     const source = await findNodeRecord(this.deps.db, server.node_id);
     try {
       if (!source) throw new Error(`The node of server ${server.uuid} is gone`);
@@ -71,19 +74,27 @@ export class TransfersService {
    * first, so the daemons' own failure reports that follow change nothing; then the source and the target are told.
    * @throws HttpError 409 when none runs
    */
-  async cancel(server: TransferredServer): Promise<void> {
+  async cancel(server: TransferredServer, audit: Audit<AdminServer>): Promise<void> {
     const transfer = await runningTransferOf(this.deps.db, server.id);
-    if (
-      !transfer ||
-      !(await failTransfer(this.deps.db, transfer, transferMessages.cancelled, this.deps.clock()))
-    ) {
+    if (!transfer || !(await this.#endCancelled(transfer, audit))) {
       throw new HttpError(409, 'ConflictHttpException', transferMessages.notTransferring);
     }
     await tellNodesToStop(this.deps, transfer, server.uuid, { source: true, target: true });
   }
 
-  /** Reserves the allocations and records the transfer, or changes nothing. */
-  async #reserve(serverId: number, plan: TransferPlan): Promise<TransferRecord> {
+  /** Ends the transfer as cancelled with its audit entry; false when it had already ended (nothing recorded). */
+  #endCancelled(transfer: TransferRecord, audit: Audit<AdminServer>): Promise<boolean> {
+    const { serverId } = transfer;
+    return this.deps.db.transaction().execute(async (tx) => {
+      const before = await findAdminServer(tx, { id: serverId });
+      if (!(await failTransferIn(tx, transfer, transferMessages.cancelled, this.deps.clock()))) return false;
+      await audit(tx, { subjectId: serverId, before, after: await findAdminServer(tx, { id: serverId }) });
+      return true;
+    });
+  }
+
+  /** Reserves the allocations and records the transfer with its audit entry, or changes nothing. */
+  async #reserve(serverId: number, plan: TransferPlan, audit: Audit<AdminServer>): Promise<TransferRecord> {
     const now = this.deps.clock();
     const { target, allocationIds } = plan;
     return this.deps.db.transaction().execute(async (tx) => {
@@ -93,6 +104,7 @@ export class TransfersService {
       const capacity = await lockNode(tx, target.id);
       const conflict = transferStateConflict(server.status, (await runningTransferOf(tx, serverId)) !== null);
       if (conflict) throw conflict;
+      const before = await findAdminServer(tx, { id: serverId });
       if (server.node_id === target.id) throw fieldFailed('node_id', transferMessages.sameNode);
       const size = { memory: server.memory, disk: server.disk };
       if (!capacity || !fits(capacity, await committedOn(tx, target.id, serverId), size)) {
@@ -120,6 +132,19 @@ export class TransfersService {
       );
       const transfer = await runningTransferOf(tx, serverId);
       if (!transfer) throw new Error(`The transfer of server ${server.uuid} is gone right after its insert`);
+      await audit(tx, {
+        subjectId: serverId,
+        before,
+        after: await findAdminServer(tx, { id: serverId }),
+        // The server's own fields change only when the move ends: say where it is going.
+        details: {
+          transfer: {
+            node_id: target.id,
+            allocation_id: newAllocation,
+            allocation_additional: newAdditional,
+          },
+        },
+      });
       return transfer;
     });
   }

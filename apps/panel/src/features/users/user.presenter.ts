@@ -1,17 +1,22 @@
 import { toWireDate } from '@aerie/panel/db/dialect';
 import type { ActivityActorItem } from '@aerie/shared/activity/activity-wire';
+import { type AdminGrant, adminPermissions } from '@aerie/shared/admin-roles/admin-permissions';
 import type { PageUser } from '@aerie/shared/boot/page-globals';
 import { avatarUrl } from './avatar';
 import type { User } from './user';
 
-/** The user as the HTML shell injects it and the login answers carry it (no id, no secrets). */
-export function presentPageUser(user: User): PageUser {
+/**
+ * The user as the HTML shell injects it and the login answers carry it (no id, no secrets), with what they may
+ * do in the admin area (`grant`: their role's permissions, `root` for a root admin, null for none).
+ */
+export function presentPageUser(user: User, grant: AdminGrant | null): PageUser {
   return {
     uuid: user.uuid,
     username: user.username,
     email: user.email,
     language: user.language,
     root_admin: user.rootAdmin,
+    admin_permissions: grant === 'root' ? [...adminPermissions] : [...(grant ?? [])],
     use_totp: user.useTotp,
     created_at: toWireDate(user.createdAt),
     updated_at: toWireDate(user.updatedAt),

@@ -4,7 +4,8 @@ import type { User } from './user';
 
 /**
  * `user` of the Application API (reference §3.1), attributes in upstream's order; `2fa` is TOTP enabled. Its
- * `servers` include is wired by `application-includes.ts`.
+ * `servers` include is wired by `application-includes.ts`. `admin_role_id` (Aerie's, after upstream's fields) is the
+ * user's admin role, null for none.
  */
 export const userTransformer: Transformer<User> = {
   object: 'user',
@@ -21,5 +22,6 @@ export const userTransformer: Transformer<User> = {
     '2fa': user.useTotp,
     created_at: toWireDate(user.createdAt),
     updated_at: toWireDate(user.updatedAt),
+    admin_role_id: user.adminRoleId,
   }),
 };

@@ -21,6 +21,8 @@ export interface User {
   /** Last accepted TOTP time step; codes of that step or older are refused. */
   totpLastStep: number | null;
   gravatar: boolean;
+  /** The admin role of an admin below root, or null. */
+  adminRoleId: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -42,6 +44,7 @@ export function toUser(row: Selectable<UsersTable>): User {
     totpAuthenticatedAt: readNullableDate(row.totp_authenticated_at),
     totpLastStep: row.totp_last_step === null ? null : Number(row.totp_last_step),
     gravatar: readBool(row.gravatar),
+    adminRoleId: row.admin_role_id == null ? null : Number(row.admin_role_id),
     createdAt: readDate(row.created_at),
     updatedAt: readDate(row.updated_at),
   };

@@ -1,4 +1,5 @@
 import type { AppContext } from '@aerie/panel/app-context';
+import { auditFor } from '@aerie/panel/features/audit/audit-request';
 import { renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
 import { parseListQuery } from '@aerie/panel/http/application/list-query';
 import {
@@ -9,6 +10,7 @@ import {
 } from '@aerie/panel/http/application/transformer';
 import { HttpError, notFound, validationFailed } from '@aerie/panel/http/errors';
 import { idParam, validateRouteBody } from '@aerie/panel/http/validate';
+import type { AdminGrant } from '@aerie/shared/admin-roles/admin-permissions';
 import {
   type UserBody,
   userAttributeNames,
@@ -45,6 +47,8 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   const config = { adminResource: 'users' } as const;
   const render = (request: FastifyRequest, user: User) =>
     renderItem(renderContextFor(request, ctx), userTransformer, user, parseIncludes(request));
+  const audit = (request: FastifyRequest) => auditFor(ctx.audit, request, userTransformer);
+  const grantOf = (request: FastifyRequest) => request.adminGrant as AdminGrant;
 
   app.get('', { config }, async (request) => {
     const list = parseListQuery(request.query as Record<string, string>, userListSpec);
@@ -73,10 +77,11 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   app.post(
     '',
-    { config: { ...config, body: userBodySchema, summary: 'Create a user' } },
+    { config: { ...config, audit: 'user.create', body: userBodySchema, summary: 'Create a user' } },
     async (request, reply) => {
       const input = validateUserBody(request);
-      const user = await ctx.users.create(input);
+      await ctx.adminRoles.assertMayChangeUser(grantOf(request), null, input.root_admin === true);
+      const user = await ctx.users.create(input, audit(request));
       // Created without a password (how billing modules create customers): the reset link lets them set one.
       if (input.password == null) await ctx.passwordReset.requestLink(user.email);
       const item = await render(request, user);
@@ -88,12 +93,14 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   app.patch(
     '/:id',
-    { config: { ...config, body: userBodySchema, summary: 'Update a user' } },
+    { config: { ...config, audit: 'user.update', body: userBodySchema, summary: 'Update a user' } },
     async (request) => {
       const id = idParam((request.params as { id: string }).id);
-      if (!(await findUserById(ctx.db, id))) throw notFound();
+      const target = await findUserById(ctx.db, id);
+      if (!target) throw notFound();
       const input = validateUserBody(request);
-      const user = await ctx.users.update(id, input);
+      await ctx.adminRoles.assertMayChangeUser(grantOf(request), target, input.root_admin === true);
+      const user = await ctx.users.update(id, input, audit(request));
       if (input.password != null) {
         // Whoever knew the old password may still be signed in or hold console tokens.
         await ctx.sessions.signOutEverywhere(user.id);
@@ -103,8 +110,10 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     },
   );
 
-  app.delete('/:id', { config }, async (request, reply) => {
-    const user = await ctx.users.delete(idParam((request.params as { id: string }).id));
+  app.delete('/:id', { config: { ...config, audit: 'user.delete' } }, async (request, reply) => {
+    const id = idParam((request.params as { id: string }).id);
+    await ctx.adminRoles.assertMayChangeUser(grantOf(request), await findUserById(ctx.db, id));
+    const user = await ctx.users.delete(id, audit(request));
     await ctx.revocation.revokeUserEverywhere(user);
     return reply.status(204).send();
   });

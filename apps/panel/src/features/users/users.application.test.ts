@@ -9,6 +9,7 @@ import {
   createApplicationBearer,
   notFoundJson,
 } from '@aerie/panel/test/application-api';
+import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser } from '@aerie/panel/test/factories';
@@ -43,6 +44,7 @@ const attributesOf = (user: User) => ({
   '2fa': user.useTotp,
   created_at: toWireDate(user.createdAt),
   updated_at: toWireDate(user.updatedAt),
+  admin_role_id: user.adminRoleId,
 });
 
 const reload = async (id: number) => (await findUserById(t.db, id)) as User;
@@ -516,5 +518,49 @@ describe('DELETE /api/application/users/{id}', () => {
     const refused = await applicationRequest(t.app, readOnly, 'DELETE', `users/${admin.id}`);
     expect(refused.json()).toEqual(accessDeniedJson);
     expect((await call('DELETE', 'users/nil')).json()).toEqual(notFoundJson);
+  });
+});
+
+describe('the admin audit log of users', () => {
+  const who = () => ({ actorId: admin.id, actorName: admin.username, apiKey: bearer.slice(0, 16) });
+
+  it('records a creation, an update and a deletion once each, a password only as changed', async () => {
+    const created = await call('POST', 'users', newBody({ password: 'Correct horse 1' }));
+    expect(created.statusCode).toBe(201);
+    const id = created.json().attributes.id as number;
+    const updated = await call('PATCH', `users/${id}`, {
+      ...newBody({ password: 'Battery staple 2', root_admin: false }),
+      first_name: 'Renamed',
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect((await call('DELETE', `users/${id}`)).statusCode).toBe(204);
+
+    const entries = await auditEntriesAbout(t.db, 'user', id);
+    expect(entries.map((entry) => entry.action)).toEqual(['user.create', 'user.update', 'user.delete']);
+    for (const entry of entries) expect(entry).toMatchObject(who());
+    const [create, update, remove] = entries;
+    expect(create?.before).toBeNull();
+    expect(create?.after).toMatchObject({ id, first_name: 'Billing', password: '[redacted]' });
+    expect(update?.before).toMatchObject({ first_name: 'Billing' });
+    expect(update?.before).not.toHaveProperty('password');
+    expect(update?.after).toMatchObject({ first_name: 'Renamed', password: '[redacted]' });
+    expect(remove).toMatchObject({ before: { id, first_name: 'Renamed' }, after: null });
+    expect(JSON.stringify(entries)).not.toMatch(/Correct horse|Battery staple/);
+  });
+
+  it('records nothing when a change is refused', async () => {
+    const taken = (await call('POST', 'users', newBody())).json().attributes;
+    const { user: owner } = await createTestUser(t.ctx);
+    const node = await createTestNode(t.ctx);
+    const egg = await importDemoEgg(t.ctx, 'Audit test nest');
+    await createTestServer(t.ctx, { owner, node, eggId: egg.id });
+    const count = await auditEntryCount(t.db);
+    expect((await call('POST', 'users', newBody({ email: taken.email }))).statusCode).toBe(422);
+    expect((await call('PATCH', `users/${owner.id}`, newBody({ username: taken.username }))).statusCode).toBe(
+      422,
+    );
+    expect((await call('PATCH', 'users/999999', newBody())).statusCode).toBe(404);
+    expect((await call('DELETE', `users/${owner.id}`)).statusCode).toBe(400);
+    expect(await auditEntryCount(t.db)).toBe(count);
   });
 });

@@ -1,6 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '@aerie/panel/db/database';
 import { isUniqueViolation } from '@aerie/panel/db/dialect';
+import type { Tx } from '@aerie/panel/db/transaction';
+import type { Audit } from '@aerie/panel/features/audit/audit-log';
 import { hashPassword } from '@aerie/panel/features/auth/password-hash';
 import { displayError, notFound, validationFailed } from '@aerie/panel/http/errors';
 import { type UserBody, userAttributeNames, userMessages } from '@aerie/shared/users/users-bodies';
@@ -45,14 +47,13 @@ export class UsersService {
    * (the caller then mails a link to set it).
    * @throws HttpError 422 when the email, username or external id is taken
    */
-  async create(input: UserBody): Promise<User> {
-    const { db } = this.deps;
+  async create(input: UserBody, audit: Audit<User>): Promise<User> {
     await this.assertUnique(input);
     const passwordHash = await hashPassword(input.password ?? randomPassword());
     const now = this.deps.clock();
-    const id = await this.write(input, undefined, () =>
-      insertApplicationUser(
-        db,
+    return this.write(input, undefined, async (tx) => {
+      const id = await insertApplicationUser(
+        tx,
         {
           ...rowValues(input),
           language: input.language ?? 'en',
@@ -60,9 +61,11 @@ export class UsersService {
           passwordHash,
         },
         now,
-      ),
-    );
-    return (await findUserById(db, id)) as User;
+      );
+      const user = (await findUserById(tx, id)) as User;
+      await audit(tx, { subjectId: id, after: user, secretsSet: input.password == null ? [] : ['password'] });
+      return user;
+    });
   }
 
   /**
@@ -70,13 +73,14 @@ export class UsersService {
    * when not empty.
    * @throws HttpError 404 unknown, 422 when the email, username or external id belongs to another user
    */
-  async update(id: number, input: UserBody): Promise<User> {
-    const { db } = this.deps;
+  async update(id: number, input: UserBody, audit: Audit<User>): Promise<User> {
     await this.assertUnique(input, id);
     const passwordHash = input.password == null ? undefined : await hashPassword(input.password);
-    await this.write(input, id, async () => {
-      const found = await updateApplicationUser(
-        db,
+    return this.write(input, id, async (tx) => {
+      const before = await findUserById(tx, id);
+      if (!before) throw notFound();
+      await updateApplicationUser(
+        tx,
         id,
         {
           ...rowValues(input),
@@ -86,9 +90,10 @@ export class UsersService {
         },
         this.deps.clock(),
       );
-      if (!found) throw notFound();
+      const after = (await findUserById(tx, id)) as User;
+      await audit(tx, { subjectId: id, before, after, secretsSet: passwordHash ? ['password'] : [] });
+      return after;
     });
-    return (await findUserById(db, id)) as User;
   }
 
   /**
@@ -98,7 +103,7 @@ export class UsersService {
    * @returns the deleted user
    * @throws HttpError 404 unknown, 400 DisplayException while the user owns servers
    */
-  async delete(id: number): Promise<User> {
+  async delete(id: number, audit: Audit<User>): Promise<User> {
     const { db } = this.deps;
     try {
       return await db.transaction().execute(async (tx) => {
@@ -106,6 +111,7 @@ export class UsersService {
         if (!user) throw notFound();
         if (await ownsAnyServer(tx, id)) throw displayError(userMessages.hasServers);
         await deleteUserAndResets(tx, user);
+        await audit(tx, { subjectId: id, before: user });
         return user;
       });
     } catch (error) {
@@ -124,10 +130,14 @@ export class UsersService {
     if (taken.size > 0) throw uniqueFailed(taken);
   }
 
-  /** Runs a write; a unique violation (another request took a value after the check) becomes the 422. */
-  private async write<T>(input: UserBody, exceptId: number | undefined, work: () => Promise<T>): Promise<T> {
+  /** Runs a write in one transaction; a unique violation (a value taken after the check) becomes the 422. */
+  private async write<T>(
+    input: UserBody,
+    exceptId: number | undefined,
+    work: (tx: Tx) => Promise<T>,
+  ): Promise<T> {
     try {
-      return await work();
+      return await this.deps.db.transaction().execute(work);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       const taken = await takenUserFields(

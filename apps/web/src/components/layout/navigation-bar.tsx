@@ -30,11 +30,12 @@ function ItemContent({ icon, label }: { icon: ReactNode; label: string }) {
 }
 
 interface NavigationBarProps {
-  rootAdmin: boolean;
+  /** Shows the admin link: root admins and users with an admin role. */
+  adminArea: boolean;
   onSearch: () => void;
 }
 
-export function NavigationBar({ rootAdmin, onSearch }: NavigationBarProps) {
+export function NavigationBar({ adminArea, onSearch }: NavigationBarProps) {
   const { t } = useTranslation();
   const icon = 'size-5 shrink-0';
   return (
@@ -72,7 +73,7 @@ export function NavigationBar({ rootAdmin, onSearch }: NavigationBarProps) {
           >
             <ItemContent icon={<UserCircleIcon className={icon} />} label={t('nav.account')} />
           </NavLink>
-          {rootAdmin && (
+          {adminArea && (
             <NavLink
               to={paths.admin}
               aria-label={t('nav.admin')}

@@ -13,6 +13,8 @@ interface FormBoxProps<TValues extends FieldValues> {
   label?: string;
   /** Spacing between the fields and the button. */
   className?: string;
+  /** Shows the fields disabled and no button: a viewer who may read but not change (an admin role). */
+  readOnly?: boolean;
   children: ReactNode;
 }
 
@@ -25,18 +27,23 @@ export function FormBox<TValues extends FieldValues>({
   isSaving,
   label,
   className = 'space-y-5',
+  readOnly = false,
   children,
 }: FormBoxProps<TValues>) {
   return (
     <ContentBox title={title}>
       <FormProvider {...form}>
         <form onSubmit={onSubmit} noValidate className={className} aria-label={label}>
-          {children}
-          <div className="flex justify-end">
-            <Button type="submit" isLoading={isSaving}>
-              {submitLabel}
-            </Button>
-          </div>
+          <fieldset disabled={readOnly} className={`min-w-0 ${className}`}>
+            {children}
+          </fieldset>
+          {!readOnly && (
+            <div className="flex justify-end">
+              <Button type="submit" isLoading={isSaving}>
+                {submitLabel}
+              </Button>
+            </div>
+          )}
         </form>
       </FormProvider>
     </ContentBox>

@@ -1,20 +1,24 @@
+import { type AdminPermission, canInAdmin } from '@aerie/shared/admin-roles/admin-permissions';
 import clsx from 'clsx';
 import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink, Route, Routes, useNavigate } from 'react-router';
+import { Navigate, NavLink, Route, Routes, useNavigate } from 'react-router';
 import { adminRoutes, adminSections } from '@/app/routes/admin/admin-routes';
 import { NotFoundPage } from '@/components/ui/screen-block';
 import { SpinnerBlock } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import { useUserStore } from '@/stores/user-store';
+import { useAdminGrant } from '@/hooks/use-admin-can';
+
+const sectionPath = (path: string) => (path ? `${paths.admin}/${path}` : paths.admin);
 
 /**
- * The admin area's frame: a side menu beside the page. Root admins only: anyone else gets the not-found page (and
- * the router never loads this chunk for them; the API refuses them anyway). Its strings are the `admin`
- * namespace, loaded here so other users never fetch them.
+ * The admin area's frame: a side menu beside the page. Root admins and users with an admin role: the menu and
+ * the pages are the ones their permissions read, anything else is the not-found page (and the router never loads
+ * this chunk for other users; the API refuses them anyway). Its strings are the `admin` namespace, loaded here so
+ * other users never fetch them.
  */
 export default function AdminLayout() {
-  const user = useUserStore((state) => state.user);
+  const grant = useAdminGrant();
   const navigate = useNavigate();
   const { t, i18n } = useTranslation('admin');
   const [ready, setReady] = useState(() => i18n.hasLoadedNamespace('admin'));
@@ -22,16 +26,22 @@ export default function AdminLayout() {
     if (!ready) void i18n.loadNamespaces('admin').then(() => setReady(true));
   }, [i18n, ready]);
 
-  if (!user?.rootAdmin) return <NotFoundPage onBack={() => navigate(-1)} />;
+  if (!grant) return <NotFoundPage onBack={() => navigate(-1)} />;
   if (!ready) return <SpinnerBlock />;
+  const allowed = (permission?: AdminPermission) => permission === undefined || canInAdmin(grant, permission);
+  const sections = adminSections.filter((section) => allowed(section.permission));
+  const notFound = <NotFoundPage onBack={() => navigate(-1)} />;
+  // A role without the overview lands on the first area it reads; Application API (every admin's own keys) is the
+  // last resort.
+  const landing = sections.find((section) => section.permission !== undefined)?.path ?? 'api';
   return (
     <div className="mx-auto flex w-full max-w-7xl flex-1 flex-col gap-6 px-4 py-6 sm:px-6 lg:flex-row lg:py-10">
       <nav aria-label={t('nav.label')} className="lg:w-52 lg:shrink-0">
         <ul className="flex gap-1 overflow-x-auto lg:flex-col">
-          {adminSections.map((section) => (
+          {sections.map((section) => (
             <li key={section.nav}>
               <NavLink
-                to={section.path ? `${paths.admin}/${section.path}` : paths.admin}
+                to={sectionPath(section.path)}
                 end={section.path === ''}
                 className={({ isActive }) =>
                   clsx(
@@ -49,10 +59,17 @@ export default function AdminLayout() {
       <div className="min-w-0 flex-1">
         <Suspense fallback={<SpinnerBlock />}>
           <Routes>
-            {adminRoutes.map(({ path, index, lazy: Page }) => (
-              <Route key={path ?? ''} path={path} index={index} element={<Page />} />
-            ))}
-            <Route path="*" element={<NotFoundPage onBack={() => navigate(-1)} />} />
+            {adminRoutes.map(({ path, index, lazy: Page, permission }) => {
+              const element = allowed(permission) ? (
+                <Page />
+              ) : index ? (
+                <Navigate to={sectionPath(landing)} replace />
+              ) : (
+                notFound
+              );
+              return <Route key={path ?? ''} path={path} index={index} element={element} />;
+            })}
+            <Route path="*" element={notFound} />
           </Routes>
         </Suspense>
       </div>

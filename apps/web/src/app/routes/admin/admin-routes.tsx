@@ -1,30 +1,40 @@
+import type { AdminPermission } from '@aerie/shared/admin-roles/admin-permissions';
 import type admin from '@locales/en/admin.json';
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 
 type NavKey = Exclude<keyof typeof admin.nav, 'label'>;
 
-/** The side menu of the admin area, in order; each entry's path is under /admin. */
-export const adminSections: readonly { path: string; nav: NavKey }[] = [
-  { path: '', nav: 'overview' },
-  { path: 'settings', nav: 'settings' },
+/**
+ * The side menu of the admin area, in order; each entry's path is under /admin. `permission` is what the user must
+ * hold to see the entry (none: every admin, for their own application keys); the overview asks the nodes.
+ */
+export const adminSections: readonly { path: string; nav: NavKey; permission?: AdminPermission }[] = [
+  { path: '', nav: 'overview', permission: 'nodes.read' },
+  { path: 'settings', nav: 'settings', permission: 'settings.read' },
   { path: 'api', nav: 'api_keys' },
-  { path: 'databases', nav: 'database_hosts' },
-  { path: 'locations', nav: 'locations' },
-  { path: 'nodes', nav: 'nodes' },
-  { path: 'servers', nav: 'servers' },
-  { path: 'users', nav: 'users' },
-  { path: 'nests', nav: 'nests' },
-  { path: 'mounts', nav: 'mounts' },
+  { path: 'databases', nav: 'database_hosts', permission: 'database_hosts.read' },
+  { path: 'locations', nav: 'locations', permission: 'locations.read' },
+  { path: 'nodes', nav: 'nodes', permission: 'nodes.read' },
+  { path: 'servers', nav: 'servers', permission: 'servers.read' },
+  { path: 'users', nav: 'users', permission: 'users.read' },
+  { path: 'nests', nav: 'nests', permission: 'nests.read' },
+  { path: 'mounts', nav: 'mounts', permission: 'mounts.read' },
+  { path: 'roles', nav: 'roles', permission: 'roles.read' },
+  { path: 'audit', nav: 'audit_log', permission: 'audit_log.read' },
 ];
 
 /** A page of the admin area, loaded in its own chunk when first opened. */
 const lazyPage = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
 
-/** One page of the admin area: its path under /admin (or the index) and its component, loaded when first shown. */
+/**
+ * One page of the admin area: its path under /admin (or the index), its component, loaded when first shown, and
+ * what the user must hold to open it (a page of creation asks for write); without it the page is not found.
+ */
 export interface AdminRoute {
   path?: string;
   index?: true;
   lazy: LazyExoticComponent<ComponentType>;
+  permission?: AdminPermission;
 }
 
 /**
@@ -33,25 +43,85 @@ export interface AdminRoute {
  * lives in the admin chunk (the app's router only knows `admin/*`), so other users' first load does not carry it.
  */
 export const adminRoutes: AdminRoute[] = [
-  { index: true, lazy: lazyPage(() => import('@/app/routes/admin/overview')) },
-  { path: 'settings', lazy: lazyPage(() => import('@/app/routes/admin/settings')) },
+  { index: true, lazy: lazyPage(() => import('@/app/routes/admin/overview')), permission: 'nodes.read' },
+  {
+    path: 'settings',
+    lazy: lazyPage(() => import('@/app/routes/admin/settings')),
+    permission: 'settings.read',
+  },
   { path: 'api', lazy: lazyPage(() => import('@/app/routes/admin/api-keys')) },
   { path: 'api/new', lazy: lazyPage(() => import('@/app/routes/admin/api-key-new')) },
-  { path: 'databases', lazy: lazyPage(() => import('@/app/routes/admin/database-hosts')) },
-  { path: 'databases/new', lazy: lazyPage(() => import('@/app/routes/admin/database-host-new')) },
-  { path: 'databases/:id', lazy: lazyPage(() => import('@/app/routes/admin/database-host')) },
-  { path: 'users', lazy: lazyPage(() => import('@/app/routes/admin/users')) },
-  { path: 'users/view/:id', lazy: lazyPage(() => import('@/app/routes/admin/user-view')) },
-  { path: 'locations', lazy: lazyPage(() => import('@/app/routes/admin/locations')) },
-  { path: 'nodes', lazy: lazyPage(() => import('@/app/routes/admin/nodes')) },
-  { path: 'nodes/view/:id/:tab?', lazy: lazyPage(() => import('@/app/routes/admin/node-view')) },
-  { path: 'servers', lazy: lazyPage(() => import('@/app/routes/admin/servers')) },
-  { path: 'servers/new', lazy: lazyPage(() => import('@/app/routes/admin/server-new')) },
-  { path: 'servers/view/:id/:tab?', lazy: lazyPage(() => import('@/app/routes/admin/server-view')) },
-  { path: 'nests', lazy: lazyPage(() => import('@/app/routes/admin/nests')) },
-  { path: 'nests/view/:id', lazy: lazyPage(() => import('@/app/routes/admin/nest-view')) },
-  { path: 'nests/egg/:id', lazy: lazyPage(() => import('@/app/routes/admin/egg-view')) },
-  { path: 'mounts', lazy: lazyPage(() => import('@/app/routes/admin/mounts')) },
-  { path: 'mounts/new', lazy: lazyPage(() => import('@/app/routes/admin/mount-new')) },
-  { path: 'mounts/:id', lazy: lazyPage(() => import('@/app/routes/admin/mount')) },
+  {
+    path: 'databases',
+    lazy: lazyPage(() => import('@/app/routes/admin/database-hosts')),
+    permission: 'database_hosts.read',
+  },
+  {
+    path: 'databases/new',
+    lazy: lazyPage(() => import('@/app/routes/admin/database-host-new')),
+    permission: 'database_hosts.write',
+  },
+  {
+    path: 'databases/:id',
+    lazy: lazyPage(() => import('@/app/routes/admin/database-host')),
+    permission: 'database_hosts.read',
+  },
+  { path: 'users', lazy: lazyPage(() => import('@/app/routes/admin/users')), permission: 'users.read' },
+  {
+    path: 'users/view/:id',
+    lazy: lazyPage(() => import('@/app/routes/admin/user-view')),
+    permission: 'users.read',
+  },
+  {
+    path: 'locations',
+    lazy: lazyPage(() => import('@/app/routes/admin/locations')),
+    permission: 'locations.read',
+  },
+  { path: 'nodes', lazy: lazyPage(() => import('@/app/routes/admin/nodes')), permission: 'nodes.read' },
+  {
+    path: 'nodes/view/:id/:tab?',
+    lazy: lazyPage(() => import('@/app/routes/admin/node-view')),
+    permission: 'nodes.read',
+  },
+  { path: 'servers', lazy: lazyPage(() => import('@/app/routes/admin/servers')), permission: 'servers.read' },
+  {
+    path: 'servers/new',
+    lazy: lazyPage(() => import('@/app/routes/admin/server-new')),
+    permission: 'servers.write',
+  },
+  {
+    path: 'servers/view/:id/:tab?',
+    lazy: lazyPage(() => import('@/app/routes/admin/server-view')),
+    permission: 'servers.read',
+  },
+  { path: 'nests', lazy: lazyPage(() => import('@/app/routes/admin/nests')), permission: 'nests.read' },
+  {
+    path: 'nests/view/:id',
+    lazy: lazyPage(() => import('@/app/routes/admin/nest-view')),
+    permission: 'nests.read',
+  },
+  {
+    path: 'nests/egg/:id',
+    lazy: lazyPage(() => import('@/app/routes/admin/egg-view')),
+    permission: 'eggs.read',
+  },
+  { path: 'mounts', lazy: lazyPage(() => import('@/app/routes/admin/mounts')), permission: 'mounts.read' },
+  {
+    path: 'mounts/new',
+    lazy: lazyPage(() => import('@/app/routes/admin/mount-new')),
+    permission: 'mounts.write',
+  },
+  { path: 'mounts/:id', lazy: lazyPage(() => import('@/app/routes/admin/mount')), permission: 'mounts.read' },
+  { path: 'roles', lazy: lazyPage(() => import('@/app/routes/admin/roles')), permission: 'roles.read' },
+  {
+    path: 'roles/new',
+    lazy: lazyPage(() => import('@/app/routes/admin/role-new')),
+    permission: 'roles.write',
+  },
+  { path: 'roles/:id', lazy: lazyPage(() => import('@/app/routes/admin/role')), permission: 'roles.read' },
+  {
+    path: 'audit',
+    lazy: lazyPage(() => import('@/app/routes/admin/audit-log')),
+    permission: 'audit_log.read',
+  },
 ];

@@ -6,6 +6,7 @@ import { NavigationBar } from '@/components/layout/navigation-bar';
 import { MAIN_CONTENT_ID } from '@/components/layout/skip-link';
 import { loginPathFor } from '@/features/auth/utils/intended-address';
 import { useSearchShortcut } from '@/features/search/hooks/use-search-shortcut';
+import { hasAdminArea } from '@/lib/admin-access';
 import { useUserStore } from '@/stores/user-store';
 
 // The search form (react-hook-form + zod) loads the first time search opens, not with every page.
@@ -33,7 +34,7 @@ export function AppLayout() {
   return (
     <QueryProvider>
       <div className="flex min-h-screen flex-col">
-        <NavigationBar rootAdmin={user.rootAdmin} onSearch={openSearch} />
+        <NavigationBar adminArea={hasAdminArea(user)} onSearch={openSearch} />
         <main id={MAIN_CONTENT_ID} tabIndex={-1} className="outline-none flex flex-1 flex-col">
           <Outlet />
         </main>

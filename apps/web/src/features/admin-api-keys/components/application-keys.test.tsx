@@ -24,6 +24,7 @@ const keyItem = (identifier: string, memo: string, lastUsedAt: string | null = n
     r_database_hosts: 0,
     r_server_databases: 0,
     r_mounts: 0,
+    r_audit_log: 0,
     last_used_at: lastUsedAt,
     created_at: new Date(2026, 0, 2, 3, 4).toISOString(),
   },
@@ -139,11 +140,45 @@ describe('/admin/api/new', () => {
       r_database_hosts: 0,
       r_server_databases: 0,
       r_mounts: 0,
+      r_audit_log: 0,
     });
 
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     expect(await screen.findByRole('heading', { name: 'Application API' })).toBeInTheDocument();
     expect(await screen.findByText('ptla_newkey00001')).toBeInTheDocument();
     expect(screen.queryByText('ptla_newkey00001secretsecret')).not.toBeInTheDocument();
+  });
+
+  it('offers an admin with a role only the access the role holds, and shows the panel refusing more', async () => {
+    panel.on('POST /api/application/api-keys', () =>
+      errorEnvelope(403, 'AccessDeniedHttpException', 'You cannot grant permissions you do not have.'),
+    );
+    const { user } = renderApp('/admin/api/new', {
+      user: pageUser({
+        admin_permissions: ['servers.read', 'servers.write', 'users.read', 'audit_log.read'],
+      }),
+    });
+    const options = (label: string) =>
+      within(screen.getByLabelText(label))
+        .getAllByRole('option')
+        .map((option) => option.textContent);
+    expect(
+      await screen.findByText('Each resource offers only the access your role holds.'),
+    ).toBeInTheDocument();
+    expect(options('Servers')).toEqual(['None', 'Read', 'Read & Write']);
+    expect(options('Users')).toEqual(['None', 'Read']);
+    expect(options('Audit Log')).toEqual(['None', 'Read']);
+    expect(options('Nodes')).toEqual(['None']);
+    expect(screen.getByLabelText('Nodes')).toBeDisabled();
+
+    await user.type(screen.getByLabelText('Description'), 'Audit export');
+    await user.selectOptions(screen.getByLabelText('Audit Log'), 'Read');
+    await user.click(screen.getByRole('button', { name: 'Create Key' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'You cannot grant permissions you do not have.',
+    );
+    expect(panel.requests.find((request) => request.method === 'POST')?.body).toMatchObject({
+      r_audit_log: 1,
+    });
   });
 });

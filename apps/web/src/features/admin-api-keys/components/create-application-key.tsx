@@ -1,3 +1,8 @@
+import {
+  type AdminGrant,
+  type AdminPermission,
+  canInAdmin,
+} from '@aerie/shared/admin-roles/admin-permissions';
 import { splitAllowedIps } from '@aerie/shared/api-keys/api-keys-forms';
 import {
   type ApplicationKeyFormValues,
@@ -21,9 +26,24 @@ import {
   applicationKeyKeys,
   createApplicationKey,
 } from '@/features/admin-api-keys/api/application-keys';
+import { useAdminGrant } from '@/hooks/use-admin-can';
 import { useSaveForm } from '@/hooks/use-save-form';
 
 const flashKey = 'admin:api-keys:new';
+
+type AccessChoice = (typeof applicationKeyAccessChoices)[number];
+
+/**
+ * The levels a key may get on `resource`: within what its maker holds (the panel refuses more with 403). Read is
+ * `<resource>.read`; read and write needs both, as the form offers no write without read.
+ */
+function allowedChoices(grant: AdminGrant | null, resource: AdminResource): AccessChoice[] {
+  const read = canInAdmin(grant, `${resource}.read`);
+  const write = canInAdmin(grant, `${resource}.write` as AdminPermission);
+  return applicationKeyAccessChoices.filter(
+    (level) => level === '0' || (level === '1' && read) || (level === '3' && read && write),
+  );
+}
 
 const defaultValues: ApplicationKeyFormValues = {
   memo: '',
@@ -37,6 +57,7 @@ export function CreateApplicationKey() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [token, setToken] = useState<string | null>(null);
+  const grant = useAdminGrant();
   const { form, submit } = useSaveForm({
     schema: applicationKeyFormSchema,
     defaultValues,
@@ -84,18 +105,23 @@ export function CreateApplicationKey() {
             </div>
           </ContentBox>
           <ContentBox title={t('api_keys.permissions')}>
+            {grant !== 'root' && <p className="mb-4 text-xs text-ink-400">{t('api_keys.role_hint')}</p>}
             <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-              {adminResources.map((resource) => (
-                <FormSelectField<ApplicationKeyFormValues>
-                  key={resource}
-                  name={`access.${resource}`}
-                  label={t(`api_keys.resources.${resource}`)}
-                  options={applicationKeyAccessChoices.map((level) => ({
-                    value: level,
-                    label: t(`api_keys.access.${level}`),
-                  }))}
-                />
-              ))}
+              {adminResources.map((resource) => {
+                const choices = allowedChoices(grant, resource);
+                return (
+                  <FormSelectField<ApplicationKeyFormValues>
+                    key={resource}
+                    name={`access.${resource}`}
+                    label={t(`api_keys.resources.${resource}`)}
+                    disabled={choices.length === 1}
+                    options={choices.map((level) => ({
+                      value: level,
+                      label: t(`api_keys.access.${level}`),
+                    }))}
+                  />
+                );
+              })}
             </div>
           </ContentBox>
           <div className="flex justify-end gap-3 lg:col-span-2">

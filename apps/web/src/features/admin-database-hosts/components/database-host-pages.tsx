@@ -14,6 +14,7 @@ import {
 } from '@/features/admin-database-hosts/api/database-hosts';
 import { DatabaseHostForm } from '@/features/admin-database-hosts/components/database-host-form';
 import { databaseHostsFlashKey } from '@/features/admin-database-hosts/components/database-hosts-list';
+import { useAdminCan } from '@/hooks/use-admin-can';
 import { ApiError } from '@/lib/api-client';
 import { flashActions } from '@/stores/flash-store';
 
@@ -48,6 +49,7 @@ export function DatabaseHostPage() {
   const valid = Number.isSafeInteger(id) && id > 0;
   const host = useQuery({ ...databaseHostQueryOptions(id), enabled: valid, retry: false });
   const [confirming, setConfirming] = useState(false);
+  const canWrite = useAdminCan('database_hosts.write');
   const remove = useMutation({ mutationFn: () => deleteDatabaseHost(id) });
 
   if (!valid || (host.error instanceof ApiError && host.error.status === 404)) return <NotFoundPage />;
@@ -75,7 +77,8 @@ export function DatabaseHostPage() {
       description={t('database_hosts.edit_description')}
       flashKey={pageFlashKey}
       actions={
-        host.data && (
+        host.data &&
+        canWrite && (
           <Button variant="danger" onClick={() => setConfirming(true)}>
             {t('database_hosts.delete')}
           </Button>

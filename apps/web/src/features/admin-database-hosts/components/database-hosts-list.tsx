@@ -12,6 +12,7 @@ import {
   databaseHostsQueryOptions,
   nodeOptionsQueryOptions,
 } from '@/features/admin-database-hosts/api/database-hosts';
+import { useAdminCan } from '@/hooks/use-admin-can';
 import { usePageParam } from '@/hooks/use-page-param';
 import { flashActions } from '@/stores/flash-store';
 
@@ -22,6 +23,7 @@ export function DatabaseHostsList() {
   const { t } = useTranslation('admin');
   const [page, setPage] = usePageParam();
   const hosts = useQuery(databaseHostsQueryOptions(page));
+  const canWrite = useAdminCan('database_hosts.write');
   const nodes = useQuery(nodeOptionsQueryOptions());
 
   useEffect(() => {
@@ -63,9 +65,11 @@ export function DatabaseHostsList() {
       description={t('database_hosts.description')}
       flashKey={databaseHostsFlashKey}
       actions={
-        <Link to="/admin/databases/new" className={buttonClasses('primary', 'md')}>
-          {t('database_hosts.create')}
-        </Link>
+        canWrite && (
+          <Link to="/admin/databases/new" className={buttonClasses('primary', 'md')}>
+            {t('database_hosts.create')}
+          </Link>
+        )
       }
     >
       {!hosts.data ? (

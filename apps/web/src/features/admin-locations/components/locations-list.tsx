@@ -14,6 +14,7 @@ import {
   useDeleteLocation,
 } from '@/features/admin-locations/api/locations';
 import { LocationModal } from '@/features/admin-locations/components/location-modal';
+import { useAdminCan } from '@/hooks/use-admin-can';
 import { usePageParam } from '@/hooks/use-page-param';
 import { errorToMessage } from '@/lib/api-client';
 import { flashActions } from '@/stores/flash-store';
@@ -30,6 +31,7 @@ export function LocationsList() {
   const [confirming, setConfirming] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const remove = useDeleteLocation();
+  const canWrite = useAdminCan('locations.write');
 
   useEffect(() => {
     if (locations.error) flashActions().clearAndAddHttpError({ key: flashKey, error: locations.error });
@@ -57,6 +59,32 @@ export function LocationsList() {
     }
   };
 
+  const actionsColumn: AdminColumn<AdminLocation> = {
+    key: 'actions',
+    header: <span className="sr-only">{t('locations.columns.actions')}</span>,
+    className: 'text-end',
+    cell: (row) => (
+      <div className="flex justify-end gap-2">
+        <Button
+          size="sm"
+          variant="secondary"
+          aria-label={t('locations.edit', { short: row.short })}
+          onClick={() => setEditing({ location: row })}
+        >
+          {t('locations.edit_button')}
+        </Button>
+        <Button
+          size="sm"
+          variant="danger"
+          aria-label={t('locations.delete', { short: row.short })}
+          onClick={() => askToDelete(row)}
+        >
+          {t('actions.delete')}
+        </Button>
+      </div>
+    ),
+  };
+
   const columns: AdminColumn<AdminLocation>[] = [
     { key: 'id', header: t('locations.columns.id'), cell: (row) => row.id, className: 'w-16 text-ink-400' },
     {
@@ -71,31 +99,8 @@ export function LocationsList() {
       cell: (row) => row.nodeCount ?? '—',
       className: 'text-end',
     },
-    {
-      key: 'actions',
-      header: <span className="sr-only">{t('locations.columns.actions')}</span>,
-      className: 'text-end',
-      cell: (row) => (
-        <div className="flex justify-end gap-2">
-          <Button
-            size="sm"
-            variant="secondary"
-            aria-label={t('locations.edit', { short: row.short })}
-            onClick={() => setEditing({ location: row })}
-          >
-            {t('locations.edit_button')}
-          </Button>
-          <Button
-            size="sm"
-            variant="danger"
-            aria-label={t('locations.delete', { short: row.short })}
-            onClick={() => askToDelete(row)}
-          >
-            {t('actions.delete')}
-          </Button>
-        </div>
-      ),
-    },
+    // Edit and delete are all the row offers: without locations.write the column goes.
+    ...(canWrite ? [actionsColumn] : []),
   ];
 
   const data = locations.data;
@@ -104,7 +109,9 @@ export function LocationsList() {
       title={t('locations.title')}
       description={t('locations.description')}
       flashKey={flashKey}
-      actions={<Button onClick={() => setEditing({ location: null })}>{t('locations.create')}</Button>}
+      actions={
+        canWrite && <Button onClick={() => setEditing({ location: null })}>{t('locations.create')}</Button>
+      }
     >
       {!data ? (
         locations.isPending && <SpinnerBlock />

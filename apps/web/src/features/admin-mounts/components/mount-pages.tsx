@@ -11,6 +11,7 @@ import { deleteMount, mountKeys, mountQueryOptions } from '@/features/admin-moun
 import { MountForm } from '@/features/admin-mounts/components/mount-form';
 import { MountUsage } from '@/features/admin-mounts/components/mount-usage';
 import { mountsFlashKey } from '@/features/admin-mounts/components/mounts-list';
+import { useAdminCan } from '@/hooks/use-admin-can';
 import { ApiError } from '@/lib/api-client';
 import { flashActions } from '@/stores/flash-store';
 
@@ -41,6 +42,7 @@ export function MountPage() {
   const valid = Number.isSafeInteger(id) && id > 0;
   const mount = useQuery({ ...mountQueryOptions(id), enabled: valid, retry: false });
   const [confirming, setConfirming] = useState(false);
+  const canWrite = useAdminCan('mounts.write');
   const remove = useMutation({ mutationFn: () => deleteMount(id) });
 
   if (!valid || (mount.error instanceof ApiError && mount.error.status === 404)) return <NotFoundPage />;
@@ -64,7 +66,8 @@ export function MountPage() {
       description={t('mounts.edit_description')}
       flashKey={pageFlashKey}
       actions={
-        mount.data && (
+        mount.data &&
+        canWrite && (
           <Button variant="danger" onClick={() => setConfirming(true)}>
             {t('mounts.delete')}
           </Button>

@@ -8,6 +8,7 @@ import { buttonClasses } from '@/components/ui/button';
 import { Pagination } from '@/components/ui/pagination';
 import { SpinnerBlock } from '@/components/ui/spinner';
 import { type Mount, mountsQueryOptions } from '@/features/admin-mounts/api/mounts';
+import { useAdminCan } from '@/hooks/use-admin-can';
 import { usePageParam } from '@/hooks/use-page-param';
 import { flashActions } from '@/stores/flash-store';
 
@@ -18,6 +19,7 @@ export function MountsList() {
   const { t } = useTranslation('admin');
   const [page, setPage] = usePageParam();
   const mounts = useQuery(mountsQueryOptions(page));
+  const canWrite = useAdminCan('mounts.write');
 
   useEffect(() => {
     if (mounts.error) flashActions().clearAndAddHttpError({ key: mountsFlashKey, error: mounts.error });
@@ -64,9 +66,11 @@ export function MountsList() {
       description={t('mounts.description')}
       flashKey={mountsFlashKey}
       actions={
-        <Link to="/admin/mounts/new" className={buttonClasses('primary', 'md')}>
-          {t('mounts.create')}
-        </Link>
+        canWrite && (
+          <Link to="/admin/mounts/new" className={buttonClasses('primary', 'md')}>
+            {t('mounts.create')}
+          </Link>
+        )
       }
     >
       {!mounts.data ? (

@@ -5,6 +5,7 @@ import { FormField, FormTextareaField } from '@/components/ui/field';
 import { FormBox } from '@/components/ui/form-box';
 import { type Egg, updateEgg, useNestsMutation } from '@/features/admin-nests/api/nests';
 import { applyServerErrors, type BodyForm, bodyResolver } from '@/features/admin-nests/utils/body-form';
+import { useAdminCan } from '@/hooks/use-admin-can';
 import { flashActions } from '@/stores/flash-store';
 
 export const eggFlashKey = 'admin:nests:egg';
@@ -91,6 +92,7 @@ const configurationForm: BodyForm<ConfigurationValues> = {
 
 /** Name, description, images, startup command, stop command and done strings. */
 export function EggConfigurationForm({ egg }: { egg: Egg }) {
+  const canWrite = useAdminCan('eggs.write');
   const { t } = useTranslation('admin');
   const { form, handleSubmit } = useEggSection(egg, configurationForm, {
     name: egg.name,
@@ -107,6 +109,7 @@ export function EggConfigurationForm({ egg }: { egg: Egg }) {
       onSubmit={handleSubmit}
       submitLabel={t('actions.save')}
       isSaving={form.formState.isSubmitting}
+      readOnly={!canWrite}
       label={t('nests.egg.configuration')}
     >
       <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
@@ -167,6 +170,7 @@ const scriptForm: BodyForm<ScriptValues> = {
 
 /** The install script: its container, entrypoint and the script itself. */
 export function EggScriptForm({ egg }: { egg: Egg }) {
+  const canWrite = useAdminCan('eggs.write');
   const { t } = useTranslation('admin');
   const { form, handleSubmit } = useEggSection(egg, scriptForm, {
     scriptContainer: egg.scriptContainer,
@@ -180,6 +184,7 @@ export function EggScriptForm({ egg }: { egg: Egg }) {
       onSubmit={handleSubmit}
       submitLabel={t('actions.save')}
       isSaving={form.formState.isSubmitting}
+      readOnly={!canWrite}
       label={t('nests.egg.install_script')}
     >
       <div className="grid grid-cols-1 gap-5 md:grid-cols-2">

@@ -18,6 +18,7 @@ import {
 } from '@/features/admin-nests/api/nests';
 import { DeleteButton } from '@/features/admin-nests/components/delete-button';
 import { applyServerErrors, type BodyForm, bodyResolver } from '@/features/admin-nests/utils/body-form';
+import { useAdminCan } from '@/hooks/use-admin-can';
 import { flashActions } from '@/stores/flash-store';
 
 interface VariableValues {
@@ -183,13 +184,16 @@ export function EggVariables({ egg }: { egg: Egg }) {
   const { t } = useTranslation('admin');
   const [editing, setEditing] = useState<EggVariable | 'new' | null>(null);
   const remove = useNestsMutation((id: number) => deleteEggVariable(egg, id));
+  const canWrite = useAdminCan('eggs.write');
   return (
     <ContentBox title={t('nests.variables.title')}>
-      <div className="mb-4 flex justify-end">
-        <Button size="sm" onClick={() => setEditing('new')}>
-          {t('nests.variables.create')}
-        </Button>
-      </div>
+      {canWrite && (
+        <div className="mb-4 flex justify-end">
+          <Button size="sm" onClick={() => setEditing('new')}>
+            {t('nests.variables.create')}
+          </Button>
+        </div>
+      )}
       {egg.variables.length === 0 ? (
         <p className="text-sm text-ink-400">{t('nests.variables.empty')}</p>
       ) : (
@@ -203,16 +207,18 @@ export function EggVariables({ egg }: { egg: Egg }) {
                 </p>
                 <p className="font-mono text-xs text-ink-400">{variable.rules}</p>
               </div>
-              <div className="flex gap-2">
-                <Button variant="secondary" size="sm" onClick={() => setEditing(variable)}>
-                  {t('nests.edit')}
-                </Button>
-                <DeleteButton
-                  title={t('nests.variables.delete_title', { name: variable.name })}
-                  text={t('nests.variables.delete_text')}
-                  onDelete={() => remove.mutateAsync([variable.id])}
-                />
-              </div>
+              {canWrite && (
+                <div className="flex gap-2">
+                  <Button variant="secondary" size="sm" onClick={() => setEditing(variable)}>
+                    {t('nests.edit')}
+                  </Button>
+                  <DeleteButton
+                    title={t('nests.variables.delete_title', { name: variable.name })}
+                    text={t('nests.variables.delete_text')}
+                    onDelete={() => remove.mutateAsync([variable.id])}
+                  />
+                </div>
+              )}
             </li>
           ))}
         </ul>

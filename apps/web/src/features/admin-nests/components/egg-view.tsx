@@ -22,6 +22,7 @@ import {
   eggFlashKey,
 } from '@/features/admin-nests/components/egg-forms';
 import { EggVariables } from '@/features/admin-nests/components/egg-variables';
+import { useAdminCan } from '@/hooks/use-admin-can';
 import { flashActions } from '@/stores/flash-store';
 
 /** Saves text as a file through a temporary object URL. */
@@ -75,6 +76,7 @@ export function EggView({ eggId }: { eggId: number }) {
   const nest = nests.data?.find((item) => item.eggs.some((egg) => egg.id === eggId));
   const egg = useQuery({ ...eggQueryOptions(nest?.id ?? 0, eggId), enabled: nest !== undefined });
   const remove = useNestsMutation(deleteEgg);
+  const canWrite = useAdminCan('eggs.write');
 
   if (nests.isError || egg.isError || (nests.data && !nest)) {
     return <NotFoundPage onBack={() => navigate(paths.adminSection('nests'))} />;
@@ -96,14 +98,16 @@ export function EggView({ eggId }: { eggId: number }) {
             {nest.name}
           </Link>
           <ExportButton egg={data} />
-          <DeleteButton
-            title={t('nests.egg.delete_title', { name: data.name })}
-            text={t('nests.egg.delete_text')}
-            onDelete={async () => {
-              await remove.mutateAsync([data]);
-              navigate(paths.adminSection(`nests/view/${nest.id}`));
-            }}
-          />
+          {canWrite && (
+            <DeleteButton
+              title={t('nests.egg.delete_title', { name: data.name })}
+              text={t('nests.egg.delete_text')}
+              onDelete={async () => {
+                await remove.mutateAsync([data]);
+                navigate(paths.adminSection(`nests/view/${nest.id}`));
+              }}
+            />
+          )}
         </>
       }
     >

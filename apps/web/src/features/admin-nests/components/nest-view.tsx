@@ -13,6 +13,7 @@ import { deleteNest, nestsQueryOptions, useNestsMutation } from '@/features/admi
 import { DeleteButton } from '@/features/admin-nests/components/delete-button';
 import { ImportEggModal } from '@/features/admin-nests/components/import-egg-modal';
 import { NestFormModal } from '@/features/admin-nests/components/nest-form-modal';
+import { useAdminCan } from '@/hooks/use-admin-can';
 
 const nestFlashKey = 'admin:nest';
 
@@ -24,6 +25,8 @@ export function NestView({ nestId }: { nestId: number }) {
   const [editing, setEditing] = useState(false);
   const [importing, setImporting] = useState(false);
   const remove = useNestsMutation(deleteNest);
+  const canWrite = useAdminCan('nests.write');
+  const canImport = useAdminCan('eggs.write');
   const nest = data?.find((item) => item.id === nestId);
 
   if (isError || (data && !nest))
@@ -43,18 +46,22 @@ export function NestView({ nestId }: { nestId: number }) {
           >
             {t('actions.back')}
           </Link>
-          <Button variant="secondary" onClick={() => setEditing(true)}>
-            {t('nests.edit')}
-          </Button>
-          <Button onClick={() => setImporting(true)}>{t('nests.import_title')}</Button>
-          <DeleteButton
-            title={t('nests.delete_title', { name: nest.name })}
-            text={t('nests.delete_text')}
-            onDelete={async () => {
-              await remove.mutateAsync([nest.id]);
-              navigate(paths.adminSection('nests'));
-            }}
-          />
+          {canWrite && (
+            <Button variant="secondary" onClick={() => setEditing(true)}>
+              {t('nests.edit')}
+            </Button>
+          )}
+          {canImport && <Button onClick={() => setImporting(true)}>{t('nests.import_title')}</Button>}
+          {canWrite && (
+            <DeleteButton
+              title={t('nests.delete_title', { name: nest.name })}
+              text={t('nests.delete_text')}
+              onDelete={async () => {
+                await remove.mutateAsync([nest.id]);
+                navigate(paths.adminSection('nests'));
+              }}
+            />
+          )}
         </>
       }
     >

@@ -11,6 +11,7 @@ import { deleteNest, type Nest, nestsQueryOptions, useNestsMutation } from '@/fe
 import { DeleteButton } from '@/features/admin-nests/components/delete-button';
 import { ImportEggModal } from '@/features/admin-nests/components/import-egg-modal';
 import { NestFormModal } from '@/features/admin-nests/components/nest-form-modal';
+import { useAdminCan } from '@/hooks/use-admin-can';
 
 /** /admin/nests: every nest with its egg count; create, edit and delete. */
 export function NestsList() {
@@ -19,6 +20,8 @@ export function NestsList() {
   const [editing, setEditing] = useState<Nest | 'new' | null>(null);
   const [importing, setImporting] = useState(false);
   const remove = useNestsMutation(deleteNest);
+  const canWrite = useAdminCan('nests.write');
+  const canImport = useAdminCan('eggs.write');
 
   return (
     <AdminPage
@@ -27,10 +30,12 @@ export function NestsList() {
       flashKey="admin:nests"
       actions={
         <>
-          <Button variant="secondary" onClick={() => setImporting(true)} disabled={!data?.length}>
-            {t('nests.import_title')}
-          </Button>
-          <Button onClick={() => setEditing('new')}>{t('nests.create')}</Button>
+          {canImport && (
+            <Button variant="secondary" onClick={() => setImporting(true)} disabled={!data?.length}>
+              {t('nests.import_title')}
+            </Button>
+          )}
+          {canWrite && <Button onClick={() => setEditing('new')}>{t('nests.create')}</Button>}
         </>
       }
     >
@@ -66,18 +71,19 @@ export function NestsList() {
               key: 'actions',
               header: <span className="sr-only">{t('nests.actions')}</span>,
               className: 'text-end',
-              cell: (nest) => (
-                <div className="flex justify-end gap-2">
-                  <Button variant="secondary" size="sm" onClick={() => setEditing(nest)}>
-                    {t('nests.edit')}
-                  </Button>
-                  <DeleteButton
-                    title={t('nests.delete_title', { name: nest.name })}
-                    text={t('nests.delete_text')}
-                    onDelete={() => remove.mutateAsync([nest.id])}
-                  />
-                </div>
-              ),
+              cell: (nest) =>
+                canWrite && (
+                  <div className="flex justify-end gap-2">
+                    <Button variant="secondary" size="sm" onClick={() => setEditing(nest)}>
+                      {t('nests.edit')}
+                    </Button>
+                    <DeleteButton
+                      title={t('nests.delete_title', { name: nest.name })}
+                      text={t('nests.delete_text')}
+                      onDelete={() => remove.mutateAsync([nest.id])}
+                    />
+                  </div>
+                ),
             },
           ]}
         />

@@ -25,18 +25,20 @@ import {
 } from '@/features/admin-nodes/api/node-form';
 import type { AdminNode } from '@/features/admin-nodes/api/nodes';
 import { allocationsFlashKey } from '@/features/admin-nodes/components/admin-nodes-flash-keys';
+import { useAdminCan } from '@/hooks/use-admin-can';
 import { useSaveForm } from '@/hooks/use-save-form';
 import { errorToMessage } from '@/lib/api-client';
 import { flashActions } from '@/stores/flash-store';
 
 /** The allocations tab: the node's IPs and ports (a page at a time), adding more, deleting free ones in bulk. */
 export function NodeAllocations({ node }: { node: AdminNode }) {
+  const canWrite = useAdminCan('allocations.write');
   return (
     <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
       <div className="xl:col-span-2">
         <AllocationList node={node} />
       </div>
-      <AddAllocations node={node} />
+      {canWrite && <AddAllocations node={node} />}
     </div>
   );
 }
@@ -95,6 +97,7 @@ function AllocationList({ node }: { node: AdminNode }) {
   const [page, setPage] = useState(1);
   const allocations = useQuery(nodeAllocationsQueryOptions(node.id, page));
   const remove = useDeleteAllocations(node.id);
+  const canWrite = useAdminCan('allocations.write');
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [confirming, setConfirming] = useState(false);
 
@@ -144,33 +147,35 @@ function AllocationList({ node }: { node: AdminNode }) {
   };
 
   const address = (allocation: NodeAllocation) => `${allocation.ip}:${allocation.port}`;
+  const selectColumn: AdminColumn<NodeAllocation> = {
+    key: 'select',
+    className: 'w-10',
+    header: (
+      <input
+        type="checkbox"
+        aria-label={t('nodes.allocations.select_all')}
+        checked={allSelected}
+        disabled={free.length === 0}
+        onChange={() =>
+          setSelected(allSelected ? new Set() : new Set(free.map((allocation) => allocation.id)))
+        }
+        className="size-4 accent-brand-500"
+      />
+    ),
+    cell: (allocation) => (
+      <input
+        type="checkbox"
+        aria-label={t('nodes.allocations.select', { address: address(allocation) })}
+        checked={selected.has(allocation.id)}
+        disabled={allocation.assigned}
+        onChange={() => toggle(allocation.id)}
+        className="size-4 accent-brand-500 disabled:opacity-30"
+      />
+    ),
+  };
   const columns: AdminColumn<NodeAllocation>[] = [
-    {
-      key: 'select',
-      className: 'w-10',
-      header: (
-        <input
-          type="checkbox"
-          aria-label={t('nodes.allocations.select_all')}
-          checked={allSelected}
-          disabled={free.length === 0}
-          onChange={() =>
-            setSelected(allSelected ? new Set() : new Set(free.map((allocation) => allocation.id)))
-          }
-          className="size-4 accent-brand-500"
-        />
-      ),
-      cell: (allocation) => (
-        <input
-          type="checkbox"
-          aria-label={t('nodes.allocations.select', { address: address(allocation) })}
-          checked={selected.has(allocation.id)}
-          disabled={allocation.assigned}
-          onChange={() => toggle(allocation.id)}
-          className="size-4 accent-brand-500 disabled:opacity-30"
-        />
-      ),
-    },
+    // Selecting is for deleting: without allocations.write there is nothing to select for.
+    ...(canWrite ? [selectColumn] : []),
     { key: 'ip', header: t('nodes.allocations.columns.ip'), cell: (allocation) => allocation.ip },
     {
       key: 'alias',
@@ -202,9 +207,16 @@ function AllocationList({ node }: { node: AdminNode }) {
         <span className="text-xs text-ink-400">
           {data ? t('list.total', { count: data.total }) : t('list.loading')}
         </span>
-        <Button size="sm" variant="danger" disabled={selected.size === 0} onClick={() => setConfirming(true)}>
-          {t('nodes.allocations.delete_selected', { count: selected.size })}
-        </Button>
+        {canWrite && (
+          <Button
+            size="sm"
+            variant="danger"
+            disabled={selected.size === 0}
+            onClick={() => setConfirming(true)}
+          >
+            {t('nodes.allocations.delete_selected', { count: selected.size })}
+          </Button>
+        )}
       </div>
       {!data ? (
         allocations.isPending && <SpinnerBlock />

@@ -17,20 +17,22 @@ import {
 import { type AdminNode, nodeToBody, useDeleteNode, useUpdateNode } from '@/features/admin-nodes/api/nodes';
 import { nodeFlashKey, nodesFlashKey } from '@/features/admin-nodes/components/admin-nodes-flash-keys';
 import { NodeFormFields } from '@/features/admin-nodes/components/node-form-fields';
+import { useAdminCan } from '@/hooks/use-admin-can';
 import { useSaveForm } from '@/hooks/use-save-form';
 import { errorToMessage } from '@/lib/api-client';
 import { flashActions } from '@/stores/flash-store';
 
 /** The settings tab: every setting of the node, a new daemon token, and deletion. */
 export function NodeSettings({ node }: { node: AdminNode }) {
+  const canWrite = useAdminCan('nodes.write');
   return (
     <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
       <div className="xl:col-span-2">
         <NodeSettingsForm node={node} />
       </div>
       <div className="space-y-6">
-        <ResetToken node={node} />
-        <DeleteNode node={node} />
+        {canWrite && <ResetToken node={node} />}
+        {canWrite && <DeleteNode node={node} />}
       </div>
     </div>
   );
@@ -38,6 +40,7 @@ export function NodeSettings({ node }: { node: AdminNode }) {
 
 function NodeSettingsForm({ node }: { node: AdminNode }) {
   const { t } = useTranslation('admin');
+  const canWrite = useAdminCan('nodes.write');
   const update = useUpdateNode(node.id);
   const { form, submit: handleSubmit } = useSaveForm({
     schema: nodeFormSchema,
@@ -58,6 +61,7 @@ function NodeSettingsForm({ node }: { node: AdminNode }) {
       onSubmit={handleSubmit}
       submitLabel={t('actions.save')}
       isSaving={update.isPending}
+      readOnly={!canWrite}
       className="space-y-6"
     >
       <NodeFormFields />

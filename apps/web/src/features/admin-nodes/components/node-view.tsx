@@ -1,3 +1,4 @@
+import { canInAdmin } from '@aerie/shared/admin-roles/admin-permissions';
 import { useQuery } from '@tanstack/react-query';
 import clsx from 'clsx';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +14,7 @@ import { NodeConfiguration } from '@/features/admin-nodes/components/node-config
 import { NodeHealthBadge } from '@/features/admin-nodes/components/node-health';
 import { NodeSettings } from '@/features/admin-nodes/components/node-settings';
 import { overviewQueryOptions } from '@/features/admin-overview/api/overview';
+import { useAdminGrant } from '@/hooks/use-admin-can';
 import { useTabFlashes } from '@/hooks/use-tab-flashes';
 import { errorToMessage } from '@/lib/api-client';
 
@@ -27,7 +29,14 @@ export function NodeView({ id, tab }: { id: number; tab: NodeTab }) {
   const { t } = useTranslation('admin');
   const node = useQuery(nodeQueryOptions(id));
   const overview = useQuery(overviewQueryOptions());
+  const grant = useAdminGrant();
   useTabFlashes(nodeFlashKey, tab);
+  // The configuration carries the daemon's token, so the panel asks read and write of nodes for it.
+  const shown = nodeTabs.filter(
+    (name) =>
+      (name !== 'configuration' || canInAdmin(grant, 'nodes.write')) &&
+      (name !== 'allocations' || canInAdmin(grant, 'allocations.read')),
+  );
 
   if (node.error) {
     return (
@@ -55,7 +64,7 @@ export function NodeView({ id, tab }: { id: number; tab: NodeTab }) {
       }
     >
       <nav aria-label={t('nodes.tabs.label')} className="mb-6 flex gap-1 border-b border-ink-800">
-        {nodeTabs.map((name) => (
+        {shown.map((name) => (
           <NavLink
             key={name}
             end
@@ -73,9 +82,9 @@ export function NodeView({ id, tab }: { id: number; tab: NodeTab }) {
           </NavLink>
         ))}
       </nav>
-      {tab === '' && <NodeSettings node={data} />}
-      {tab === 'configuration' && <NodeConfiguration node={data} />}
-      {tab === 'allocations' && <NodeAllocations node={data} />}
+      {(tab === '' || !shown.includes(tab)) && <NodeSettings node={data} />}
+      {tab === 'configuration' && shown.includes(tab) && <NodeConfiguration node={data} />}
+      {tab === 'allocations' && shown.includes(tab) && <NodeAllocations node={data} />}
     </AdminPage>
   );
 }

@@ -12,6 +12,7 @@ import { nodesFlashKey } from '@/features/admin-nodes/components/admin-nodes-fla
 import { CreateNodeModal } from '@/features/admin-nodes/components/create-node-modal';
 import { NodeHealthBadge } from '@/features/admin-nodes/components/node-health';
 import { overviewQueryOptions } from '@/features/admin-overview/api/overview';
+import { useAdminCan } from '@/hooks/use-admin-can';
 import { usePageParam } from '@/hooks/use-page-param';
 import { flashActions } from '@/stores/flash-store';
 import { formatBytes, megabytesToBytes } from '@/utils/format-bytes';
@@ -27,6 +28,7 @@ export function NodesList() {
   const nodes = useQuery(nodesQueryOptions(page));
   const overview = useQuery(overviewQueryOptions());
   const [creating, setCreating] = useState(false);
+  const canWrite = useAdminCan('nodes.write');
 
   useEffect(() => {
     if (nodes.error) flashActions().clearAndAddHttpError({ key: nodesFlashKey, error: nodes.error });
@@ -86,7 +88,7 @@ export function NodesList() {
       title={t('nodes.title')}
       description={t('nodes.description')}
       flashKey={nodesFlashKey}
-      actions={<Button onClick={() => setCreating(true)}>{t('nodes.create')}</Button>}
+      actions={canWrite && <Button onClick={() => setCreating(true)}>{t('nodes.create')}</Button>}
     >
       {!data ? (
         nodes.isPending && <SpinnerBlock />

@@ -24,6 +24,7 @@ import {
   serverDatabaseKeys,
   toServerDatabaseBody,
 } from '@/features/admin-servers/api/server-databases';
+import { useAdminCan } from '@/hooks/use-admin-can';
 import { useSaveForm } from '@/hooks/use-save-form';
 import { flashActions } from '@/stores/flash-store';
 
@@ -39,6 +40,7 @@ type Pending = { action: 'reset' | 'delete'; database: AdminServerDatabase } | n
  * Password and Delete behind a confirmation, and Create New Database on a chosen host.
  */
 export function ServerDatabasesTab({ server }: { server: AdminServer }) {
+  const canWrite = useAdminCan('server_databases.write');
   const { t } = useTranslation('admin');
   const databases = useQuery(adminServerDatabasesQueryOptions(server.id));
   const hosts = useQuery(databaseHostOptionsQueryOptions());
@@ -59,12 +61,13 @@ export function ServerDatabasesTab({ server }: { server: AdminServer }) {
           )}
         </ContentBox>
       </div>
-      <CreateDatabase server={server} count={databases.data?.length} />
+      {canWrite && <CreateDatabase server={server} count={databases.data?.length} />}
     </div>
   );
 }
 
 function DatabaseTable({ server, databases }: { server: AdminServer; databases: AdminServerDatabase[] }) {
+  const canWrite = useAdminCan('server_databases.write');
   const { t } = useTranslation('admin');
   const queryClient = useQueryClient();
   const [pending, setPending] = useState<Pending>(null);
@@ -139,16 +142,17 @@ function DatabaseTable({ server, databases }: { server: AdminServer; databases: 
       key: 'actions',
       header: <span className="sr-only">{t('servers.view.databases.columns.actions')}</span>,
       className: 'text-end',
-      cell: (database) => (
-        <div className="flex justify-end gap-2">
-          <Button size="sm" variant="secondary" onClick={() => setPending({ action: 'reset', database })}>
-            {t('servers.view.databases.reset_password')}
-          </Button>
-          <Button size="sm" variant="danger" onClick={() => setPending({ action: 'delete', database })}>
-            {t('servers.view.databases.delete')}
-          </Button>
-        </div>
-      ),
+      cell: (database) =>
+        canWrite && (
+          <div className="flex justify-end gap-2">
+            <Button size="sm" variant="secondary" onClick={() => setPending({ action: 'reset', database })}>
+              {t('servers.view.databases.reset_password')}
+            </Button>
+            <Button size="sm" variant="danger" onClick={() => setPending({ action: 'delete', database })}>
+              {t('servers.view.databases.delete')}
+            </Button>
+          </div>
+        ),
     },
   ];
 

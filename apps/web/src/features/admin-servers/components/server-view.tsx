@@ -1,3 +1,4 @@
+import { type AdminPermission, canInAdmin } from '@aerie/shared/admin-roles/admin-permissions';
 import { useQuery } from '@tanstack/react-query';
 import clsx from 'clsx';
 import { useTranslation } from 'react-i18next';
@@ -13,10 +14,18 @@ import { ServerManageTab } from '@/features/admin-servers/components/server-mana
 import { ServerMountsTab } from '@/features/admin-servers/components/server-mounts-tab';
 import { ServerStartupTab } from '@/features/admin-servers/components/server-startup-tab';
 import { ServerStatusBadge } from '@/features/admin-servers/components/server-status-badge';
+import { useAdminGrant } from '@/hooks/use-admin-can';
 import { useTabFlashes } from '@/hooks/use-tab-flashes';
 
 const tabs = ['details', 'build', 'startup', 'databases', 'mounts', 'manage'] as const;
 type Tab = (typeof tabs)[number];
+
+/** What a tab needs beyond reading the server: its databases and mounts are areas of their own, manage only acts. */
+const tabPermissions: Partial<Record<Tab, AdminPermission>> = {
+  databases: 'server_databases.read',
+  mounts: 'mounts.read',
+  manage: 'servers.write',
+};
 
 export const serverFlashKey = 'admin:server';
 
@@ -28,7 +37,12 @@ export function ServerView() {
   const { t } = useTranslation('admin');
   const params = useParams();
   const id = Number(params.id);
-  const tab: Tab = tabs.includes(params.tab as Tab) ? (params.tab as Tab) : 'details';
+  const grant = useAdminGrant();
+  const shown = tabs.filter((name) => {
+    const permission = tabPermissions[name];
+    return permission === undefined || canInAdmin(grant, permission);
+  });
+  const tab: Tab = shown.includes(params.tab as Tab) ? (params.tab as Tab) : 'details';
   const { data: server } = useQuery(adminServerQueryOptions(id));
   useTabFlashes(serverFlashKey, tab);
   if (!server) return <SpinnerBlock />;
@@ -48,7 +62,7 @@ export function ServerView() {
     >
       {/* Six tabs pass a phone's width: they wrap rather than widen the page. */}
       <nav aria-label={server.name} className="mb-6 flex flex-wrap gap-1 border-b border-ink-800">
-        {tabs.map((name) => (
+        {shown.map((name) => (
           <NavLink
             key={name}
             to={`${paths.adminServer(server.id)}${name === 'details' ? '' : `/${name}`}`}

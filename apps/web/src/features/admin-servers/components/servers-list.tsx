@@ -11,6 +11,7 @@ import { SpinnerBlock } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { type AdminServer, adminServersQueryOptions } from '@/features/admin-servers/api/admin-servers';
 import { ServerStatusBadge } from '@/features/admin-servers/components/server-status-badge';
+import { useAdminCan } from '@/hooks/use-admin-can';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 
 /** Every server, searched by name, with its owner, node and state. */
@@ -20,15 +21,18 @@ export function ServersList() {
   const [search, setSearch] = useState('');
   const query = useDebouncedValue(search, 300);
   const { data } = useQuery(adminServersQueryOptions(page, query));
+  const canWrite = useAdminCan('servers.write');
   return (
     <AdminPage
       title={t('servers.title')}
       description={t('servers.description')}
       flashKey="admin:servers"
       actions={
-        <Link to={paths.adminSection('servers/new')} className={buttonClasses('primary', 'md')}>
-          {t('servers.create')}
-        </Link>
+        canWrite && (
+          <Link to={paths.adminSection('servers/new')} className={buttonClasses('primary', 'md')}>
+            {t('servers.create')}
+          </Link>
+        )
       }
     >
       <Input

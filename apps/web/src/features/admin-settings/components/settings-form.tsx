@@ -19,6 +19,7 @@ import {
   sendTestMail,
   updatePanelSettings,
 } from '@/features/admin-settings/api/panel-settings';
+import { useAdminCan } from '@/hooks/use-admin-can';
 import { useSaveForm } from '@/hooks/use-save-form';
 import { languageOptions } from '@/lib/language-options';
 import { flashActions } from '@/stores/flash-store';
@@ -70,6 +71,7 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
   const { t } = useTranslation('admin');
   const queryClient = useQueryClient();
   const email = useUserStore((state) => state.user?.email ?? '');
+  const canWrite = useAdminCan('settings.write');
   const { form, submit } = useSaveForm({
     schema: panelSettingsFormSchema,
     defaultValues: toFormValues(settings),
@@ -116,107 +118,116 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
   return (
     <FormProvider {...form}>
       <form onSubmit={submit} noValidate className="space-y-6">
-        <ContentBox title={t('settings.general')}>
-          <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
-            <FormField<PanelSettingsFormValues>
-              name="appName"
-              label={t('settings.app_name')}
-              description={t('settings.app_name_hint')}
-            />
-            <FormSelectField<PanelSettingsFormValues>
-              name="defaultLanguage"
-              label={t('settings.default_language')}
-              description={t('settings.default_language_hint')}
-              options={languageOptions}
-            />
-          </div>
-        </ContentBox>
-
-        <ContentBox title={t('settings.security')}>
-          <FormSelectField<PanelSettingsFormValues>
-            name="twoFactorRequired"
-            label={t('settings.two_factor')}
-            description={t('settings.two_factor_hint')}
-            options={(['0', '1', '2'] as const).map((level) => ({
-              value: level,
-              label: t(`settings.two_factor_levels.${level}`),
-            }))}
-          />
-        </ContentBox>
-
-        <ContentBox title={t('settings.mail')}>
-          <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
-            <FormField<PanelSettingsFormValues>
-              name="mailUrl"
-              label={t('settings.mail_url')}
-              description={t('settings.mail_url_hint')}
-              autoComplete="off"
-              spellCheck={false}
-            />
-            <FormField<PanelSettingsFormValues>
-              name="mailFrom"
-              label={t('settings.mail_from')}
-              description={t('settings.mail_from_hint')}
-            />
-          </div>
-          <div className="mt-5 flex flex-wrap items-center gap-3">
-            <Button variant="secondary" onClick={() => void handleTestMail()} isLoading={testMail.isPending}>
-              {t('settings.test_mail')}
-            </Button>
-            <p className="text-xs text-ink-400">{t('settings.test_mail_hint', { email })}</p>
-          </div>
-        </ContentBox>
-
-        <ContentBox title={t('settings.recaptcha')}>
-          <FormSwitch<PanelSettingsFormValues>
-            name="recaptchaEnabled"
-            label={t('settings.recaptcha_enabled')}
-          />
-          {recaptchaEnabled && (
-            <div className="mt-5 grid gap-5 md:grid-cols-2">
+        {/* settings.read alone shows the settings as they are, nothing to change or send. */}
+        <fieldset disabled={!canWrite} className="min-w-0 space-y-6">
+          <ContentBox title={t('settings.general')}>
+            <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
               <FormField<PanelSettingsFormValues>
-                name="recaptchaSiteKey"
-                label={t('settings.site_key')}
+                name="appName"
+                label={t('settings.app_name')}
+                description={t('settings.app_name_hint')}
+              />
+              <FormSelectField<PanelSettingsFormValues>
+                name="defaultLanguage"
+                label={t('settings.default_language')}
+                description={t('settings.default_language_hint')}
+                options={languageOptions}
+              />
+            </div>
+          </ContentBox>
+
+          <ContentBox title={t('settings.security')}>
+            <FormSelectField<PanelSettingsFormValues>
+              name="twoFactorRequired"
+              label={t('settings.two_factor')}
+              description={t('settings.two_factor_hint')}
+              options={(['0', '1', '2'] as const).map((level) => ({
+                value: level,
+                label: t(`settings.two_factor_levels.${level}`),
+              }))}
+            />
+          </ContentBox>
+
+          <ContentBox title={t('settings.mail')}>
+            <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
+              <FormField<PanelSettingsFormValues>
+                name="mailUrl"
+                label={t('settings.mail_url')}
+                description={t('settings.mail_url_hint')}
                 autoComplete="off"
                 spellCheck={false}
               />
               <FormField<PanelSettingsFormValues>
-                name="recaptchaSecretKey"
-                label={t('settings.secret_key')}
-                description={secretSet ? t('settings.secret_key_set') : t('settings.secret_key_unset')}
-                type="password"
-                autoComplete="new-password"
+                name="mailFrom"
+                label={t('settings.mail_from')}
+                description={t('settings.mail_from_hint')}
               />
             </div>
-          )}
-        </ContentBox>
+            <div className="mt-5 flex flex-wrap items-center gap-3">
+              <Button
+                variant="secondary"
+                onClick={() => void handleTestMail()}
+                isLoading={testMail.isPending}
+              >
+                {t('settings.test_mail')}
+              </Button>
+              <p className="text-xs text-ink-400">{t('settings.test_mail_hint', { email })}</p>
+            </div>
+          </ContentBox>
 
-        <ContentBox title={t('settings.allocations')}>
-          <FormSwitch<PanelSettingsFormValues>
-            name="allocationsEnabled"
-            label={t('settings.allocations_enabled')}
-            description={t('settings.allocations_enabled_hint')}
-          />
-          <div className="mt-5 grid gap-5 md:grid-cols-2">
-            <FormField<PanelSettingsFormValues>
-              name="allocationsRangeStart"
-              label={t('settings.allocations_range_start')}
-              inputMode="numeric"
+          <ContentBox title={t('settings.recaptcha')}>
+            <FormSwitch<PanelSettingsFormValues>
+              name="recaptchaEnabled"
+              label={t('settings.recaptcha_enabled')}
             />
-            <FormField<PanelSettingsFormValues>
-              name="allocationsRangeEnd"
-              label={t('settings.allocations_range_end')}
-              inputMode="numeric"
+            {recaptchaEnabled && (
+              <div className="mt-5 grid gap-5 md:grid-cols-2">
+                <FormField<PanelSettingsFormValues>
+                  name="recaptchaSiteKey"
+                  label={t('settings.site_key')}
+                  autoComplete="off"
+                  spellCheck={false}
+                />
+                <FormField<PanelSettingsFormValues>
+                  name="recaptchaSecretKey"
+                  label={t('settings.secret_key')}
+                  description={secretSet ? t('settings.secret_key_set') : t('settings.secret_key_unset')}
+                  type="password"
+                  autoComplete="new-password"
+                />
+              </div>
+            )}
+          </ContentBox>
+
+          <ContentBox title={t('settings.allocations')}>
+            <FormSwitch<PanelSettingsFormValues>
+              name="allocationsEnabled"
+              label={t('settings.allocations_enabled')}
+              description={t('settings.allocations_enabled_hint')}
             />
+            <div className="mt-5 grid gap-5 md:grid-cols-2">
+              <FormField<PanelSettingsFormValues>
+                name="allocationsRangeStart"
+                label={t('settings.allocations_range_start')}
+                inputMode="numeric"
+              />
+              <FormField<PanelSettingsFormValues>
+                name="allocationsRangeEnd"
+                label={t('settings.allocations_range_end')}
+                inputMode="numeric"
+              />
+            </div>
+            <p className="mt-3 text-xs text-ink-400">{t('settings.allocations_range_hint')}</p>
+          </ContentBox>
+        </fieldset>
+
+        {canWrite && (
+          <div className="flex justify-end">
+            <Button type="submit" isLoading={form.formState.isSubmitting}>
+              {t('settings.save')}
+            </Button>
           </div>
-          <p className="mt-3 text-xs text-ink-400">{t('settings.allocations_range_hint')}</p>
-        </ContentBox>
-
-        <div className="flex justify-end">
-          <Button type="submit" isLoading={form.formState.isSubmitting}>
-            {t('settings.save')}
-          </Button>
-        </div>
+        )}
       </form>
     </FormProvider>
   );

@@ -22,6 +22,8 @@ export interface AdminUser {
   lastName: string;
   language: string;
   rootAdmin: boolean;
+  /** The user's admin role, null for none (or when the panel does not say). */
+  roleId: number | null;
   twoFactor: boolean;
   createdAt: string;
   updatedAt: string;
@@ -40,6 +42,8 @@ interface UserAttributes {
   last_name: string | null;
   language: string;
   root_admin: boolean;
+  /** Aerie's: the user's admin role. Optional: an answer without it reads as no role. */
+  admin_role_id?: number | null;
   '2fa': boolean;
   created_at: string;
   updated_at: string;
@@ -71,6 +75,7 @@ export function toAdminUser(attributes: UserAttributes): AdminUser {
     lastName: attributes.last_name ?? '',
     language: attributes.language,
     rootAdmin: attributes.root_admin,
+    roleId: attributes.admin_role_id ?? null,
     twoFactor: attributes['2fa'],
     createdAt: attributes.created_at,
     updatedAt: attributes.updated_at,

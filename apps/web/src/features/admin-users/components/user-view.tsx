@@ -25,6 +25,8 @@ import {
 } from '@/features/admin-users/api/users';
 import { adminUsersFlashKey, userFlashKey } from '@/features/admin-users/components/admin-users-flash-keys';
 import { UserFormFields } from '@/features/admin-users/components/user-form-fields';
+import { UserRoleBox } from '@/features/admin-users/components/user-role-box';
+import { useAdminCan } from '@/hooks/use-admin-can';
 import { useSaveForm } from '@/hooks/use-save-form';
 import { errorToMessage } from '@/lib/api-client';
 import { flashActions } from '@/stores/flash-store';
@@ -49,6 +51,7 @@ export function UserView({ id }: { id: number }) {
 
 function UserDetails({ user }: { user: AdminUser }) {
   const { t } = useTranslation('admin');
+  const canWrite = useAdminCan('users.write');
   return (
     <AdminPage
       title={user.username}
@@ -65,8 +68,9 @@ function UserDetails({ user }: { user: AdminUser }) {
           <EditUserForm user={user} />
         </div>
         <div className="space-y-6">
+          <UserRoleBox user={user} />
           <UserServers user={user} />
-          <DeleteUser user={user} />
+          {canWrite && <DeleteUser user={user} />}
         </div>
       </div>
     </AdminPage>
@@ -75,6 +79,7 @@ function UserDetails({ user }: { user: AdminUser }) {
 
 function EditUserForm({ user }: { user: AdminUser }) {
   const { t } = useTranslation('admin');
+  const canWrite = useAdminCan('users.write');
   const update = useUpdateUser(user.id);
   const { form, submit: handleSubmit } = useSaveForm({
     schema: userFormSchema,
@@ -95,6 +100,7 @@ function EditUserForm({ user }: { user: AdminUser }) {
       onSubmit={handleSubmit}
       submitLabel={t('actions.save')}
       isSaving={update.isPending}
+      readOnly={!canWrite}
       className="space-y-6"
     >
       <UserFormFields mode="edit" />

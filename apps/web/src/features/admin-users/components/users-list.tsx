@@ -12,6 +12,7 @@ import { SpinnerBlock } from '@/components/ui/spinner';
 import { type AdminUser, type UserSearchField, usersQueryOptions } from '@/features/admin-users/api/users';
 import { adminUsersFlashKey } from '@/features/admin-users/components/admin-users-flash-keys';
 import { CreateUserModal } from '@/features/admin-users/components/create-user-modal';
+import { useAdminCan } from '@/hooks/use-admin-can';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { usePageParam } from '@/hooks/use-page-param';
 import { flashActions } from '@/stores/flash-store';
@@ -32,6 +33,7 @@ export function UsersList() {
   const [search, setSearch] = useState('');
   const debounced = useDebouncedValue(search, userSearchDelayMs);
   const [creating, setCreating] = useState(false);
+  const canWrite = useAdminCan('users.write');
   const users = useQuery(usersQueryOptions({ page, search: debounced.trim(), searchField }));
 
   useEffect(() => {
@@ -85,7 +87,7 @@ export function UsersList() {
       title={t('users.title')}
       description={t('users.description')}
       flashKey={adminUsersFlashKey}
-      actions={<Button onClick={() => setCreating(true)}>{t('users.create')}</Button>}
+      actions={canWrite && <Button onClick={() => setCreating(true)}>{t('users.create')}</Button>}
     >
       <search className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-end">
         <div className="sm:w-44">

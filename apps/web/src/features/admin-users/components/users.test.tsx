@@ -1,3 +1,4 @@
+import { adminRoleMessages } from '@aerie/shared/admin-roles/admin-roles-bodies';
 import { userMessages } from '@aerie/shared/users/users-bodies';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -203,6 +204,8 @@ describe('/admin/users', () => {
   describe('a user page', () => {
     function openUser(overrides: Record<string, unknown> = {}) {
       panel.on('GET /api/application/users/4', () => ({ body: userItem(4, 'casey', overrides) }));
+      // The page's role picker lists the roles.
+      panel.on('GET /api/application/roles', () => userList());
       return renderApp('/admin/users/view/4', { user: admin });
     }
 
@@ -282,6 +285,96 @@ describe('/admin/users', () => {
       await user.click(within(dialog).getByRole('button', { name: 'Yes, delete user' }));
       expect(await screen.findByRole('heading', { name: 'Users' })).toBeInTheDocument();
       expect(screen.getByRole('alert')).toHaveTextContent('The user casey was deleted.');
+    });
+  });
+
+  describe('the role of a user', () => {
+    const roleItem = (id: number, name: string) => ({
+      object: 'admin_role',
+      attributes: {
+        id,
+        name,
+        description: null,
+        permissions: ['servers.read'],
+        created_at: '2026-01-02T03:04:05+00:00',
+        updated_at: '2026-01-02T03:04:05+00:00',
+      },
+    });
+
+    function openUser(overrides: Record<string, unknown> = {}, viewer = admin) {
+      panel.on('GET /api/application/users/4', () => ({ body: userItem(4, 'casey', overrides) }));
+      panel.on('GET /api/application/roles', () => ({
+        body: {
+          object: 'list',
+          data: [roleItem(1, 'Support'), roleItem(2, 'Auditor')],
+          meta: {
+            pagination: { total: 2, count: 2, per_page: 1000, current_page: 1, total_pages: 1 },
+          },
+        },
+      }));
+      return renderApp('/admin/users/view/4', { user: viewer });
+    }
+
+    const roleSelect = async () => {
+      const select = await screen.findByRole('combobox', { name: 'Role' });
+      await waitFor(() => expect(select).toBeEnabled());
+      return select;
+    };
+    const puts = () => panel.requests.filter((request) => request.method === 'PUT');
+
+    it('offers None and every role, starting from the role the user holds', async () => {
+      openUser({ admin_role_id: 2 });
+      const select = await roleSelect();
+      expect(
+        within(select)
+          .getAllByRole('option')
+          .map((option) => option.textContent),
+      ).toEqual(['None', 'Support', 'Auditor']);
+      expect(select).toHaveDisplayValue('Auditor');
+    });
+
+    it('gives the user a role, then takes it away', async () => {
+      panel.on('PUT /api/application/users/4/role', () => ({ status: 204 }));
+      const { user } = openUser();
+      const select = await roleSelect();
+      expect(select).toHaveDisplayValue('None');
+      await user.selectOptions(select, 'Support');
+      await user.click(screen.getByRole('button', { name: 'Save Role' }));
+      expect(await screen.findByText('The role was saved.')).toBeInTheDocument();
+      await user.selectOptions(select, 'None');
+      await user.click(screen.getByRole('button', { name: 'Save Role' }));
+      await waitFor(() => expect(puts()).toHaveLength(2));
+      expect(puts().map((request) => [request.url, request.body])).toEqual([
+        ['/api/application/users/4/role', { role_id: 1 }],
+        ['/api/application/users/4/role', { role_id: null }],
+      ]);
+    });
+
+    it("shows the panel refusing a role beyond the admin's own", async () => {
+      panel.on('PUT /api/application/users/4/role', () =>
+        errorEnvelope(403, 'AccessDeniedHttpException', adminRoleMessages.beyondOwn),
+      );
+      const { user } = openUser();
+      await user.selectOptions(await roleSelect(), 'Auditor');
+      await user.click(screen.getByRole('button', { name: 'Save Role' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'You cannot grant permissions you do not have.',
+      );
+    });
+
+    it('is not offered for a root admin, who needs no role', async () => {
+      openUser({ root_admin: true });
+      expect(await screen.findByRole('heading', { name: 'casey' })).toBeInTheDocument();
+      expect(screen.queryByRole('combobox', { name: 'Role' })).not.toBeInTheDocument();
+    });
+
+    it('is read-only for a viewer who may not change users', async () => {
+      openUser({ admin_role_id: 1 }, pageUser({ admin_permissions: ['users.read', 'roles.read'] }));
+      const select = await screen.findByRole('combobox', { name: 'Role' });
+      await waitFor(() => expect(select).toHaveDisplayValue('Support'));
+      expect(select).toBeDisabled();
+      expect(select).toHaveAccessibleDescription("You may see this user's role but not change it.");
+      expect(screen.queryByRole('button', { name: 'Save Role' })).not.toBeInTheDocument();
     });
   });
 });

@@ -1,0 +1,5 @@
+import { RolesList } from '@/features/admin-roles/components/roles-list';
+
+export default function AdminRolesRoute() {
+  return <RolesList />;
+}
