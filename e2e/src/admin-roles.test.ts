@@ -70,6 +70,10 @@ describe('an admin role', () => {
 
     // The helper sees only what the role reads, and suspends the demo server.
     const helper = await signedIn('helper', 'helper password 1');
+    onTestFailed(async () => {
+      console.log('helper page:', helper.url(), await helper.locator('body').innerText().catch(() => '?'));
+      console.log('root page:', root.url(), await root.locator('body').innerText().catch(() => '?'));
+    });
     await helper.getByRole('link', { name: 'Admin' }).click();
     const menu = helper.getByRole('navigation', { name: 'Administration' });
     await menu.getByRole('link', { name: 'Servers' }).waitFor();

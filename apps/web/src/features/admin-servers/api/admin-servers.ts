@@ -148,7 +148,8 @@ export function toAdminServer(a: ServerAttributes): AdminServer {
             newNode: transfer.new_node,
             failure: transfer.failure,
           },
-    allocations: a.relationships?.allocations?.data.map(({ attributes }) => ({
+    // A caller who may not read allocations gets a `null_resource` there, without `data`.
+    allocations: a.relationships?.allocations?.data?.map(({ attributes }) => ({
       id: attributes.id,
       ip: attributes.ip,
       port: attributes.port,
