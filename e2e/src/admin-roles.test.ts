@@ -33,6 +33,18 @@ describe('an admin role', () => {
     onTestFailed(() => console.log(panel.output()));
     await root.getByRole('link', { name: 'Admin' }).click();
     const rootMenu = root.getByRole('navigation', { name: 'Administration' });
+    /** On the helper's page in the admin area, the root admin picks their role (or None) and saves it. */
+    const giveHelperRole = async (label: string) => {
+      await rootMenu.getByRole('link', { name: 'Users' }).click();
+      await root
+        .getByRole('link', { name: 'helper@example.com' })
+        .or(root.getByRole('link', { name: 'helper' }))
+        .first()
+        .click();
+      await root.getByLabel('Role', { exact: true }).selectOption({ label });
+      await root.getByRole('button', { name: 'Save Role' }).click();
+      await root.getByText('The role was saved.').waitFor();
+    };
 
     // The helper's account, and a Support role: servers read and write, users read.
     await rootMenu.getByRole('link', { name: 'Users' }).click();
@@ -58,21 +70,27 @@ describe('an admin role', () => {
     await root.getByRole('button', { name: 'Create Role' }).click();
     await root.getByText('The role was created.').waitFor();
 
-    await rootMenu.getByRole('link', { name: 'Users' }).click();
-    await root
-      .getByRole('link', { name: 'helper@example.com' })
-      .or(root.getByRole('link', { name: 'helper' }))
-      .first()
-      .click();
-    await root.getByLabel('Role', { exact: true }).selectOption({ label: 'Support' });
-    await root.getByRole('button', { name: 'Save Role' }).click();
-    await root.getByText('The role was saved.').waitFor();
+    await giveHelperRole('Support');
 
     // The helper sees only what the role reads, and suspends the demo server.
     const helper = await signedIn('helper', 'helper password 1');
     onTestFailed(async () => {
-      console.log('helper page:', helper.url(), await helper.locator('body').innerText().catch(() => '?'));
-      console.log('root page:', root.url(), await root.locator('body').innerText().catch(() => '?'));
+      console.log(
+        'helper page:',
+        helper.url(),
+        await helper
+          .locator('body')
+          .innerText()
+          .catch(() => '?'),
+      );
+      console.log(
+        'root page:',
+        root.url(),
+        await root
+          .locator('body')
+          .innerText()
+          .catch(() => '?'),
+      );
     });
     await helper.getByRole('link', { name: 'Admin' }).click();
     const menu = helper.getByRole('navigation', { name: 'Administration' });
@@ -98,15 +116,7 @@ describe('an admin role', () => {
     await expect.poll(() => rows.filter({ hasText: 'Server unsuspended' }).count()).toBe(1);
 
     // Taken away: the helper's next click in the admin area is refused.
-    await rootMenu.getByRole('link', { name: 'Users' }).click();
-    await root
-      .getByRole('link', { name: 'helper@example.com' })
-      .or(root.getByRole('link', { name: 'helper' }))
-      .first()
-      .click();
-    await root.getByLabel('Role', { exact: true }).selectOption({ label: 'None' });
-    await root.getByRole('button', { name: 'Save Role' }).click();
-    await root.getByText('The role was saved.').waitFor();
+    await giveHelperRole('None');
     await menu.getByRole('link', { name: 'Users' }).click();
     await helper.getByText('This account does not have permission to access the API.').waitFor();
   });

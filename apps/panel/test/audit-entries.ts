@@ -1,5 +1,6 @@
 import type { Db } from '@aerie/panel/db/database';
 import { readDate } from '@aerie/panel/db/dialect';
+import { expect } from 'vitest';
 
 /** The audit entries about one object, oldest first, as the log stores them (JSON parsed). */
 export async function auditEntriesAbout(db: Db, subjectType: string, subjectId: string | number | null) {
@@ -29,3 +30,12 @@ export async function auditEntryCount(db: Db): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/** What an entry says of a change made with `admin`'s application key from the tests' default address. */
+export const madeWithKey = (admin: { id: number; username: string }, bearer: string, ip = '127.0.0.1') => ({
+  actorId: admin.id,
+  actorName: admin.username,
+  apiKey: bearer.slice(0, 16),
+  ip,
+  createdAt: expect.any(Date),
+});

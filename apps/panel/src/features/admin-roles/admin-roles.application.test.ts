@@ -275,3 +275,18 @@ describe('/api/application/roles', () => {
     expect(await auditEntryCount(t.db)).toBe(count);
   });
 });
+
+describe('roles under parallel requests', () => {
+  it('gives one name to one role when five creates race, and records only that one', async () => {
+    const name = `Raced ${++sequence}`;
+    const count = await auditEntryCount(t.db);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => asRoot('POST', 'roles', { name, permissions: ['servers.read'] })),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 422, 422, 422, 422]);
+    expect(await t.db.selectFrom('admin_roles').select('id').where('name', '=', name).execute()).toHaveLength(
+      1,
+    );
+    expect(await auditEntryCount(t.db)).toBe(count + 1);
+  });
+});

@@ -8,7 +8,7 @@ import {
   createApplicationBearer,
   notFoundJson,
 } from '@aerie/panel/test/application-api';
-import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
+import { auditEntriesAbout, auditEntryCount, madeWithKey } from '@aerie/panel/test/audit-entries';
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { type DaemonAnswer, startDaemonStandIn } from '@aerie/panel/test/daemon-stand-in';
@@ -586,13 +586,7 @@ describe('the admin audit log of a server', () => {
   const call = (method: 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
     applicationRequest(t.app, bearer, method, url, body);
   const entriesAbout = (id: number) => auditEntriesAbout(t.db, 'server', id);
-  const who = () => ({
-    actorId: admin.id,
-    actorName: admin.username,
-    apiKey: bearer.slice(0, 16),
-    ip: '127.0.0.1',
-    createdAt: expect.any(Date),
-  });
+  const who = () => madeWithKey(admin, bearer);
   /** An installed server (status null), as the state changes below start from. */
   const installedServer = async () => {
     const server = await createServer();

@@ -3,7 +3,7 @@ import {
   createAdminWithKey,
   createApplicationBearer,
 } from '@aerie/panel/test/application-api';
-import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
+import { auditEntriesAbout, auditEntryCount, madeWithKey } from '@aerie/panel/test/audit-entries';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { closedPort } from '@aerie/panel/test/closed-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,13 +29,7 @@ beforeAll(async () => {
 });
 
 /** Who the audit entries of this file's changes name. */
-const who = () => ({
-  actorId: admin.id,
-  actorName: admin.username,
-  apiKey: bearer.slice(0, 16),
-  ip: '127.0.0.1',
-  createdAt: expect.any(Date),
-});
+const who = () => madeWithKey(admin, bearer);
 afterAll(() => t.close());
 
 const bodyFor = (url: URL, overrides: Record<string, unknown> = {}) => ({

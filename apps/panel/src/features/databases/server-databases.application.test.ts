@@ -3,7 +3,7 @@ import {
   createAdminWithKey,
   createApplicationBearer,
 } from '@aerie/panel/test/application-api';
-import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
+import { auditEntriesAbout, auditEntryCount, madeWithKey } from '@aerie/panel/test/audit-entries';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestNode, createTestServer, importDemoEgg } from '@aerie/panel/test/server-factories';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,13 +42,7 @@ afterAll(() => t.close());
 const path = (suffix = '', id = server.id) => `servers/${id}/databases${suffix}`;
 
 /** Who the audit entries of this file's changes name. */
-const who = () => ({
-  actorId: admin.id,
-  actorName: admin.username,
-  apiKey: bearer.slice(0, 16),
-  ip: '127.0.0.1',
-  createdAt: expect.any(Date),
-});
+const who = () => madeWithKey(admin, bearer);
 
 describe('/api/application/servers/{id}/databases without a reachable host', () => {
   it('answers 422 for bad fields with upstream’s attribute names, and for an unknown host', async () => {

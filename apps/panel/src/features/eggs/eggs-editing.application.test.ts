@@ -8,7 +8,7 @@ import {
   createApplicationBearer,
   notFoundJson,
 } from '@aerie/panel/test/application-api';
-import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
+import { auditEntriesAbout, auditEntryCount, madeWithKey } from '@aerie/panel/test/audit-entries';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser } from '@aerie/panel/test/factories';
 import { createTestNode, createTestServer } from '@aerie/panel/test/server-factories';
@@ -437,7 +437,7 @@ describe('GET nests/{id}/eggs/{egg}/export', () => {
 });
 
 describe('the admin audit log of nests, eggs and egg variables', () => {
-  const who = () => ({ actorId: admin.id, actorName: admin.username, apiKey: bearer.slice(0, 16) });
+  const who = () => madeWithKey(admin, bearer);
   /** An object as the log keeps it: as the route renders it, without its timestamps. */
   const logged = ({ created_at: _created, updated_at: _updated, ...item }: Record<string, unknown>) => item;
   /** A spare egg in a nest of its own, imported the CLI's way (which records nothing). */

@@ -7,7 +7,7 @@ import {
   createApplicationBearer,
   notFoundJson,
 } from '@aerie/panel/test/application-api';
-import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
+import { auditEntriesAbout, auditEntryCount, madeWithKey } from '@aerie/panel/test/audit-entries';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser } from '@aerie/panel/test/factories';
 import {
@@ -264,13 +264,7 @@ describe('attaching a mount to eggs, nodes and servers', () => {
 });
 
 describe('the admin audit log of a mount', () => {
-  const who = () => ({
-    actorId: admin.id,
-    actorName: admin.username,
-    apiKey: bearer.slice(0, 16),
-    ip: '127.0.0.1',
-    createdAt: expect.any(Date),
-  });
+  const who = () => madeWithKey(admin, bearer);
 
   it('records its creation, its change and its deletion with before and after, once each', async () => {
     const mount = await newMount();

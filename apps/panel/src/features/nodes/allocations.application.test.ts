@@ -7,7 +7,7 @@ import {
   createApplicationBearer,
   notFoundJson,
 } from '@aerie/panel/test/application-api';
-import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
+import { auditEntriesAbout, auditEntryCount, madeWithKey } from '@aerie/panel/test/audit-entries';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import {
   createTestNode,
@@ -470,7 +470,7 @@ describe('DELETE /api/application/nodes/{node}/allocations/{allocation}', () => 
 });
 
 describe('the admin audit log of allocations', () => {
-  const who = () => ({ actorId: admin.id, actorName: admin.username, apiKey: bearer.slice(0, 16) });
+  const who = () => madeWithKey(admin, bearer);
 
   it('records one entry per POST, however many allocations it adds, with the request’s terms', async () => {
     const node = await createTestNode(t.ctx);

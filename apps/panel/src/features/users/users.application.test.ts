@@ -9,7 +9,7 @@ import {
   createApplicationBearer,
   notFoundJson,
 } from '@aerie/panel/test/application-api';
-import { auditEntriesAbout, auditEntryCount } from '@aerie/panel/test/audit-entries';
+import { auditEntriesAbout, auditEntryCount, madeWithKey } from '@aerie/panel/test/audit-entries';
 import { TestBrowser } from '@aerie/panel/test/browser';
 import { buildTestApp, type TestApp } from '@aerie/panel/test/build-test-app';
 import { createTestUser } from '@aerie/panel/test/factories';
@@ -522,7 +522,7 @@ describe('DELETE /api/application/users/{id}', () => {
 });
 
 describe('the admin audit log of users', () => {
-  const who = () => ({ actorId: admin.id, actorName: admin.username, apiKey: bearer.slice(0, 16) });
+  const who = () => madeWithKey(admin, bearer);
 
   it('records a creation, an update and a deletion once each, a password only as changed', async () => {
     const created = await call('POST', 'users', newBody({ password: 'Correct horse 1' }));

@@ -4,14 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { AdminPage } from '@/components/admin/admin-page';
 import { Button } from '@/components/ui/button';
-import { ConfirmationModal } from '@/components/ui/confirmation-modal';
 import { MessageBox } from '@/components/ui/message-box';
 import { NotFoundPage } from '@/components/ui/screen-block';
 import { SpinnerBlock } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import { adminRoleQueryOptions, useDeleteAdminRole } from '@/features/admin-roles/api/admin-roles';
+import { adminRoleQueryOptions } from '@/features/admin-roles/api/admin-roles';
+import { DeleteRoleModal } from '@/features/admin-roles/components/delete-role-modal';
 import { RoleEditor } from '@/features/admin-roles/components/role-editor';
-import { rolesFlashKey } from '@/features/admin-roles/components/roles-list';
 import { useAdminCan } from '@/hooks/use-admin-can';
 import { ApiError, errorToMessage } from '@/lib/api-client';
 import { flashActions } from '@/stores/flash-store';
@@ -43,8 +42,6 @@ export function RolePage() {
   const role = useQuery({ ...adminRoleQueryOptions(id), enabled: valid, retry: false });
   const canWrite = useAdminCan('roles.write');
   const [confirming, setConfirming] = useState(false);
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const remove = useDeleteAdminRole();
 
   if (!valid || (role.error instanceof ApiError && role.error.status === 404)) return <NotFoundPage />;
   if (role.error) {
@@ -57,19 +54,6 @@ export function RolePage() {
     );
   }
 
-  const handleDelete = async () => {
-    if (!role.data) return;
-    const { name } = role.data;
-    try {
-      await remove.mutateAsync(id);
-      flashActions().clearFlashes(rolesFlashKey);
-      flashActions().addFlash({ key: rolesFlashKey, type: 'success', message: t('roles.deleted', { name }) });
-      navigate(paths.adminSection('roles'));
-    } catch (error) {
-      setRefusal(errorToMessage(error));
-    }
-  };
-
   return (
     <AdminPage
       title={role.data?.name ?? t('roles.title')}
@@ -78,13 +62,7 @@ export function RolePage() {
       actions={
         role.data &&
         canWrite && (
-          <Button
-            variant="danger"
-            onClick={() => {
-              setRefusal(null);
-              setConfirming(true);
-            }}
-          >
+          <Button variant="danger" onClick={() => setConfirming(true)}>
             {t('roles.delete')}
           </Button>
         )
@@ -102,24 +80,12 @@ export function RolePage() {
       ) : (
         <SpinnerBlock />
       )}
-      <ConfirmationModal
+      <DeleteRoleModal
+        role={role.data ?? null}
         visible={confirming}
         onClose={() => setConfirming(false)}
-        title={t('roles.delete_title')}
-        confirmLabel={t('roles.delete_confirm')}
-        cancelLabel={t('actions.cancel')}
-        onConfirm={() => void handleDelete()}
-        isLoading={remove.isPending}
-        notice={
-          refusal && (
-            <MessageBox type="error" title={t('roles.delete_refused')} className="mb-4">
-              {refusal}
-            </MessageBox>
-          )
-        }
-      >
-        {t('roles.delete_text', { name: role.data?.name ?? '' })}
-      </ConfirmationModal>
+        onDeleted={() => navigate(paths.adminSection('roles'))}
+      />
     </AdminPage>
   );
 }

@@ -5,22 +5,14 @@ import { Link } from 'react-router';
 import { AdminPage } from '@/components/admin/admin-page';
 import { type AdminColumn, AdminTable } from '@/components/admin/admin-table';
 import { Button, buttonClasses } from '@/components/ui/button';
-import { ConfirmationModal } from '@/components/ui/confirmation-modal';
-import { MessageBox } from '@/components/ui/message-box';
 import { Pagination } from '@/components/ui/pagination';
 import { SpinnerBlock } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import {
-  type AdminRole,
-  adminRolesQueryOptions,
-  useDeleteAdminRole,
-} from '@/features/admin-roles/api/admin-roles';
+import { type AdminRole, adminRolesQueryOptions } from '@/features/admin-roles/api/admin-roles';
+import { DeleteRoleModal, rolesFlashKey } from '@/features/admin-roles/components/delete-role-modal';
 import { useAdminCan } from '@/hooks/use-admin-can';
 import { usePageParam } from '@/hooks/use-page-param';
-import { errorToMessage } from '@/lib/api-client';
 import { flashActions } from '@/stores/flash-store';
-
-export const rolesFlashKey = 'admin:roles';
 
 /** /admin/roles: every admin role with how many permissions it holds; create and delete with roles.write. */
 export function RolesList() {
@@ -30,28 +22,10 @@ export function RolesList() {
   const canWrite = useAdminCan('roles.write');
   const [deleting, setDeleting] = useState<AdminRole | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const remove = useDeleteAdminRole();
 
   useEffect(() => {
     if (roles.error) flashActions().clearAndAddHttpError({ key: rolesFlashKey, error: roles.error });
   }, [roles.error]);
-
-  const handleDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      flashActions().clearFlashes(rolesFlashKey);
-      flashActions().addFlash({
-        key: rolesFlashKey,
-        type: 'success',
-        message: t('roles.deleted', { name: deleting.name }),
-      });
-      setConfirming(false);
-    } catch (error) {
-      setRefusal(errorToMessage(error));
-    }
-  };
 
   const columns: AdminColumn<AdminRole>[] = [
     {
@@ -84,7 +58,6 @@ export function RolesList() {
                 variant="danger"
                 aria-label={t('roles.delete_named', { name: role.name })}
                 onClick={() => {
-                  setRefusal(null);
                   setDeleting(role);
                   setConfirming(true);
                 }}
@@ -128,24 +101,12 @@ export function RolesList() {
           </div>
         </>
       )}
-      <ConfirmationModal
+      <DeleteRoleModal
+        role={deleting}
         visible={confirming}
         onClose={() => setConfirming(false)}
-        title={t('roles.delete_title')}
-        confirmLabel={t('roles.delete_confirm')}
-        cancelLabel={t('actions.cancel')}
-        onConfirm={() => void handleDelete()}
-        isLoading={remove.isPending}
-        notice={
-          refusal && (
-            <MessageBox type="error" title={t('roles.delete_refused')} className="mb-4">
-              {refusal}
-            </MessageBox>
-          )
-        }
-      >
-        {t('roles.delete_text', { name: deleting?.name ?? '' })}
-      </ConfirmationModal>
+        onDeleted={() => setConfirming(false)}
+      />
     </AdminPage>
   );
 }
