@@ -1,4 +1,4 @@
-import { type AdminResource, adminResources } from '../api-keys/application-keys-wire';
+import { adminResources } from '../api-keys/application-keys-wire';
 
 /**
  * What an admin role may do, per area of the admin area: read or write each Application API resource (as an
@@ -23,10 +23,6 @@ export const isAdminPermission = (value: unknown): value is AdminPermission =>
 
 export const permissionFor = (area: AdminArea, write: boolean): AdminPermission =>
   `${area}.${write ? 'write' : 'read'}`;
-
-/** Whether `area` is an Application API resource (an application key has bits for it). */
-export const isAdminResource = (area: AdminArea): area is AdminResource =>
-  (adminResources as readonly string[]).includes(area);
 
 /**
  * What the signed-in user may do in the admin area, as the page tells the SPA: every permission for a root

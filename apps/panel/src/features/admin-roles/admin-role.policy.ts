@@ -40,15 +40,18 @@ export function assertBitsWithinGrant(
 }
 
 /**
- * Below root, an admin may not change a root admin's account (their email or password would hand over the whole
- * panel) nor make anyone root.
+ * Below root, an admin changes only accounts that hold no more than they do: never a root admin, never someone
+ * whose role (`targetPermissions`) reaches further (their email or password would hand it over), and never makes
+ * anyone root.
  * @throws HttpError 403
  */
 export function assertMayChangeUser(
   grant: AdminGrant,
   target: { rootAdmin: boolean } | null,
+  targetPermissions: readonly AdminPermission[],
   makesRoot: boolean,
 ): void {
   if (grant === 'root') return;
   if (target?.rootAdmin || makesRoot) throw forbidden(adminRoleMessages.rootOnly);
+  assertWithinGrant(grant, targetPermissions);
 }

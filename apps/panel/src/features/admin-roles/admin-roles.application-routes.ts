@@ -1,12 +1,11 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import { auditFor } from '@aerie/panel/features/audit/audit-request';
-import { renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
+import { grantOf, renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
 import { signedInUser } from '@aerie/panel/features/auth/client-api-auth';
 import { parseListQuery } from '@aerie/panel/http/application/list-query';
 import { renderItem, renderPage, resourceUrl } from '@aerie/panel/http/application/transformer';
 import { notFound } from '@aerie/panel/http/errors';
 import { idParam, validateRouteBody } from '@aerie/panel/http/validate';
-import type { AdminGrant } from '@aerie/shared/admin-roles/admin-permissions';
 import {
   adminRoleAttributeNames,
   adminRoleBodySchema,
@@ -19,7 +18,7 @@ import { adminRoleListSpec, findAdminRole, listAdminRoles } from './admin-roles.
 
 const callerOf = (request: FastifyRequest) => ({
   user: signedInUser(request),
-  grant: request.adminGrant as AdminGrant,
+  grant: grantOf(request),
 });
 
 /** /api/application/roles: admin roles, for root admins and roles holding `roles.read` / `roles.write`. */

@@ -1,5 +1,5 @@
 import type { Db } from '@aerie/panel/db/database';
-import { dialectOf, readCount, readDate } from '@aerie/panel/db/dialect';
+import { dialectOf, readDate } from '@aerie/panel/db/dialect';
 import { insertReturningId } from '@aerie/panel/db/insert-id';
 import type { AdminRolesTable } from '@aerie/panel/db/schema-audit';
 import type { Tx } from '@aerie/panel/db/transaction';
@@ -43,16 +43,6 @@ export async function listAdminRoles(db: Db, list: ListQuery) {
 export async function findAdminRole(db: Db | Tx, id: number): Promise<AdminRole | null> {
   const row = await db.selectFrom('admin_roles').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toAdminRole(row) : null;
-}
-
-export async function findAdminRoles(db: Db, ids: readonly number[]): Promise<AdminRole[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('admin_roles')
-    .selectAll()
-    .where('id', 'in', [...ids])
-    .execute();
-  return rows.map(toAdminRole);
 }
 
 /** The permissions of a user's role, read fresh on every request so that taking a role away acts at once. */
@@ -100,15 +90,6 @@ export async function updateAdminRole(db: Tx, id: number, values: AdminRoleValue
 
 export async function deleteAdminRole(db: Tx, id: number): Promise<void> {
   await db.deleteFrom('admin_roles').where('id', '=', id).execute();
-}
-
-export async function countUsersWithRole(db: Db | Tx, id: number): Promise<number> {
-  const row = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll().as('count'))
-    .where('admin_role_id', '=', id)
-    .executeTakeFirst();
-  return readCount(row?.count as number | string | undefined);
 }
 
 export async function setUserAdminRole(

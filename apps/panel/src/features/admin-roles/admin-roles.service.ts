@@ -13,7 +13,7 @@ import {
   adminRoleMessages,
 } from '@aerie/shared/admin-roles/admin-roles-bodies';
 import type { AdminRole } from './admin-role';
-import { assertWithinGrant } from './admin-role.policy';
+import { assertMayChangeUser, assertWithinGrant } from './admin-role.policy';
 import {
   deleteAdminRole,
   findAdminRole,
@@ -38,8 +38,7 @@ export class AdminRolesService {
   }
 
   /**
-   * Below root, an admin changes only accounts that hold no more than they do: never a root admin, never someone
-   * whose role reaches further (their email or password would hand it over), and never makes anyone root.
+   * `admin-role.policy.ts`' rule for changing `target`, with the target's role read (only when it matters).
    * @throws HttpError 403
    */
   async assertMayChangeUser(
@@ -48,11 +47,9 @@ export class AdminRolesService {
     makesRoot = false,
     db: Db | Tx = this.deps.db,
   ): Promise<void> {
-    if (grant === 'root') return;
-    if (makesRoot || target?.rootAdmin) throw forbidden(adminRoleMessages.rootOnly);
-    if (target?.adminRoleId != null) {
-      assertWithinGrant(grant, (await permissionsOfUser(db, target.id)) ?? []);
-    }
+    const targetPermissions =
+      grant !== 'root' && target?.adminRoleId != null ? ((await permissionsOfUser(db, target.id)) ?? []) : [];
+    assertMayChangeUser(grant, target, targetPermissions, makesRoot);
   }
 
   /** @throws HttpError 422 name taken, 403 beyond the caller's own permissions */

@@ -2,9 +2,9 @@ import type { AppContext } from '@aerie/panel/app-context';
 import { toWireDate } from '@aerie/panel/db/dialect';
 import { assertBitsWithinGrant } from '@aerie/panel/features/admin-roles/admin-role.policy';
 import { auditFor } from '@aerie/panel/features/audit/audit-request';
+import { grantOf } from '@aerie/panel/features/auth/application-api-auth';
 import { signedInUser } from '@aerie/panel/features/auth/client-api-auth';
 import { validateRouteBody } from '@aerie/panel/http/validate';
-import type { AdminGrant } from '@aerie/shared/admin-roles/admin-permissions';
 import { createApplicationKeyBodySchema } from '@aerie/shared/api-keys/application-keys-bodies';
 import { adminResources, type ResourceAccess } from '@aerie/shared/api-keys/application-keys-wire';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -65,7 +65,7 @@ export async function applicationKeyRoutes(app: FastifyInstance, { ctx }: { ctx:
         adminResources.map((resource) => [resource, bits[`r_${resource}`] ?? 0]),
       ) as ResourceAccess;
       // A key never holds more than its maker (and a maker's role narrowed later narrows the key: see accessBits).
-      assertBitsWithinGrant(request.adminGrant as AdminGrant, access);
+      assertBitsWithinGrant(grantOf(request), access);
       const { key, secret } = await ctx.apiKeys.createApplicationKey(
         signedInUser(request),
         { memo, allowedIps: allowed_ips ?? [], access },

@@ -29,7 +29,7 @@ declare module 'fastify' {
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The signed-in caller of an Application API request, and where the request came from. */
-export function auditActorOf(request: FastifyRequest): AuditActor {
+function auditActorOf(request: FastifyRequest): AuditActor {
   const user = signedInUser(request);
   return {
     userId: user.id,

@@ -43,6 +43,12 @@ export function accessBits(request: FastifyRequest, resource: AdminResource): nu
   return key && key.keyType === APPLICATION_KEY ? key.access[resource] & held : held;
 }
 
+/** What the caller of an Application API route may do (the surface admitted only callers with a grant). */
+export function grantOf(request: FastifyRequest): AdminGrant {
+  if (!request.adminGrant) throw forbidden(applicationApiMessages.notAdmin);
+  return request.adminGrant;
+}
+
 /** True when the request's credential may read `resource`. */
 export const canRead = (request: FastifyRequest, resource: AdminResource): boolean =>
   (accessBits(request, resource) & ACCESS_READ) !== 0;

@@ -1,6 +1,6 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import { auditFor } from '@aerie/panel/features/audit/audit-request';
-import { renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
+import { grantOf, renderContextFor } from '@aerie/panel/features/auth/application-api-auth';
 import { parseListQuery } from '@aerie/panel/http/application/list-query';
 import {
   parseIncludes,
@@ -10,7 +10,6 @@ import {
 } from '@aerie/panel/http/application/transformer';
 import { HttpError, notFound, validationFailed } from '@aerie/panel/http/errors';
 import { idParam, validateRouteBody } from '@aerie/panel/http/validate';
-import type { AdminGrant } from '@aerie/shared/admin-roles/admin-permissions';
 import {
   type UserBody,
   userAttributeNames,
@@ -48,7 +47,6 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   const render = (request: FastifyRequest, user: User) =>
     renderItem(renderContextFor(request, ctx), userTransformer, user, parseIncludes(request));
   const audit = (request: FastifyRequest) => auditFor(ctx.audit, request, userTransformer);
-  const grantOf = (request: FastifyRequest) => request.adminGrant as AdminGrant;
 
   app.get('', { config }, async (request) => {
     const list = parseListQuery(request.query as Record<string, string>, userListSpec);
