@@ -62,7 +62,12 @@ export default defineConfig({
       '/api': panel,
       '/auth': {
         target: panel,
-        bypass: (req) => (req.method === 'GET' && req.url !== '/auth/logout' ? req.url : undefined),
+        // GET /auth/* pages are the SPA's; the panel answers sign-out and the single sign-on steps (the provider
+        // list, the redirect and callback, the checkpoint token).
+        bypass: (req) =>
+          req.method === 'GET' && req.url !== '/auth/logout' && !req.url?.startsWith('/auth/oauth/')
+            ? req.url
+            : undefined,
       },
     },
   },

@@ -1,10 +1,10 @@
 import { tmpdir } from 'node:os';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { launchChromium } from './support/browser';
 import { type RunningPanel, startPanel } from './support/panel-process';
 import { signIn } from './support/sign-in';
-import { totp } from './support/totp';
+import { enableTwoFactor } from './support/two-factor';
 
 /**
  * Issue 24 items 2 and 7 in Chromium: a signed-out deep link survives the login page and the device checkpoint
@@ -23,23 +23,6 @@ afterAll(async () => {
   await panel?.stop();
 });
 
-/** Turns two-factor on for the signed-in admin and hands back the recovery codes. */
-async function enableTwoFactor(page: Page): Promise<string[]> {
-  await page.goto(`${panel.url}/account`);
-  await page.getByRole('button', { name: 'Enable Two-Factor' }).click();
-  const setup = page.getByRole('dialog', { name: 'Enable Two-Factor Authentication' });
-  const secret = (await setup.getByText(/^[A-Z2-7]{16,}$/).textContent()) ?? '';
-  await setup.getByLabel('Authenticator Code').fill(totp(secret));
-  await setup.getByLabel('Account Password').fill(panel.admin.password);
-  await setup.getByRole('button', { name: 'Enable', exact: true }).click();
-  const codes = page.getByRole('dialog', { name: 'Two-Factor Authentication Enabled' });
-  await codes.getByText('These codes will not be displayed again.').waitFor();
-  const recoveryCodes = await codes.locator('code').allTextContents();
-  await codes.getByRole('button', { name: 'Close' }).click();
-  await page.getByRole('button', { name: 'Disable Two-Factor' }).waitFor();
-  return recoveryCodes;
-}
-
 describe('signing in from a deep link', () => {
   it('goes from a signed-out /account/api through login and the checkpoint back to /account/api', async () => {
     const context = await browser.newContext();
@@ -51,7 +34,8 @@ describe('signing in from a deep link', () => {
     await page.goto(`${panel.url}/auth/login`);
     await signIn(page, panel.admin.username, panel.admin.password);
     await page.waitForURL(`${panel.url}/`);
-    const [recoveryCode, otherCode] = await enableTwoFactor(page);
+    const [recoveryCode, otherCode] = (await enableTwoFactor(page, panel.url, panel.admin.password))
+      .recoveryCodes;
     await page.getByRole('link', { name: 'Logout' }).click();
     await page.waitForURL(`${panel.url}/auth/login`);
 

@@ -13,8 +13,10 @@ import { createLocationsFeature } from '@aerie/panel/features/locations/location
 import { createMountsFeature } from '@aerie/panel/features/mounts/mounts.feature';
 import { createNetworkFeature } from '@aerie/panel/features/network/network.feature';
 import { createNodesFeature } from '@aerie/panel/features/nodes/nodes.feature';
+import { createOAuthFeature } from '@aerie/panel/features/oauth/oauth.feature';
 import { createOverviewFeature } from '@aerie/panel/features/overview/overview.feature';
 import { createPanelSettingsFeature } from '@aerie/panel/features/panel-settings/panel-settings.feature';
+import { createPasskeysFeature } from '@aerie/panel/features/passkeys/passkeys.feature';
 import { createSchedulesFeature } from '@aerie/panel/features/schedules/schedules.feature';
 import { createServerSettingsFeature } from '@aerie/panel/features/server-settings/server-settings.feature';
 import { createServersFeature } from '@aerie/panel/features/servers/servers.feature';
@@ -49,6 +51,8 @@ function createFeatures(infrastructure: Infrastructure) {
     ...adminServers,
     ...auth,
     ...createAccountFeature(infrastructure, auth, servers, activity),
+    ...createPasskeysFeature(infrastructure, auth, activity),
+    ...createOAuthFeature(infrastructure, activity),
     ...createApiKeysFeature(infrastructure, activity),
     ...createPanelSettingsFeature(infrastructure),
     ...createLocationsFeature(infrastructure),

@@ -4,7 +4,7 @@ import { type DaemonProcess, startDaemonProcess } from '@aerie/daemon/testing/da
 import { expect } from 'vitest';
 import { createAdminWithKey } from './application-api';
 import type { TestApp } from './build-test-app';
-import { closedPort } from './closed-port';
+import { closedPorts } from './closed-port';
 import { importDemoEgg } from './server-factories';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read the way a script reads them.
@@ -66,8 +66,7 @@ export async function startRealNode(
   const location = await api('POST', 'locations', {
     short: name.toLowerCase().replace(/\W+/g, '-').slice(0, 60),
   });
-  const daemonPort = await closedPort();
-  const sftpPort = await closedPort();
+  const [daemonPort, sftpPort, gamePort] = (await closedPorts(3)) as [number, number, number];
   const node = await api('POST', 'nodes', {
     name,
     location_id: location.body.attributes.id,
@@ -84,7 +83,7 @@ export async function startRealNode(
   const nodeId = node.body.attributes.id as number;
   const allocations = await api('POST', `nodes/${nodeId}/allocations`, {
     ip: '127.0.0.1',
-    ports: [String(await closedPort())],
+    ports: [String(gamePort)],
   });
   expect(allocations.status).toBe(204);
   const configuration = (await api('GET', `nodes/${nodeId}/configuration`)).body;

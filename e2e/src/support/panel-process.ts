@@ -19,7 +19,11 @@ export interface RunningPanel {
  * it answers. The web app must have been built (npm test does that first). `extraEnv` adds or overrides keys
  * (`RUNTIME=docker`, say).
  */
-export async function startPanel(extraEnv: Record<string, string> = {}): Promise<RunningPanel> {
+export async function startPanel(
+  extraEnv: Record<string, string> = {},
+  /** The host name the panel is reached by (its APP_URL's): passkeys need a name, not an address. */
+  hostName = '127.0.0.1',
+): Promise<RunningPanel> {
   if (!existsSync(join(repoRoot, 'apps/web/dist/index.html'))) {
     throw new Error('apps/web/dist is missing: build the web app first (npm run build)');
   }
@@ -37,6 +41,7 @@ export async function startPanel(extraEnv: Record<string, string> = {}): Promise
       ADMIN_USERNAME: admin.username,
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
+      ...(hostName === '127.0.0.1' ? {} : { APP_URL: `http://${hostName}:${port}` }),
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -48,12 +53,13 @@ export async function startPanel(extraEnv: Record<string, string> = {}): Promise
   child.stderr?.on('data', (chunk) => {
     log += chunk;
   });
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${hostName}:${port}`;
+  const loopback = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`aerie up exited with ${child.exitCode}:\n${log}`);
     try {
-      const response = await fetch(`${url}/auth/login`);
+      const response = await fetch(`${loopback}/auth/login`);
       if (response.ok) break;
     } catch {
       // not listening yet

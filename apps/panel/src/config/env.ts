@@ -158,6 +158,7 @@ export const envSchema = z
       String(admissionDefaults.reservedInFlight),
       'must be a whole number of requests',
     ),
+    AERIE_OUTBOUND_ALLOW: z.string().trim().optional(),
     REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
     REDIS_PREFIX: z
       .string()

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
+import { type OutboundAllow, parseOutboundAllow } from '@aerie/panel/http/outbound/outbound-allow';
 import type { AdmissionLimits } from '@aerie/shared/net/admission';
 import { type ConnectionLimits, defaultConnectionLimits } from '@aerie/shared/net/connection-limits';
 import ipaddr from 'ipaddr.js';
@@ -69,6 +70,11 @@ export interface Config {
   demoPortRange: { from: number; to: number };
   webDist: string;
   logLevel: Env['LOG_LEVEL'];
+  /**
+   * Destinations the panel's own outbound requests (an identity provider's discovery, token and user calls) may
+   * reach although not public (AERIE_OUTBOUND_ALLOW): networks and host names; plain http only to these.
+   */
+  outboundAllow: OutboundAllow;
 }
 
 export interface BackupConfig {
@@ -195,6 +201,12 @@ export function loadConfig(env: Source = process.env): Config {
   if (typeof trustProxy === 'object' && 'error' in trustProxy) {
     throw new ConfigError(`Invalid configuration:\n  - TRUST_PROXY: ${trustProxy.error}`);
   }
+  let outboundAllow: OutboundAllow;
+  try {
+    outboundAllow = parseOutboundAllow(e.AERIE_OUTBOUND_ALLOW);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  - AERIE_OUTBOUND_ALLOW: ${(error as Error).message}`);
+  }
   return {
     dataDir,
     host: e.HOST,
@@ -252,5 +264,6 @@ export function loadConfig(env: Source = process.env): Config {
     demoPortRange: { from: e.DEMO_PORT_RANGE[0], to: e.DEMO_PORT_RANGE[1] },
     webDist: resolve(e.WEB_DIST ?? join(repoRoot, 'apps/web/dist')),
     logLevel: e.LOG_LEVEL,
+    outboundAllow,
   };
 }

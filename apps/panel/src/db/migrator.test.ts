@@ -48,6 +48,9 @@ describe('migrations', () => {
         'settings',
         'admin_audit_log',
         'admin_roles',
+        'user_passkeys',
+        'oauth_providers',
+        'user_oauth_links',
       ]),
     );
     const users = (await database.db.introspection.getTables()).find((table) => table.name === 'users');
@@ -70,6 +73,7 @@ describe('migrations', () => {
       'updated_at',
       'totp_last_step',
       'admin_role_id',
+      'has_password',
     ]);
     const transfers = (await database.db.introspection.getTables()).find(
       (table) => table.name === 'server_transfers',

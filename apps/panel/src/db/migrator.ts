@@ -14,6 +14,8 @@ import * as m0013 from '@aerie/panel/db/migrations/0013-mounts';
 import * as m0014 from '@aerie/panel/db/migrations/0014-transfer-details';
 import * as m0015 from '@aerie/panel/db/migrations/0015-admin-audit-log';
 import * as m0016 from '@aerie/panel/db/migrations/0016-admin-roles';
+import * as m0017 from '@aerie/panel/db/migrations/0017-passkeys';
+import * as m0018 from '@aerie/panel/db/migrations/0018-oauth-providers';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import type { Db } from './database';
 
@@ -35,6 +37,8 @@ const migrations: Record<string, Migration> = {
   '0014-transfer-details': m0014,
   '0015-admin-audit-log': m0015,
   '0016-admin-roles': m0016,
+  '0017-passkeys': m0017,
+  '0018-oauth-providers': m0018,
 };
 
 const migratorFor = (db: Db) => new Migrator({ db, provider: { getMigrations: async () => migrations } });

@@ -1,8 +1,8 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { ApplicationKeyColumns } from './schema-application';
-import type { DbDate } from './schema-columns';
+import type { DbBool, DbDate } from './schema-columns';
 
-/** Tables of migrations 0002-account-api-keys-settings, 0005-user-ssh-keys and 0010-sign-in-addresses. Read dates through db/dialect.ts. */
+/** Tables of migrations 0002-account-api-keys-settings, 0005-user-ssh-keys, 0010-sign-in-addresses and 0017-passkeys. Read dates through db/dialect.ts. */
 type CreatedAt = ColumnType<DbDate, Date, never>;
 type Timestamp = ColumnType<DbDate, Date, Date>;
 type NullableTimestamp = ColumnType<DbDate | null, Date | null | undefined, Date | null>;
@@ -56,8 +56,29 @@ export interface SignInAddressesTable {
   last_used_at: Timestamp;
 }
 
+/** A passkey (WebAuthn credential) of an account (migration 0017-passkeys). */
+export interface UserPasskeysTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** SHA-256 hex of the credential id: what a sign-in looks the passkey up by. */
+  credential_hash: string;
+  /** The credential id, base64url. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The authenticator's signature counter (a string on PostgreSQL: bigint). */
+  counter: ColumnType<number | string, number | undefined, number>;
+  /** JSON array of AuthenticatorTransport names the browser reported. */
+  transports: string;
+  backed_up: ColumnType<DbBool, boolean | undefined, boolean>;
+  created_at: CreatedAt;
+  last_used_at: NullableTimestamp;
+}
+
 export interface AccountTables {
   api_keys: ApiKeysTable;
+  user_passkeys: UserPasskeysTable;
   settings: SettingsTable;
   user_ssh_keys: UserSshKeysTable;
   sign_in_addresses: SignInAddressesTable;

@@ -7,6 +7,7 @@ import type { BackupTables } from './schema-backups';
 import type { DbBool, DbDate } from './schema-columns';
 import type { DatabaseTables } from './schema-databases';
 import type { MountTables } from './schema-mounts';
+import type { OAuthTables } from './schema-oauth';
 import type { ScheduleTables } from './schema-schedules';
 import type { ServerTables } from './schema-servers';
 
@@ -38,6 +39,8 @@ export interface UsersTable {
   gravatar: Flag;
   /** Migration 0016: the admin role of an admin below root (null: none). */
   admin_role_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Migration 0018: false for an account a sign-in provider created, until a password reset gives it one. */
+  has_password: Flag;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -79,7 +82,8 @@ export interface Database
     ScheduleTables,
     BackupTables,
     DatabaseTables,
-    MountTables {
+    MountTables,
+    OAuthTables {
   users: UsersTable;
   sessions: SessionsTable;
   recovery_tokens: RecoveryTokensTable;

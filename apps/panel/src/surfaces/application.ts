@@ -15,6 +15,7 @@ import { nestRoutes } from '@aerie/panel/features/eggs/nests.application-routes'
 import { locationRoutes } from '@aerie/panel/features/locations/locations.application-routes';
 import { mountRoutes } from '@aerie/panel/features/mounts/mounts.application-routes';
 import { nodeRoutes } from '@aerie/panel/features/nodes/nodes.application-routes';
+import { oauthProviderRoutes } from '@aerie/panel/features/oauth/oauth-providers.application-routes';
 import { overviewRoutes } from '@aerie/panel/features/overview/overview.application-routes';
 import { panelSettingsRoutes } from '@aerie/panel/features/panel-settings/panel-settings.application-routes';
 import { serverTransferRoutes } from '@aerie/panel/features/transfers/transfers.application-routes';
@@ -63,4 +64,5 @@ export async function applicationSurface(app: FastifyInstance, { ctx }: { ctx: A
   await app.register(panelSettingsRoutes, { ctx, prefix: '/settings' });
   await app.register(auditLogRoutes, { ctx, prefix: '/audit-log' });
   await app.register(adminRoleRoutes, { ctx, prefix: '/roles' });
+  await app.register(oauthProviderRoutes, { ctx, prefix: '/oauth-providers' });
 }

@@ -1,5 +1,7 @@
 import type { AppContext } from '@aerie/panel/app-context';
 import { authRoutes } from '@aerie/panel/features/auth/auth.routes';
+import { oauthRoutes } from '@aerie/panel/features/oauth/oauth.routes';
+import { passkeySignInRoutes } from '@aerie/panel/features/passkeys/passkey-sign-in.routes';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -8,4 +10,6 @@ import type { FastifyInstance } from 'fastify';
  */
 export async function authSurface(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   await app.register(authRoutes, { ctx });
+  await app.register(passkeySignInRoutes, { ctx });
+  await app.register(oauthRoutes, { ctx });
 }

@@ -4,6 +4,8 @@ import { twoFactorRoutes } from '@aerie/panel/features/account/two-factor.client
 import { accountActivityRoutes } from '@aerie/panel/features/activity/activity.client-routes';
 import { apiKeyRoutes } from '@aerie/panel/features/api-keys/api-keys.client-routes';
 import { assertTwoFactorSatisfied, identifyClient } from '@aerie/panel/features/auth/client-api-auth';
+import { oauthLinkRoutes } from '@aerie/panel/features/oauth/oauth-links.client-routes';
+import { passkeyRoutes } from '@aerie/panel/features/passkeys/passkeys.client-routes';
 import { permissionRoutes } from '@aerie/panel/features/servers/permissions.client-routes';
 import { serverListRoutes } from '@aerie/panel/features/servers/server-list.client-routes';
 import { sshKeyRoutes } from '@aerie/panel/features/ssh-keys/ssh-keys.client-routes';
@@ -32,6 +34,8 @@ export async function clientSurface(app: FastifyInstance, { ctx }: { ctx: AppCon
   await app.register(twoFactorRoutes, { ctx, prefix: '/account/two-factor' });
   await app.register(apiKeyRoutes, { ctx, prefix: '/account/api-keys' });
   await app.register(sshKeyRoutes, { ctx, prefix: '/account/ssh-keys' });
+  await app.register(passkeyRoutes, { ctx, prefix: '/account/passkeys' });
+  await app.register(oauthLinkRoutes, { ctx, prefix: '/account/oauth' });
   await app.register(accountActivityRoutes, { ctx, prefix: '/account/activity' });
   await app.register(permissionRoutes, { ctx, prefix: '/permissions' });
   await app.register(serverListRoutes, { ctx });

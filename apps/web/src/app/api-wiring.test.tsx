@@ -9,14 +9,20 @@ import { errorEnvelope, startTestServer, type TestServer } from '@/testing/test-
 
 let server: TestServer;
 
+// The panel refuses every account route but two-factor's own while it demands two-factor (the account page's
+// passkeys and sign-in providers included).
+const twoFactorRequired = () =>
+  errorEnvelope(
+    400,
+    'TwoFactorAuthRequiredException',
+    'Two-factor authentication is required on this account in order to access this endpoint.',
+  );
+
 beforeAll(async () => {
   server = await startTestServer({
-    'GET /api/client/permissions': () =>
-      errorEnvelope(
-        400,
-        'TwoFactorAuthRequiredException',
-        'Two-factor authentication is required on this account in order to access this endpoint.',
-      ),
+    'GET /api/client/permissions': twoFactorRequired,
+    'GET /api/client/account/passkeys': twoFactorRequired,
+    'GET /api/client/account/oauth': twoFactorRequired,
   });
   apiClient.configure({ baseUrl: server.url });
 });

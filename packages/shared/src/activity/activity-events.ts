@@ -5,7 +5,7 @@
  * `.fail`, `.stop` and `.skip` (upstream logs a run by hand only), recorded with no actor when a run ends. The
  * `server:backup.complete`/`.fail`/`.restore-complete`/`.restore-failed` entries are the node's reports (no actor).
  * The `server:sftp.*` entries are what a node reports through `POST /api/remote/activity` (Wings' SFTP events;
- * `server:sftp.login` is Aerie's own: upstream logs no successful SFTP login).
+ * `server:sftp.login` is Aerie's own: upstream logs no successful SFTP login). Passkeys (`auth:passkey`, `user:passkey.*`) are Aerie's own.
  */
 export const activityEvents = [
   'auth:success',
@@ -15,14 +15,23 @@ export const activityEvents = [
   'auth:recovery-token',
   'auth:ip-blocked',
   'auth:throttled',
+  'auth:oauth',
+  'auth:oauth-fail',
+  'auth:passkey',
   'user:account.email-changed',
   'user:account.password-changed',
   'user:api-key.create',
   'user:api-key.delete',
   'user:ssh-key.create',
   'user:ssh-key.delete',
+  'user:passkey.create',
+  'user:passkey.update',
+  'user:passkey.delete',
   'user:two-factor.create',
   'user:two-factor.delete',
+  'user:oauth.link',
+  'user:oauth.unlink',
+  'user:oauth.create-account',
   'server:console.command',
   'server:power.start',
   'server:power.stop',

@@ -51,6 +51,9 @@ export const auditActions = [
   'admin_role.update',
   'admin_role.delete',
   'user.role',
+  'oauth_provider.create',
+  'oauth_provider.update',
+  'oauth_provider.delete',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];
@@ -71,6 +74,7 @@ export const auditSubjectTypes = [
   'mount',
   'settings',
   'admin_role',
+  'oauth_provider',
 ] as const;
 
 export type AuditSubjectType = (typeof auditSubjectTypes)[number];

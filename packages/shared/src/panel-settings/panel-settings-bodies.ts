@@ -41,6 +41,8 @@ export const panelSettingsBodySchema = z.object({
   allocations_enabled: laravelBoolean().optional(),
   allocations_range_start: requiredInteger({ min: 1024, max: 65535 }).optional(),
   allocations_range_end: requiredInteger({ min: 1024, max: 65535 }).optional(),
+  /** Everyone but root admins must sign in through an identity provider (password sign-ins refused). */
+  sso_required: laravelBoolean().optional(),
 });
 
 export type PanelSettingsBody = z.output<typeof panelSettingsBodySchema>;
@@ -62,6 +64,8 @@ export interface PanelSettingsAttributes {
   /** The ports such an allocation is taken from, inclusive. */
   allocations_range_start: number;
   allocations_range_end: number;
+  /** Password sign-ins refused to everyone but root admins: they sign in through an identity provider. */
+  sso_required: boolean;
 }
 
 export const panelSettingsMessages = {

@@ -1,6 +1,6 @@
 import type { AppContext } from '@aerie/panel/app-context';
+import { assertSignInWithoutSso, ssoRequiredFor } from '@aerie/panel/features/oauth/oauth-lookups';
 import type { User } from '@aerie/panel/features/users/user';
-import { presentPageUser } from '@aerie/panel/features/users/user.presenter';
 import { HttpError, unauthenticated } from '@aerie/panel/http/errors';
 import { expectsJson } from '@aerie/panel/http/expects-json';
 import { originOf } from '@aerie/panel/http/request-origin';
@@ -13,6 +13,7 @@ import {
 } from '@aerie/shared/auth/auth-bodies';
 import { errorMessages } from '@aerie/shared/errors/error-envelope';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { completeSignIn } from './complete-sign-in';
 import { rotateCsrf, sendXsrfCookie } from './csrf';
 import { isOwnPageRequest } from './own-page-request';
 
@@ -20,24 +21,16 @@ import { isOwnPageRequest } from './own-page-request';
 export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const { sessions, recaptcha, passwordResetThrottle } = ctx;
 
-  const signIn = async (request: FastifyRequest, reply: FastifyReply, user: User) => {
-    await sessions.signIn(request, reply, user);
-    await ctx.login.succeeded(user, originOf(request));
-    rotateCsrf(reply);
-    return {
-      data: {
-        complete: true,
-        intended: '/',
-        user: presentPageUser(user, await ctx.adminRoles.grantOf(user)),
-      },
-    };
-  };
+  const signIn = (request: FastifyRequest, reply: FastifyReply, user: User) =>
+    completeSignIn(ctx, request, reply, user);
 
   app.post('/auth/login', async (request, reply) => {
     const body = request.body as Record<string, unknown> | undefined;
     await recaptcha.assertHuman(body?.['g-recaptcha-response'], request.ip);
     const input = validateBody(loginBodySchema, body);
     const user = await ctx.login.authenticate(originOf(request), input.user, input.password);
+    // Only once the password is right, so the refusal tells nobody else which accounts are root admins.
+    await assertSignInWithoutSso(ctx, user);
     if (!user.useTotp) return signIn(request, reply, user);
     const { confirmationToken, data } = await ctx.login.checkpointFor(user, originOf(request));
     await sessions.saveData(request, reply, data);
@@ -74,11 +67,13 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         await passwordResetThrottle.recordResetFailure(input.email, request.ip);
       throw error;
     });
-    // The reset signed the user out everywhere; sign this browser in again unless 2FA must be passed first.
-    if (user.useTotp) await sessions.signOut(request, reply);
+    // The reset signed the user out everywhere; sign this browser in again unless 2FA must be passed first (or
+    // the panel wants single sign-on from this user: a password is then only a way back in for later).
+    const signInNow = !user.useTotp && !(await ssoRequiredFor(ctx, user));
+    if (!signInNow) await sessions.signOut(request, reply);
     else await sessions.signIn(request, reply, user);
     rotateCsrf(reply);
-    return { success: true, redirect_to: '/', send_to_login: user.useTotp };
+    return { success: true, redirect_to: '/', send_to_login: !signInNow };
   });
 
   // Laravel Sanctum's CSRF handshake, which Pterodactyl's own client calls before signing in: a readable

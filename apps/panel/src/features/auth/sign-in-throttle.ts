@@ -219,6 +219,14 @@ export class SignInThrottle {
     ]);
   }
 
+  /**
+   * A failure that concerns no account the panel could name (a provider's answer with a bad state, one it could not
+   * use): the address's count alone, so an address hammering the callback is stopped like one guessing passwords.
+   */
+  async recordAddressFailure(ip: string): Promise<void> {
+    await this.#address.recordFailure([addressKey(ip)]);
+  }
+
   /** A completed sign-in: the address is one the account is never slowed down from (through that door). */
   async signedIn(ip: string, userId: number, door: SignInDoor = 'web'): Promise<void> {
     await this.deps.known.remember(userId, ip, door);

@@ -21,6 +21,7 @@ import {
   SETTING_RECAPTCHA_ENABLED,
   SETTING_RECAPTCHA_SECRET_KEY,
   SETTING_RECAPTCHA_SITE_KEY,
+  SETTING_SSO_REQUIRED,
 } from './panel-settings';
 
 /** What the SMTP password of the mail URL reads as in answers: the password itself never leaves the panel. */
@@ -75,6 +76,7 @@ async function viewOf(settings: PanelSettings): Promise<PanelSettingsAttributes>
     allocations_enabled: allocations.enabled,
     allocations_range_start: allocations.rangeStart,
     allocations_range_end: allocations.rangeEnd,
+    sso_required: await settings.ssoRequired(),
   };
 }
 
@@ -123,6 +125,7 @@ async function valuesOf(settings: PanelSettings, body: PanelSettingsBody): Promi
     values[SETTING_ALLOCATIONS_RANGE_START] = String(body.allocations_range_start);
   if (body.allocations_range_end !== undefined)
     values[SETTING_ALLOCATIONS_RANGE_END] = String(body.allocations_range_end);
+  if (body.sso_required !== undefined) values[SETTING_SSO_REQUIRED] = body.sso_required ? '1' : '0';
   return values;
 }
 

@@ -46,6 +46,7 @@ describe('/api/application/settings', () => {
         allocations_enabled: true,
         allocations_range_start: 25565,
         allocations_range_end: 25575,
+        sso_required: false,
       },
     });
 
@@ -73,6 +74,7 @@ describe('/api/application/settings', () => {
       allocations_enabled: true,
       allocations_range_start: 25565,
       allocations_range_end: 25575,
+      sso_required: false,
     };
     expect(saved.json().attributes).toEqual(attributes);
     expect(saved.body).not.toContain('very-secret');

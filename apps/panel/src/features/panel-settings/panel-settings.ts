@@ -23,6 +23,8 @@ export const SETTING_ALLOCATIONS_ENABLED = 'allocations_enabled';
 /** The ports a user-made allocation is taken from, inclusive. */
 export const SETTING_ALLOCATIONS_RANGE_START = 'allocations_range_start';
 export const SETTING_ALLOCATIONS_RANGE_END = 'allocations_range_end';
+/** '1' or '0': everyone but root admins signs in through an identity provider (features/oauth). */
+export const SETTING_SSO_REQUIRED = 'sso_required';
 
 /** Settings whose stored value is sealed with the secret box. */
 const SEALED = new Set([SETTING_MAIL_URL, SETTING_RECAPTCHA_SECRET_KEY]);
@@ -134,6 +136,11 @@ export class PanelSettings {
       rangeStart: port(await this.get(SETTING_ALLOCATIONS_RANGE_START), defaults.rangeStart),
       rangeEnd: port(await this.get(SETTING_ALLOCATIONS_RANGE_END), defaults.rangeEnd),
     };
+  }
+
+  /** Whether password sign-ins are refused to everyone but root admins (single sign-on only). Off by default. */
+  async ssoRequired(): Promise<boolean> {
+    return (await this.get(SETTING_SSO_REQUIRED)) === '1';
   }
 
   async defaultLanguage(): Promise<Language> {

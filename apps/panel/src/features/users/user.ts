@@ -23,6 +23,8 @@ export interface User {
   gravatar: boolean;
   /** The admin role of an admin below root, or null. */
   adminRoleId: number | null;
+  /** False for an account a sign-in provider created (its stored hash is of nothing anyone knows), until a reset. */
+  hasPassword: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -45,6 +47,7 @@ export function toUser(row: Selectable<UsersTable>): User {
     totpLastStep: row.totp_last_step === null ? null : Number(row.totp_last_step),
     gravatar: readBool(row.gravatar),
     adminRoleId: row.admin_role_id == null ? null : Number(row.admin_role_id),
+    hasPassword: readBool(row.has_password),
     createdAt: readDate(row.created_at),
     updatedAt: readDate(row.updated_at),
   };

@@ -52,10 +52,12 @@ export interface NewUser {
   rootAdmin: boolean;
   nameFirst?: string | null;
   nameLast?: string | null;
+  /** False for an account a sign-in provider creates: it has no password anyone knows. */
+  hasPassword?: boolean;
 }
 
 /** @throws the driver's unique-violation error when the username or email is taken (see isUniqueViolation). */
-export async function insertUser(db: Db, user: NewUser, now: Date): Promise<User> {
+export async function insertUser(db: Db | Tx, user: NewUser, now: Date): Promise<User> {
   const uuid = randomUUID();
   await db
     .insertInto('users')
@@ -70,6 +72,7 @@ export async function insertUser(db: Db, user: NewUser, now: Date): Promise<User
       root_admin: user.rootAdmin,
       use_totp: false,
       gravatar: true,
+      has_password: user.hasPassword ?? true,
       created_at: now,
       updated_at: now,
     })
@@ -86,7 +89,8 @@ export async function updatePasswordHash(
 ): Promise<void> {
   await db
     .updateTable('users')
-    .set({ password: passwordHash, updated_at: now })
+    // A password set (a reset, a change) is one the account can sign in with from now on.
+    .set({ password: passwordHash, has_password: true, updated_at: now })
     .where('id', '=', userId)
     .execute();
 }

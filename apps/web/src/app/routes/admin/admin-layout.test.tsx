@@ -63,6 +63,7 @@ describe('/admin', () => {
       'Nests',
       'Mounts',
       'Roles',
+      'Sign-in Providers',
       'Audit Log',
     ]);
     expect(within(menu).getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');

@@ -1,9 +1,13 @@
-import { type AdminPermission, canInAdmin } from '@aerie/shared/admin-roles/admin-permissions';
 import clsx from 'clsx';
 import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, NavLink, Route, Routes, useNavigate } from 'react-router';
-import { adminRoutes, adminSections } from '@/app/routes/admin/admin-routes';
+import {
+  type AdminRequirement,
+  adminRoutes,
+  adminSections,
+  meetsRequirement,
+} from '@/app/routes/admin/admin-routes';
 import { NotFoundPage } from '@/components/ui/screen-block';
 import { SpinnerBlock } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
@@ -28,7 +32,7 @@ export default function AdminLayout() {
 
   if (!grant) return <NotFoundPage onBack={() => navigate(-1)} />;
   if (!ready) return <SpinnerBlock />;
-  const allowed = (permission?: AdminPermission) => permission === undefined || canInAdmin(grant, permission);
+  const allowed = (permission?: AdminRequirement) => meetsRequirement(grant, permission);
   const sections = adminSections.filter((section) => allowed(section.permission));
   const notFound = <NotFoundPage onBack={() => navigate(-1)} />;
   // A role without the overview lands on the first area it reads; Application API (every admin's own keys) is the

@@ -1,14 +1,28 @@
-import type { AdminPermission } from '@aerie/shared/admin-roles/admin-permissions';
+import {
+  type AdminGrant,
+  type AdminPermission,
+  canInAdmin,
+} from '@aerie/shared/admin-roles/admin-permissions';
 import type admin from '@locales/en/admin.json';
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 
 type NavKey = Exclude<keyof typeof admin.nav, 'label'>;
 
 /**
+ * What opens a section or page: an admin permission, or `root` for what no role can be given (the sign-in
+ * providers decide who gets into which account; the API refuses everyone else).
+ */
+export type AdminRequirement = AdminPermission | 'root';
+
+/** Whether `grant` meets `requirement` (none: every admin). */
+export const meetsRequirement = (grant: AdminGrant | null, requirement?: AdminRequirement): boolean =>
+  requirement === undefined || (requirement === 'root' ? grant === 'root' : canInAdmin(grant, requirement));
+
+/**
  * The side menu of the admin area, in order; each entry's path is under /admin. `permission` is what the user must
  * hold to see the entry (none: every admin, for their own application keys); the overview asks the nodes.
  */
-export const adminSections: readonly { path: string; nav: NavKey; permission?: AdminPermission }[] = [
+export const adminSections: readonly { path: string; nav: NavKey; permission?: AdminRequirement }[] = [
   { path: '', nav: 'overview', permission: 'nodes.read' },
   { path: 'settings', nav: 'settings', permission: 'settings.read' },
   { path: 'api', nav: 'api_keys' },
@@ -20,6 +34,7 @@ export const adminSections: readonly { path: string; nav: NavKey; permission?: A
   { path: 'nests', nav: 'nests', permission: 'nests.read' },
   { path: 'mounts', nav: 'mounts', permission: 'mounts.read' },
   { path: 'roles', nav: 'roles', permission: 'roles.read' },
+  { path: 'oauth-providers', nav: 'oauth_providers', permission: 'root' },
   { path: 'audit', nav: 'audit_log', permission: 'audit_log.read' },
 ];
 
@@ -34,7 +49,7 @@ export interface AdminRoute {
   path?: string;
   index?: true;
   lazy: LazyExoticComponent<ComponentType>;
-  permission?: AdminPermission;
+  permission?: AdminRequirement;
 }
 
 /**
@@ -119,6 +134,21 @@ export const adminRoutes: AdminRoute[] = [
     permission: 'roles.write',
   },
   { path: 'roles/:id', lazy: lazyPage(() => import('@/app/routes/admin/role')), permission: 'roles.read' },
+  {
+    path: 'oauth-providers',
+    lazy: lazyPage(() => import('@/app/routes/admin/oauth-providers')),
+    permission: 'root',
+  },
+  {
+    path: 'oauth-providers/new',
+    lazy: lazyPage(() => import('@/app/routes/admin/oauth-provider-new')),
+    permission: 'root',
+  },
+  {
+    path: 'oauth-providers/:id',
+    lazy: lazyPage(() => import('@/app/routes/admin/oauth-provider')),
+    permission: 'root',
+  },
   {
     path: 'audit',
     lazy: lazyPage(() => import('@/app/routes/admin/audit-log')),

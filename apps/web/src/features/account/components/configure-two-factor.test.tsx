@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiClient } from '@/lib/api-client';
 import { useUserStore } from '@/stores/user-store';
+import { formRequests } from '@/testing/account-page';
 import { pageUser, renderApp } from '@/testing/render-app';
 import { errorEnvelope, startTestServer, type TestServer } from '@/testing/test-server';
 
@@ -64,7 +65,7 @@ describe('two-factor setup', () => {
     const qr = await within(dialog).findByRole('img', { name: 'QR code for your authenticator app' });
     const svg = decodeURIComponent((qr.getAttribute('src') ?? '').replace('data:image/svg+xml;utf8,', ''));
     expect(svg).toMatch(/^<svg[^>]*viewBox="0 0 \d+ \d+"/);
-    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+    expect(formRequests(server).map((r) => `${r.method} ${r.url}`)).toEqual([
       'GET /api/client/account/two-factor',
     ]);
   });
@@ -83,7 +84,7 @@ describe('two-factor setup', () => {
     await user.clear(code);
     await user.type(code, '1234567');
     expect(within(dialog).getByText(accountMessages.twoFactorCodeDigits)).toBeInTheDocument();
-    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    expect(formRequests(server).filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
   it('shows a refused code in the modal and keeps it open', async () => {
@@ -114,7 +115,7 @@ describe('two-factor setup', () => {
   it('sends code and password, then shows the recovery codes that only the Close button dismisses', async () => {
     const view = await openSetup();
     const codes = await enable(view);
-    expect(server.requests.at(-1)).toMatchObject({
+    expect(formRequests(server).at(-1)).toMatchObject({
       method: 'POST',
       url: '/api/client/account/two-factor',
       body: { code: '123456', password: 'my password' },
@@ -146,7 +147,7 @@ describe('two-factor setup', () => {
     await user.click(screen.getByRole('button', { name: 'Enable Two-Factor' }));
     await screen.findByRole('dialog', { name: 'Enable Two-Factor Authentication' });
     await waitFor(() =>
-      expect(server.requests.filter((r) => r.url === '/api/client/account/two-factor')).toHaveLength(2),
+      expect(formRequests(server).filter((r) => r.url === '/api/client/account/two-factor')).toHaveLength(2),
     );
   });
 });
@@ -163,7 +164,7 @@ describe('two-factor removal', () => {
     const { dialog, user } = await openDisable();
     await user.click(within(dialog).getByRole('button', { name: 'Disable Two-Factor' }));
     expect(await within(dialog).findByText(accountMessages.twoFactorPasswordRequired)).toBeInTheDocument();
-    expect(server.requests).toHaveLength(0);
+    expect(formRequests(server)).toHaveLength(0);
   });
 
   it('shows a refused password and leaves two-factor on', async () => {
@@ -185,7 +186,7 @@ describe('two-factor removal', () => {
     await user.type(within(dialog).getByLabelText('Current Password'), 'my pass&word');
     await user.click(within(dialog).getByRole('button', { name: 'Disable Two-Factor' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(server.requests[0]).toMatchObject({
+    expect(formRequests(server)[0]).toMatchObject({
       method: 'DELETE',
       url: '/api/client/account/two-factor?password=my+pass%26word',
     });

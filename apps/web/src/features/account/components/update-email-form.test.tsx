@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiClient } from '@/lib/api-client';
 import { useUserStore } from '@/stores/user-store';
+import { formRequests } from '@/testing/account-page';
 import { pageUser, renderApp } from '@/testing/render-app';
 import { errorEnvelope, startTestServer, type TestServer } from '@/testing/test-server';
 
@@ -50,7 +51,7 @@ describe('update email', () => {
 
     await user.clear(email);
     expect(await within(panel).findByText(accountMessages.emailInvalid)).toBeInTheDocument();
-    expect(server.requests).toHaveLength(0);
+    expect(formRequests(server)).toHaveLength(0);
   });
 
   it('sends the address and password, shows the success flash, resets the form and updates the user', async () => {
@@ -62,7 +63,7 @@ describe('update email', () => {
     await user.click(submit);
 
     expect(await within(panel).findByRole('alert')).toHaveTextContent(accountMessages.emailUpdated);
-    expect(server.requests[0]).toMatchObject({
+    expect(formRequests(server)[0]).toMatchObject({
       method: 'PUT',
       url: '/api/client/account/email',
       body: { email: 'new.address@example.com', password: 'my password' },

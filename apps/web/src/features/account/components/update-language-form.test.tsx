@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { apiClient } from '@/lib/api-client';
 import { prepareFormatLanguage } from '@/lib/format-language';
 import { useUserStore } from '@/stores/user-store';
+import { formRequests } from '@/testing/account-page';
 import { pageUser, renderApp } from '@/testing/render-app';
 import { errorEnvelope, startTestServer, type TestServer } from '@/testing/test-server';
 
@@ -65,7 +66,7 @@ describe('the account language', () => {
     await user.selectOptions(select, 'ar');
     await waitFor(() => expect(document.documentElement.lang).toBe('ar'));
     expect(document.documentElement.dir).toBe('rtl');
-    expect(server.requests.map((request) => [request.method, request.url, request.body])).toEqual([
+    expect(formRequests(server).map((request) => [request.method, request.url, request.body])).toEqual([
       ['PUT', '/api/client/account/language', { language: 'ar' }],
     ]);
     expect(useUserStore.getState().user?.language).toBe('ar');

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiClient } from '@/lib/api-client';
 import { browser } from '@/lib/browser';
+import { formRequests } from '@/testing/account-page';
 import { pageUser, renderApp } from '@/testing/render-app';
 import { errorEnvelope, startTestServer, type TestServer } from '@/testing/test-server';
 
@@ -84,8 +85,8 @@ describe('update password', () => {
     await waitFor(() => expect(submit).toHaveAttribute('aria-busy', 'true'));
     expect(submit).toBeDisabled();
     await waitFor(() => expect(load).toHaveBeenCalledWith('/auth/login'));
-    expect(server.requests).toHaveLength(1);
-    expect(server.requests[0]).toMatchObject({
+    expect(formRequests(server)).toHaveLength(1);
+    expect(formRequests(server)[0]).toMatchObject({
       method: 'PUT',
       url: '/api/client/account/password',
       body: {

@@ -24,6 +24,8 @@ export interface PanelSettings {
   /** The ports those allocations are taken from, inclusive. */
   allocationsRangeStart: number;
   allocationsRangeEnd: number;
+  /** Everyone but root admins signs in through an enabled identity provider (no password sign-ins). */
+  ssoRequired: boolean;
 }
 
 const toPanelSettings = (attributes: PanelSettingsAttributes): PanelSettings => ({
@@ -38,6 +40,7 @@ const toPanelSettings = (attributes: PanelSettingsAttributes): PanelSettings => 
   allocationsEnabled: attributes.allocations_enabled,
   allocationsRangeStart: attributes.allocations_range_start,
   allocationsRangeEnd: attributes.allocations_range_end,
+  ssoRequired: attributes.sso_required === true,
 });
 
 export const panelSettingsKeys = { all: ['admin', 'settings'] as const };

@@ -5,6 +5,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { AdminPage } from '@/components/admin/admin-page';
 import { FormSelectField } from '@/components/admin/form-select-field';
 import { FormSwitch } from '@/components/admin/form-switch';
@@ -27,6 +28,10 @@ import { useUserStore } from '@/stores/user-store';
 
 const flashKey = 'admin:settings';
 
+/** The shared form, plus the single sign-on requirement (a switch, nothing to check). */
+const settingsFormSchema = panelSettingsFormSchema.safeExtend({ ssoRequired: z.boolean() });
+type SettingsFormValues = PanelSettingsFormValues & { ssoRequired: boolean };
+
 /** The API's field names → the form's, so a 422 shows under its field. */
 const apiFields = {
   app_name: 'appName',
@@ -40,9 +45,10 @@ const apiFields = {
   allocations_enabled: 'allocationsEnabled',
   allocations_range_start: 'allocationsRangeStart',
   allocations_range_end: 'allocationsRangeEnd',
+  sso_required: 'ssoRequired',
 } as const;
 
-const toFormValues = (settings: PanelSettings): PanelSettingsFormValues => ({
+const toFormValues = (settings: PanelSettings): SettingsFormValues => ({
   appName: settings.appName,
   twoFactorRequired: String(settings.twoFactorRequired) as PanelSettingsFormValues['twoFactorRequired'],
   mailUrl: settings.mailUrl,
@@ -54,6 +60,7 @@ const toFormValues = (settings: PanelSettings): PanelSettingsFormValues => ({
   allocationsEnabled: settings.allocationsEnabled,
   allocationsRangeStart: String(settings.allocationsRangeStart),
   allocationsRangeEnd: String(settings.allocationsRangeEnd),
+  ssoRequired: settings.ssoRequired,
 });
 
 /** /admin/settings: product name, language, 2FA requirement, mail, reCAPTCHA and users' own allocations. */
@@ -73,11 +80,11 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
   const email = useUserStore((state) => state.user?.email ?? '');
   const canWrite = useAdminCan('settings.write');
   const { form, submit } = useSaveForm({
-    schema: panelSettingsFormSchema,
+    schema: settingsFormSchema,
     defaultValues: toFormValues(settings),
     flashKey,
     apiFields,
-    save: (values: PanelSettingsFormValues) =>
+    save: (values: SettingsFormValues) =>
       updatePanelSettings({
         app_name: values.appName,
         '2fa_required': Number(values.twoFactorRequired),
@@ -90,6 +97,7 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
         allocations_enabled: values.allocationsEnabled,
         allocations_range_start: Number(values.allocationsRangeStart),
         allocations_range_end: Number(values.allocationsRangeEnd),
+        sso_required: values.ssoRequired,
       }),
     onSaved: (saved, savedForm) => {
       queryClient.setQueryData(panelSettingsKeys.all, saved);
@@ -145,6 +153,12 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
                 value: level,
                 label: t(`settings.two_factor_levels.${level}`),
               }))}
+            />
+            <FormSwitch<SettingsFormValues>
+              name="ssoRequired"
+              label={t('settings.sso_required')}
+              description={t('settings.sso_required_hint')}
+              className="mt-5"
             />
           </ContentBox>
 

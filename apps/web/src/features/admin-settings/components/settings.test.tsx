@@ -20,6 +20,7 @@ const attributes = {
   allocations_enabled: false,
   allocations_range_start: 25565,
   allocations_range_end: 25665,
+  sso_required: false,
 };
 
 const settingsBody = (overrides: Record<string, unknown> = {}) => ({
@@ -83,8 +84,31 @@ describe('/admin/settings', () => {
         allocations_enabled: false,
         allocations_range_start: 25565,
         allocations_range_end: 25665,
+        sso_required: false,
       },
     ]);
+  });
+
+  it('requires single sign-on with its switch, and shows it as saved', async () => {
+    panel.on('PATCH /api/application/settings', (request) =>
+      settingsBody(request.body as Record<string, unknown>),
+    );
+    const { user } = await openSettings();
+    const sso = screen.getByRole('switch', { name: 'Require single sign-on' });
+    expect(sso).toHaveAttribute('aria-checked', 'false');
+    expect(
+      screen.getByText('Everyone but root admins must sign in through an enabled provider.'),
+    ).toBeInTheDocument();
+    await user.click(sso);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Settings saved.')).toBeInTheDocument();
+    expect(patches().map((request) => request.body)).toEqual([
+      expect.objectContaining({ sso_required: true }),
+    ]);
+    expect(screen.getByRole('switch', { name: 'Require single sign-on' })).toHaveAttribute(
+      'aria-checked',
+      'true',
+    );
   });
 
   it('turns on client allocations with their port range, checking the range first', async () => {

@@ -6,7 +6,9 @@ import { FormField } from '@/components/ui/field';
 import { loginCheckpoint } from '@/features/auth/api/auth';
 import { AuthFormContainer } from '@/features/auth/components/auth-form-container';
 import { AuthLink } from '@/features/auth/components/auth-link';
+import { PasskeySignInButton } from '@/features/auth/components/passkey-sign-in-button';
 import { afterSignIn, loginPathFor } from '@/features/auth/utils/intended-address';
+import { checkpointWithPasskey } from '@/features/passkeys/api/passkeys';
 import { browser } from '@/lib/browser';
 import { flashActions } from '@/stores/flash-store';
 
@@ -80,6 +82,11 @@ export function CheckpointForm({
           >
             {t('checkpoint.submit')}
           </Button>
+          <PasskeySignInButton
+            signIn={() => checkpointWithPasskey(confirmationToken)}
+            label={t('checkpoint.passkey')}
+            intended={intended}
+          />
           <div className="flex flex-col items-center gap-3 text-center">
             <button
               type="button"

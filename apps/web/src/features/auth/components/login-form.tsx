@@ -1,5 +1,5 @@
 import type { LoginFormValues } from '@aerie/shared/auth/auth-forms';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -9,8 +9,10 @@ import { paths } from '@/config/paths';
 import { login } from '@/features/auth/api/auth';
 import { AuthFormContainer } from '@/features/auth/components/auth-form-container';
 import { AuthLink } from '@/features/auth/components/auth-link';
+import { PasskeySignInButton } from '@/features/auth/components/passkey-sign-in-button';
 import { useRecaptcha } from '@/features/auth/hooks/use-recaptcha';
 import { afterSignIn, intendedFromSearch } from '@/features/auth/utils/intended-address';
+import { signInWithPasskey } from '@/features/passkeys/api/passkeys';
 import { browser } from '@/lib/browser';
 import { lazyZodResolver } from '@/lib/lazy-zod-resolver';
 import { flashActions } from '@/stores/flash-store';
@@ -20,7 +22,15 @@ const loginFormSchemaResolver = lazyZodResolver<LoginFormValues>(
   async () => (await import('@aerie/shared/auth/auth-forms')).loginFormSchema,
 );
 
-export function LoginForm() {
+export function LoginForm({
+  notice,
+  providers,
+}: {
+  /** Shown above the fields (why a provider sign-in failed). */
+  notice?: ReactNode;
+  /** Other ways in, under the form (the identity providers' buttons). */
+  providers?: ReactNode;
+} = {}) {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
   const [search] = useSearchParams();
@@ -56,6 +66,7 @@ export function LoginForm() {
     <AuthFormContainer title={t('login.title')}>
       <FormProvider {...form}>
         <form onSubmit={handleSubmit} noValidate className="space-y-5">
+          {notice}
           <FormField<LoginFormValues>
             name="username"
             label={t('login.username')}
@@ -78,6 +89,8 @@ export function LoginForm() {
             {t('login.submit')}
           </Button>
           {captcha.enabled && <div ref={captcha.containerRef} />}
+          <PasskeySignInButton signIn={signInWithPasskey} label={t('login.passkey')} intended={intended} />
+          {providers}
           <p className="text-center">
             <AuthLink to={paths.auth.forgotPassword}>{t('login.forgot_password')}</AuthLink>
           </p>

@@ -7,6 +7,8 @@ import { ConfigureTwoFactor } from '@/features/account/components/configure-two-
 import { UpdateEmailForm } from '@/features/account/components/update-email-form';
 import { UpdateLanguageForm } from '@/features/account/components/update-language-form';
 import { UpdatePasswordForm } from '@/features/account/components/update-password-form';
+import { SignInProvidersBox } from '@/features/oauth/components/sign-in-providers-box';
+import { PasskeysBox } from '@/features/passkeys/components/passkeys-box';
 
 export function AccountOverviewRoute() {
   const { t } = useTranslation('account');
@@ -35,6 +37,10 @@ export function AccountOverviewRoute() {
         <ContentBox title={t('language.title')}>
           <UpdateLanguageForm />
         </ContentBox>
+        <ContentBox title={t('passkeys.title')} className="md:col-span-2">
+          <PasskeysBox />
+        </ContentBox>
+        <SignInProvidersBox className="md:col-span-2 lg:col-span-3" />
       </div>
     </PageContentBlock>
   );

@@ -1,0 +1,5 @@
+import { ProviderPage } from '@/features/admin-oauth-providers/components/provider-pages';
+
+export default function AdminOAuthProviderRoute() {
+  return <ProviderPage />;
+}
