@@ -5,7 +5,7 @@ import type { OutboundPolicy } from '@aerie/panel/http/outbound/outbound-policy'
 import * as client from 'openid-client';
 import { OAuthFailure } from './oauth-failure';
 import { identityFrom, type ProviderIdentity } from './oauth-identity';
-import { oauthPresets, scopesFor } from './oauth-presets';
+import { type OAuthPresets, oauthPresets, scopesFor } from './oauth-presets';
 import type { OAuthProvider } from './oauth-provider';
 import { callbackUrlOf } from './oauth-provider.transformer';
 
@@ -30,6 +30,8 @@ export class OAuthClients {
       policy: OutboundPolicy;
       fetch: GuardedFetch;
       clock: () => Date;
+      /** Discord's and GitHub's endpoints; the tests point them at a stand-in on loopback. */
+      presets?: OAuthPresets;
     },
   ) {}
 
@@ -131,13 +133,12 @@ export class OAuthClients {
     const secret = this.deps.secretBox.open(provider.sealedClientSecret);
     const customFetch = this.deps.fetch as client.CustomFetch;
     if (provider.kind !== 'oidc') {
-      const config = new client.Configuration(
-        { ...oauthPresets[provider.kind].metadata },
-        provider.clientId,
-        secret,
-      );
+      const { metadata } = (this.deps.presets ?? oauthPresets)[provider.kind];
+      const config = new client.Configuration({ ...metadata }, provider.clientId, secret);
       config[client.customFetch] = customFetch;
       config.timeout = CALL_TIMEOUT_SECONDS;
+      // Plain http only to a host AERIE_OUTBOUND_ALLOW opens (a stand-in on loopback).
+      if (this.deps.policy.allowsInsecure(new URL(metadata.issuer))) client.allowInsecureRequests(config);
       return config;
     }
     if (!provider.issuer) throw new OAuthFailure('failed', 'the provider has no issuer');

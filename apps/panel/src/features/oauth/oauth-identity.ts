@@ -1,5 +1,4 @@
 import * as client from 'openid-client';
-import { oauthPresets } from './oauth-presets';
 import type { OAuthProvider } from './oauth-provider';
 
 /** Who the provider says the user is. */
@@ -51,9 +50,16 @@ async function oidcIdentity(
 
 const isString = (value: string | null): value is string => value !== null;
 
+/** The preset's user API (its metadata's `userinfo_endpoint`, see oauth-presets.ts). */
+function userApi(config: client.Configuration): string {
+  const endpoint = config.serverMetadata().userinfo_endpoint;
+  if (!endpoint) throw new Error('the preset names no user endpoint');
+  return endpoint;
+}
+
 /** Discord: `/users/@me` (`identify email`): id, username, email and whether Discord verified it. */
 async function discordIdentity(config: client.Configuration, accessToken: string): Promise<ProviderIdentity> {
-  const url = new URL(oauthPresets.discord.metadata.userinfo_endpoint);
+  const url = new URL(userApi(config));
   const user = (await readJson(
     await client.fetchProtectedResource(config, accessToken, url, 'GET'),
     'Discord',
@@ -70,7 +76,7 @@ async function discordIdentity(config: client.Configuration, accessToken: string
   };
 }
 
-/** GitHub: `/user` for the id and login, `/user/emails` for the primary address GitHub verified. */
+/** GitHub: `/user` for the id and login, `/user/emails` beside it for the primary address GitHub verified. */
 async function githubIdentity(config: client.Configuration, accessToken: string): Promise<ProviderIdentity> {
   const headers = new Headers({ accept: 'application/vnd.github+json' });
   const get = async (endpoint: string) =>
@@ -78,8 +84,8 @@ async function githubIdentity(config: client.Configuration, accessToken: string)
       await client.fetchProtectedResource(config, accessToken, new URL(endpoint), 'GET', undefined, headers),
       'GitHub',
     );
-  const user = (await get(oauthPresets.github.metadata.userinfo_endpoint)) as Claims;
-  const emails = await get(oauthPresets.github.emailsEndpoint);
+  const user = (await get(userApi(config))) as Claims;
+  const emails = await get(`${userApi(config)}/emails`);
   const primary = (Array.isArray(emails) ? (emails as Claims[]) : []).find(
     (entry) => entry.primary === true && entry.verified === true,
   );

@@ -22,13 +22,15 @@ export const oauthPresets = {
       token_endpoint: 'https://github.com/login/oauth/access_token',
       userinfo_endpoint: 'https://api.github.com/user',
     },
+    // The account's addresses, with which is primary and which verified, are at `<userinfo_endpoint>/emails`.
     scopes: ['read:user', 'user:email'],
-    /** The account's addresses, with which is primary and which verified. */
-    emailsEndpoint: 'https://api.github.com/user/emails',
   },
-} as const satisfies Record<
+} as const satisfies OAuthPresets;
+
+/** Where each OAuth2 preset's endpoints are: Discord's and GitHub's own, or (tests) a stand-in of theirs. */
+export type OAuthPresets = Record<
   Exclude<OAuthProviderKind, 'oidc'>,
-  { metadata: ServerMetadata; scopes: readonly string[]; emailsEndpoint?: string }
+  { metadata: ServerMetadata & { userinfo_endpoint: string }; scopes: readonly string[] }
 >;
 
 /** OpenID Connect: who the user is, and their email. */

@@ -95,6 +95,8 @@ export function ProviderForm({
                 label={t('oauth_providers.issuer')}
                 description={t('oauth_providers.issuer_hint')}
                 placeholder="https://accounts.example.com"
+                // An example address, not words to translate.
+                translate="no"
                 autoCapitalize="none"
                 spellCheck={false}
                 className="font-mono"
@@ -110,7 +112,9 @@ export function ProviderForm({
                 {provider.redirectUri}
               </CopyOnClick>
             ) : (
-              <p className="mt-1 break-all font-mono text-sm text-ink-100">{redirectUriHint(slug)}</p>
+              <p className="mt-1 break-all font-mono text-sm text-ink-100" translate="no">
+                {redirectUriHint(slug)}
+              </p>
             )}
             <p className="mt-1 text-xs text-ink-400">
               {provider ? t('oauth_providers.redirect_uri_hint') : t('oauth_providers.redirect_uri_new_hint')}
