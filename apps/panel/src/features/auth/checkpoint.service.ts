@@ -1,6 +1,7 @@
 import { safeEqual, sha256 } from '@aerie/panel/crypto/tokens';
 import type { Db } from '@aerie/panel/db/database';
 import { type ActivityLog, requestMetadata } from '@aerie/panel/features/activity/activity-log';
+import { pendingCheckpoint } from '@aerie/panel/features/auth/session/session-data';
 import type { ActiveSession } from '@aerie/panel/features/auth/session/sessions';
 import type { User } from '@aerie/panel/features/users/user';
 import { findUserById } from '@aerie/panel/features/users/user-lookups';
@@ -45,9 +46,8 @@ export class CheckpointService {
     const { db, throttle, clock } = this.deps;
     const { ip } = origin;
     await throttle.assertAddressAllowed(ip);
-    const pending = session?.data.checkpoint;
-    if (!pending || pending.expiresAt <= clock().getTime())
-      throw displayError(errorMessages.checkpointExpired);
+    const pending = pendingCheckpoint(session?.data, clock());
+    if (!pending) throw displayError(errorMessages.checkpointExpired);
     const account = signInAccount(pending.userId, '');
     const admission = await throttle.admit(ip, account, 'web');
     if (!admission.admitted) {

@@ -1,5 +1,5 @@
 import { randomAlphanumeric, sha256 } from '@aerie/panel/crypto/tokens';
-import type { SessionData } from '@aerie/panel/features/auth/session/session-data';
+import { pendingCheckpoint, type SessionData } from '@aerie/panel/features/auth/session/session-data';
 
 /**
  * The confirmation token for a 2FA step a provider sign-in started (the web app asks GET /auth/oauth/checkpoint,
@@ -11,8 +11,8 @@ export function reissueCheckpointToken(
   data: SessionData | undefined,
   now: Date,
 ): { confirmationToken: string; data: SessionData } | null {
-  const pending = data?.checkpoint;
-  if (!data?.oauth?.checkpoint || !pending || pending.expiresAt <= now.getTime()) return null;
+  const pending = pendingCheckpoint(data, now);
+  if (!data?.oauth?.checkpoint || !pending) return null;
   const confirmationToken = randomAlphanumeric(64);
   return {
     confirmationToken,

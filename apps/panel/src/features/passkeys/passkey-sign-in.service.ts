@@ -1,7 +1,11 @@
 import { safeEqual, sha256 } from '@aerie/panel/crypto/tokens';
 import type { Db } from '@aerie/panel/db/database';
 import { type ActivityLog, requestMetadata } from '@aerie/panel/features/activity/activity-log';
-import type { PasskeyCeremony, SessionData } from '@aerie/panel/features/auth/session/session-data';
+import {
+  type PasskeyCeremony,
+  pendingCheckpoint,
+  type SessionData,
+} from '@aerie/panel/features/auth/session/session-data';
 import {
   type SignInAttempt,
   type SignInThrottle,
@@ -146,9 +150,8 @@ export class PasskeySignInService {
 
   /** The user id of the session's pending 2FA step, when the confirmation token is that step's. */
   #pendingCheckpoint(session: SessionData | undefined, confirmationToken: string): number {
-    const pending = session?.checkpoint;
-    if (!pending || pending.expiresAt <= this.deps.clock().getTime())
-      throw displayError(errorMessages.checkpointExpired);
+    const pending = pendingCheckpoint(session, this.deps.clock());
+    if (!pending) throw displayError(errorMessages.checkpointExpired);
     if (!safeEqual(sha256(confirmationToken), pending.tokenHash))
       throw displayError(errorMessages.checkpointExpired);
     return pending.userId;

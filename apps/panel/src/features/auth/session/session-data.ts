@@ -41,6 +41,15 @@ export interface SessionData {
   };
 }
 
+/** The session's pending 2FA step, if one is there and has not expired. */
+export function pendingCheckpoint(
+  data: SessionData | undefined,
+  now: Date,
+): NonNullable<SessionData['checkpoint']> | null {
+  const pending = data?.checkpoint;
+  return pending && pending.expiresAt > now.getTime() ? pending : null;
+}
+
 export function parseSessionData(text: string): SessionData {
   try {
     const value = JSON.parse(text) as unknown;
